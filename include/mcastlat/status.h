@@ -1,0 +1,39 @@
+/*
+ * status.h - status codes and diagnostics shared by every mcastlat model.
+ *
+ * Every model function returns an enum ml_status and writes its results
+ * through a pointer.  When the parameters are outside the model's domain
+ * the function returns ML_EINVAL, leaves the result untouched and, when
+ * given a struct ml_diag, names the offending parameter (by the long option
+ * name of the command line, without dashes) and says what is wrong.
+ */
+#ifndef MCASTLAT_STATUS_H
+#define MCASTLAT_STATUS_H
+
+#include <stddef.h>
+
+enum ml_status {
+	ML_OK = 0,	 /* the result is valid */
+	ML_EINVAL,	 /* a parameter is outside the model's domain */
+	ML_SATURATED,	 /* the network is saturated: no steady state exists */
+	ML_ENOCONV,	 /* a numerical method failed to converge */
+	ML_ENOMEM	 /* an allocation failed */
+};
+
+/* Why a parameter set was rejected: param is the option name ("group"),
+ * msg a lowercase phrase without a final full stop ("32 exceeds k^N = 16"). */
+struct ml_diag {
+	const char *param;
+	char msg[160];
+};
+
+/* The word printed in the status column: "ok", "invalid", "saturated",
+ * "no-convergence" or "no-memory". */
+const char *ml_status_word(enum ml_status st);
+
+/* Fill *d (if d is not NULL) and return ML_EINVAL; printf-style message. */
+enum ml_status ml_diag_set(struct ml_diag *d, const char *param,
+			   const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif

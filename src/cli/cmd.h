@@ -1,0 +1,129 @@
+/*
+ * cmd.h - how a command plugs into the mcastlat engine.
+ *
+ * A command is data: a table of options (each a sweepable parameter, a
+ * choice, a flag or a text), a table of result columns, and three
+ * functions: check (cross-option domain rules for one point), eval (one
+ * point -> result cells + status) and nothing else.  The engine parses the
+ * command line with getopt_long built from the option table, expands value
+ * lists into a streamed cartesian product, calls check and eval per point
+ * and prints rows through the output module.  A command file therefore
+ * only converts values to a model's params struct and back.
+ */
+#ifndef MCASTLAT_CLI_CMD_H
+#define MCASTLAT_CLI_CMD_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "mcastlat/status.h"
+
+/* One value of one option or one result cell. */
+union ml_val {
+	double r;	/* ML_OPT_REAL, ML_OPT_TIME; ML_COL_REAL, ML_COL_TIME */
+	long long i;	/* ML_OPT_INT, ML_OPT_CHOICE, ML_OPT_FLAG; ML_COL_INT */
+	const char *s;	/* ML_OPT_TEXT; ML_COL_TEXT (static strings only) */
+};
+
+/* "Not given, work it out" for options whose default is derived from
+ * other options (torus --r defaults to k): INT options hold ML_AUTO_INT,
+ * REAL/TIME options hold NaN (test with isnan), TEXT options NULL. */
+#define ML_AUTO_INT LLONG_MIN
+
+enum ml_opt_kind {
+	ML_OPT_INT,	/* integer; ranges in exact integer arithmetic */
+	ML_OPT_REAL,	/* real number */
+	ML_OPT_TIME,	/* real in the command's time unit; ns/us/ms/s suffixes */
+	ML_OPT_CHOICE,	/* one of choices[]; .i is the index (list allowed) */
+	ML_OPT_FLAG,	/* takes no argument; .i is 1 when given; no column */
+	ML_OPT_TEXT	/* free text, not swept, no column (e.g. --members) */
+};
+
+/* Option flags. */
+#define ML_OPT_NOCOL	0x01u /* not printed among the input columns */
+#define ML_OPT_ALL	0x02u /* CHOICE: the word "all" expands to every choice */
+#define ML_OPT_INTOK	0x04u /* CHOICE: an integer >= imin is also accepted;
+			       * then .i >= 0 is that integer and a choice is
+			       * stored as -(index + 1); see ml_choice_of() */
+#define ML_OPT_SINGLE	0x08u /* takes one value only, not a list */
+#define ML_OPT_MINOPEN	0x10u /* REAL/TIME: min itself is excluded (> min) */
+
+struct ml_opt {
+	const char *name;	/* long option, CSV column and batch header */
+	enum ml_opt_kind kind;
+	const char *def;	/* default, parsed like user input; NULL: auto */
+	const char *unit;	/* for --help: "bytes", "us" (TIME: the
+				 * command's time unit is used), NULL */
+	/* Domain, inclusive.  A max that is not above its min (as when left
+	 * zero-initialised) means "no upper bound". */
+	double min, max;	/* REAL/TIME */
+	long long imin, imax;	/* INT (and INTOK CHOICE) */
+	unsigned flags;
+	const char *const *choices; /* CHOICE: NULL-terminated list */
+	const char *help;	/* one line for --help */
+};
+
+enum ml_col_kind {
+	ML_COL_INT,	/* printed exactly */
+	ML_COL_REAL,	/* %.*g */
+	ML_COL_TIME,	/* %.*g after conversion to --unit */
+	ML_COL_TEXT	/* a static string */
+};
+
+struct ml_col {
+	const char *name;
+	enum ml_col_kind kind;
+	const char *help;
+	/* When not NULL the column exists only if the named FLAG option is
+	 * set (only_with) or not set (only_without). */
+	const char *only_with;
+	const char *only_without;
+	/* true: printed even when the status is not ok (e.g. a note, the
+	 * formula used); numeric result columns otherwise print nan/null. */
+	bool always;
+};
+
+/* One point of a sweep as the command sees it: v[i] is the value of
+ * opts[i] (defaults filled in, units converted to the command's own). */
+struct ml_point {
+	const union ml_val *v;
+};
+
+struct ml_command {
+	const char *name;
+	const char *summary;	/* one line for `mcastlat list` */
+	const char *source;	/* the source paper, short */
+	const char *time_unit;	/* "us" or "cycles" */
+	const struct ml_opt *opts;
+	size_t nopts;
+	const struct ml_col *cols;	/* result columns, after the inputs */
+	size_t ncols;
+	/*
+	 * Cross-option domain rules for one point (single-option ranges are
+	 * checked by the engine from min/max).  Return ML_OK, or ML_EINVAL
+	 * with *d naming the option.  May be NULL.
+	 */
+	enum ml_status (*check)(const struct ml_point *pt, struct ml_diag *d);
+	/*
+	 * Evaluate one point: fill out[j] for cols[j] (hidden columns may be
+	 * left alone) and return the status.  Notes and warnings go in an
+	 * ML_COL_TEXT column (e.g. "note", always = true).  Must be thread
+	 * safe: no static mutable state.
+	 */
+	enum ml_status (*eval)(const struct ml_point *pt, union ml_val *out);
+};
+
+/* Decode an ML_OPT_INTOK choice value: returns the choice index, or -1
+ * when the value is a plain integer. */
+static inline long long ml_choice_of(long long v)
+{
+	return v < 0 ? -v - 1 : -1;
+}
+
+/* Each command is one file src/cli/cmd_<name>.c defining
+ *   const struct ml_command ml_cmd_<name>;
+ * the command table is generated from those files (see the Makefile). */
+
+#endif

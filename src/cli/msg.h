@@ -1,0 +1,23 @@
+/* msg.h - the context every CLI function writes through, and messages. */
+#ifndef MCASTLAT_CLI_MSG_H
+#define MCASTLAT_CLI_MSG_H
+
+#include <stdio.h>
+
+/* Nothing writes to stdout/stderr directly: tests capture these. */
+struct ml_ctx {
+	FILE *out;
+	FILE *err;
+};
+
+/* "mcastlat: <message>\n" on ctx->err. */
+void ml_err(struct ml_ctx *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* "mcastlat: warning: <message>\n" on ctx->err. */
+void ml_warn(struct ml_ctx *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Exit statuses (SPEC 1.3). */
+enum { ML_EXIT_OK = 0, ML_EXIT_ROWS = 1, ML_EXIT_USAGE = 2 };
+
+#endif

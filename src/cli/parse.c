@@ -1,0 +1,552 @@
+/*
+ * parse.c - strict numbers, time units and value lists (see parse.h).
+ *
+ * Numbers are parsed with strtod/strtoll, requiring the whole string to be
+ * consumed and checking ERANGE: "12abc", "nan", "inf", hexadecimal and
+ * empty strings are all rejected.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/parse.h"
+
+/* Only decimal notation: strtod would also take hex, inf, nan, spaces. */
+static bool looks_decimal(const char *s)
+{
+	if (*s == '+' || *s == '-')
+		s++;
+	if (!isdigit((unsigned char)*s) && *s != '.')
+		return false;
+	for (; *s; s++)
+		if (!isdigit((unsigned char)*s) && *s != '.' && *s != 'e' &&
+		    *s != 'E' && *s != '+' && *s != '-')
+			return false;
+	return true;
+}
+
+const char *ml_parse_real(const char *s, double *out)
+{
+	char *end;
+	double x;
+
+	if (*s == '\0')
+		return "is empty";
+	if (!looks_decimal(s))
+		return "is not a number";
+	errno = 0;
+	x = strtod(s, &end);
+	if (end == s || *end != '\0')
+		return "is not a number";
+	if (errno == ERANGE && (x == HUGE_VAL || x == -HUGE_VAL))
+		return "is out of range";
+	if (!isfinite(x))
+		return "is out of range";
+	/* Underflow to a subnormal or zero is harmless: keep the value. */
+	*out = x;
+	return NULL;
+}
+
+const char *ml_parse_int(const char *s, long long *out)
+{
+	char *end;
+	const char *why;
+	long long v;
+	double x;
+
+	if (*s == '\0')
+		return "is empty";
+	if (!looks_decimal(s))
+		return "is not a number";
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (end != s && *end == '\0') {
+		if (errno == ERANGE)
+			return "is out of range";
+		*out = v;
+		return NULL;
+	}
+	/* "1e6" or "64.0": accept when it is an exact integer below 2^53. */
+	why = ml_parse_real(s, &x);
+	if (why != NULL)
+		return why;
+	if (x != floor(x))
+		return "is not an integer";
+	if (fabs(x) > 9007199254740992.0)
+		return "is out of range";
+	*out = (long long)x;
+	return NULL;
+}
+
+double ml_time_scale(const char *unit)
+{
+	if (strcmp(unit, "ns") == 0)
+		return 1e-3;
+	if (strcmp(unit, "us") == 0)
+		return 1.0;
+	if (strcmp(unit, "ms") == 0)
+		return 1e3;
+	if (strcmp(unit, "s") == 0)
+		return 1e6;
+	return 0.0;
+}
+
+bool ml_opt_is_int(const struct ml_opt *opt)
+{
+	return opt->kind == ML_OPT_INT || opt->kind == ML_OPT_CHOICE ||
+	       opt->kind == ML_OPT_FLAG;
+}
+
+/* Errors are reported through this small context to keep signatures short. */
+struct pctx {
+	const struct ml_opt *opt;
+	const char *time_unit;
+	char *err;
+	size_t errlen;
+};
+
+static int fail(struct pctx *c, const char *tok, const char *why)
+{
+	snprintf(c->err, c->errlen, "'%s' %s", tok, why);
+	return -1;
+}
+
+/* A time value: number with optional unit suffix, converted to the
+ * command's time unit. */
+static int parse_time(struct pctx *c, const char *tok, double *out)
+{
+	char num[64];
+	size_t n = strlen(tok), i = n;
+	const char *why;
+	double scale = 1.0;
+
+	while (i > 0 && isalpha((unsigned char)tok[i - 1]))
+		i--;
+	if (i < n) {
+		if (strcmp(c->time_unit, "us") != 0)
+			return fail(c, tok,
+				    "takes no unit suffix: times are in cycles");
+		scale = ml_time_scale(tok + i);
+		if (scale == 0.0 || i == 0)
+			return fail(c, tok,
+				    "has an unknown unit (use ns, us, ms or s)");
+	}
+	if (i >= sizeof(num))
+		return fail(c, tok, "is not a number");
+	memcpy(num, tok, i);
+	num[i] = '\0';
+	why = ml_parse_real(num, out);
+	if (why)
+		return fail(c, tok, why);
+	*out *= scale;
+	if (!isfinite(*out))
+		return fail(c, tok, "is out of range");
+	return 0;
+}
+
+static int parse_choice(struct pctx *c, const char *tok, long long *out)
+{
+	const struct ml_opt *o = c->opt;
+	const char *why;
+	size_t i;
+
+	for (i = 0; o->choices[i]; i++)
+		if (strcmp(tok, o->choices[i]) == 0) {
+			*out = (o->flags & ML_OPT_INTOK) ? -(long long)i - 1
+							 : (long long)i;
+			return 0;
+		}
+	if (o->flags & ML_OPT_INTOK) {
+		why = ml_parse_int(tok, out);
+		if (why == NULL)
+			return 0;
+	}
+	{
+		char list[256] = "";
+		size_t len = 0;
+
+		for (i = 0; o->choices[i] && len < sizeof(list) - 1; i++)
+			len += (size_t)snprintf(list + len, sizeof(list) - len,
+						"%s%s", i ? ", " : "",
+						o->choices[i]);
+		if (o->flags & ML_OPT_ALL && len < sizeof(list) - 1)
+			snprintf(list + len, sizeof(list) - len, ", all");
+		{
+			char msg[300];
+
+			snprintf(msg, sizeof(msg), "is not one of: %s", list);
+			return fail(c, tok, msg);
+		}
+	}
+}
+
+/* One scalar of the option's kind. */
+static int parse_scalar(struct pctx *c, const char *tok, union ml_val *v)
+{
+	const char *why;
+
+	switch (c->opt->kind) {
+	case ML_OPT_INT:
+		why = ml_parse_int(tok, &v->i);
+		return why ? fail(c, tok, why) : 0;
+	case ML_OPT_REAL:
+		why = ml_parse_real(tok, &v->r);
+		return why ? fail(c, tok, why) : 0;
+	case ML_OPT_TIME:
+		return parse_time(c, tok, &v->r);
+	case ML_OPT_CHOICE:
+		return parse_choice(c, tok, &v->i);
+	case ML_OPT_FLAG:
+	case ML_OPT_TEXT:
+		break;
+	}
+	return fail(c, tok, "cannot be parsed");
+}
+
+static void fmt_bound(char *buf, size_t len, const struct ml_opt *o,
+		      bool upper)
+{
+	if (ml_opt_is_int(o))
+		snprintf(buf, len, "%lld", upper ? o->imax : o->imin);
+	else
+		snprintf(buf, len, "%.17g", upper ? o->max : o->min);
+}
+
+/* Domain check of one value against the option's min/max. */
+static int check_domain(struct pctx *c, const char *tok, union ml_val v)
+{
+	const struct ml_opt *o = c->opt;
+	bool isint = ml_opt_is_int(o), bad, hasmax;
+	char lo[32], hi[32];
+
+	if (o->kind == ML_OPT_CHOICE) {
+		if (!(o->flags & ML_OPT_INTOK) || v.i < 0)
+			return 0;
+	}
+	if (isint) {
+		hasmax = o->imax > o->imin;
+		bad = v.i < o->imin || (hasmax && v.i > o->imax);
+	} else {
+		hasmax = o->max > o->min && o->max != HUGE_VAL;
+		bad = v.r < o->min || (hasmax && v.r > o->max) ||
+		      ((o->flags & ML_OPT_MINOPEN) && v.r == o->min);
+	}
+	if (!bad)
+		return 0;
+	{
+		/* A range is quoted as a whole: "'0:8' must be >= 1". */
+		static const char q[] = "'";
+		const char *qq = strchr(tok, ':') ? q : "";
+
+		fmt_bound(lo, sizeof(lo), o, false);
+		fmt_bound(hi, sizeof(hi), o, true);
+		if (hasmax)
+			snprintf(c->err, c->errlen, "%s%s%s is outside [%s,%s]",
+				 qq, tok, qq, lo, hi);
+		else
+			snprintf(c->err, c->errlen, "%s%s%s must be %s%s %s",
+				 qq, tok, qq, isint ? "an integer " : "",
+				 (o->flags & ML_OPT_MINOPEN) ? ">" : ">=", lo);
+	}
+	return -1;
+}
+
+union ml_val ml_item_at(const struct ml_item *it, bool is_int,
+			unsigned long long i)
+{
+	union ml_val v = it->first;
+
+	if (it->kind == ML_ITEM_ONE || i == 0)
+		return v;
+	if (i == it->count - 1)
+		return it->last;
+	if (it->kind == ML_ITEM_LIN) {
+		if (is_int)
+			v.i = it->first.i + (long long)i * it->step.i;
+		else
+			v.r = it->first.r + (double)i * it->step.r;
+	} else if (is_int) {
+		long long x = it->first.i;
+
+		while (i--)
+			x *= it->step.i;
+		v.i = x;
+	} else {
+		v.r = it->first.r * pow(it->step.r, (double)i);
+	}
+	return v;
+}
+
+/* Count the points of a linear or geometric item, or fail. */
+static int count_item(struct pctx *c, struct ml_item *it, bool isint,
+		      const char *tok)
+{
+	if (isint) {
+		long long a = it->first.i, b = it->last.i, s = it->step.i;
+		unsigned long long n = 0;
+
+		if (b < a)
+			return fail(c, tok,
+				    "is a range whose end lies before its start");
+		if (it->kind == ML_ITEM_LIN) {
+			if (s <= 0)
+				return fail(c, tok,
+					    "has a zero or negative step");
+			n = ((unsigned long long)b - (unsigned long long)a) /
+				    (unsigned long long)s +
+			    1;
+			it->last.i = a + (long long)((n - 1) * (unsigned long long)s);
+		} else {
+			long long x = a;
+
+			if (s < 2)
+				return fail(c, tok,
+					    "needs an integer factor >= 2");
+			if (a <= 0)
+				return fail(c, tok,
+					    "is a geometric range that must start above 0");
+			for (n = 1; x <= b / s; n++)
+				x *= s;
+			it->last.i = x;
+		}
+		it->count = n;
+	} else {
+		double a = it->first.r, b = it->last.r, s = it->step.r, q;
+
+		if (b < a)
+			return fail(c, tok,
+				    "is a range whose end lies before its start");
+		if (it->kind == ML_ITEM_LIN) {
+			if (!(s > 0))
+				return fail(c, tok,
+					    "has a zero or negative step");
+			q = (b - a) / s;
+		} else {
+			if (!(s > 1))
+				return fail(c, tok,
+					    "needs a factor > 1");
+			if (!(a > 0))
+				return fail(c, tok,
+					    "is a geometric range that must start above 0");
+			q = log(b / a) / log(s);
+		}
+		q += ML_RANGE_EPS * fmax(1.0, q);
+		if (!(q < (double)ML_MAX_POINTS))
+			return fail(c, tok,
+				    "has more than 10^9 points");
+		it->count = (unsigned long long)floor(q) + 1;
+		{
+			/* The last point: snap to the end when it is hit. */
+			struct ml_item tmp = *it;
+			union ml_val lastv;
+
+			tmp.last.r = NAN;
+			tmp.count = it->count + 1; /* so i is not "last" */
+			lastv = ml_item_at(&tmp, false, it->count - 1);
+			if (fabs(lastv.r - b) <= ML_RANGE_EPS * fabs(b))
+				lastv.r = b;
+			it->last = lastv;
+		}
+	}
+	if (it->count > ML_MAX_POINTS)
+		return fail(c, tok, "has more than 10^9 points");
+	return 0;
+}
+
+/* Split tok at ':' into up to three parts; returns number of parts. */
+static int split_range(char *tok, char *part[3])
+{
+	int n = 1;
+	char *p;
+
+	part[0] = tok;
+	for (p = tok; *p; p++)
+		if (*p == ':') {
+			if (n == 3)
+				return 4;
+			*p = '\0';
+			part[n++] = p + 1;
+		}
+	return n;
+}
+
+static int parse_item(struct pctx *c, char *tok, struct ml_item *it)
+{
+	char orig[128], *part[3];
+	bool isint = ml_opt_is_int(c->opt);
+	int n;
+
+	snprintf(orig, sizeof(orig), "%s", tok);
+	memset(it, 0, sizeof(*it));
+	n = split_range(tok, part);
+	if (n == 1) {
+		it->kind = ML_ITEM_ONE;
+		it->count = 1;
+		if (parse_scalar(c, tok, &it->first))
+			return -1;
+		it->last = it->first;
+		return check_domain(c, orig, it->first);
+	}
+	if (n == 4 || (c->opt->kind == ML_OPT_CHOICE &&
+		       !(c->opt->flags & ML_OPT_INTOK)))
+		return fail(c, orig, "is not a valid range");
+	if (parse_scalar(c, part[0], &it->first) ||
+	    parse_scalar(c, part[1], &it->last))
+		return -1;
+	if (c->opt->kind == ML_OPT_CHOICE &&
+	    (it->first.i < 0 || it->last.i < 0))
+		return fail(c, orig, "is not a valid range");
+	it->kind = ML_ITEM_LIN;
+	if (isint)
+		it->step.i = 1;
+	else
+		it->step.r = 1.0;
+	if (n == 3 && part[2][0] == '*') {
+		const char *why;
+
+		it->kind = ML_ITEM_GEO;
+		if (isint) {
+			why = ml_parse_int(part[2] + 1, &it->step.i);
+		} else {
+			why = ml_parse_real(part[2] + 1, &it->step.r);
+		}
+		if (why) {
+			char msg[64];
+
+			snprintf(msg, sizeof(msg), "has a factor that %s", why);
+			return fail(c, orig, msg);
+		}
+	} else if (n == 3) {
+		if (c->opt->kind == ML_OPT_TIME) {
+			if (parse_time(c, part[2], &it->step.r))
+				return -1;
+		} else if (parse_scalar(c, part[2], &it->step)) {
+			return -1;
+		}
+	}
+	if (count_item(c, it, isint, orig))
+		return -1;
+	if (check_domain(c, orig, it->first))
+		return -1;
+	return check_domain(c, orig, it->last);
+}
+
+static int add_item(struct ml_vlist *vl, const struct ml_item *it)
+{
+	struct ml_item *p;
+
+	p = realloc(vl->items, (vl->nitems + 1) * sizeof(*p));
+	if (p == NULL)
+		return -1;
+	vl->items = p;
+	p[vl->nitems] = *it;
+	p[vl->nitems].start = vl->count;
+	vl->nitems++;
+	vl->count += it->count;
+	return 0;
+}
+
+/* "all" for an ML_OPT_ALL choice: every choice in order. */
+static int add_all(struct ml_vlist *vl, const struct ml_opt *opt)
+{
+	struct ml_item it = {.kind = ML_ITEM_ONE, .count = 1};
+	size_t i;
+
+	for (i = 0; opt->choices[i]; i++) {
+		it.first.i = it.last.i = (long long)i;
+		if (add_item(vl, &it))
+			return -1;
+	}
+	return 0;
+}
+
+int ml_vlist_parse(struct ml_vlist *vl, const struct ml_opt *opt,
+		   const char *text, const char *time_unit, char *err,
+		   size_t errlen)
+{
+	struct pctx c = {opt, time_unit, err, errlen};
+	char *buf, *tok, *next;
+	struct ml_item it;
+	int rc = -1;
+
+	memset(vl, 0, sizeof(*vl));
+	vl->opt = opt;
+	buf = strdup(text);
+	if (buf == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (tok = buf;; tok = next + 1) {
+		next = strchr(tok, ',');
+		if (next)
+			*next = '\0';
+		if (*tok == '\0') {
+			if (*text == '\0')
+				snprintf(err, errlen, "empty value");
+			else
+				fail(&c, text,
+				     "has an empty item in its list");
+			goto out;
+		}
+		if (next && (opt->flags & ML_OPT_SINGLE)) {
+			fail(&c, text, "takes a single value");
+			goto out;
+		}
+		if (opt->kind == ML_OPT_CHOICE && (opt->flags & ML_OPT_ALL) &&
+		    strcmp(tok, "all") == 0) {
+			if (add_all(vl, opt))
+				goto nomem;
+		} else if (parse_item(&c, tok, &it)) {
+			goto out;
+		} else if (add_item(vl, &it)) {
+			goto nomem;
+		}
+		if (vl->count > ML_MAX_POINTS) {
+			fail(&c, text, "has more than 10^9 points");
+			goto out;
+		}
+		if (next == NULL)
+			break;
+	}
+	if ((opt->flags & ML_OPT_SINGLE) && vl->count != 1) {
+		fail(&c, text, "takes a single value");
+		goto out;
+	}
+	rc = 0;
+	goto out;
+nomem:
+	snprintf(err, errlen, "out of memory");
+out:
+	free(buf);
+	if (rc)
+		ml_vlist_free(vl);
+	return rc;
+}
+
+void ml_vlist_free(struct ml_vlist *vl)
+{
+	free(vl->items);
+	vl->items = NULL;
+	vl->nitems = 0;
+	vl->count = 0;
+}
+
+union ml_val ml_vlist_at(const struct ml_vlist *vl, unsigned long long idx)
+{
+	size_t lo = 0, hi = vl->nitems;
+
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (vl->items[mid].start <= idx)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return ml_item_at(&vl->items[lo], ml_opt_is_int(vl->opt),
+			  idx - vl->items[lo].start);
+}

@@ -1,0 +1,93 @@
+#!/bin/sh
+# run.sh BINARY - CLI golden tests, run from the top of the tree.
+#
+# tests/cli/golden/*.t   first line "$ mcastlat ARGS" (shell words), the
+#                        rest the exact expected stdout; exit status 0.
+# tests/cli/bad_inputs.txt
+#                        one command per line ("mcastlat ..."); each must
+#                        exit 2 with exactly one line on stderr and nothing
+#                        on stdout.
+# man/*.1                every "$ mcastlat ..." line of a man page (its
+#                        EXAMPLES) must be the first line of a golden test.
+set -u
+bin=${1:-./mcastlat}
+case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+
+bad() {
+	fail=$((fail + 1))
+	printf 'FAIL: %s\n' "$*"
+}
+
+mcastlat() {
+	"$bin" "$@"
+}
+
+for t in tests/cli/golden/*.t; do
+	[ -e "$t" ] || continue
+	cmd=$(head -n 1 "$t")
+	case $cmd in
+	'$ mcastlat'*) ;;
+	*) bad "$t: first line must start with '\$ mcastlat'"; continue ;;
+	esac
+	tail -n +2 "$t" > "$tmp/want"
+	eval "${cmd#\$ }" > "$tmp/got" 2> "$tmp/err"
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		bad "$t: exit $rc: $(head -n 3 "$tmp/err")"
+	elif ! cmp -s "$tmp/want" "$tmp/got"; then
+		bad "$t: output differs"
+		diff "$tmp/want" "$tmp/got" | head -n 10
+	else
+		pass=$((pass + 1))
+	fi
+done
+
+if [ -f tests/cli/bad_inputs.txt ]; then
+	while IFS= read -r line; do
+		case $line in '' | '#'*) continue ;; esac
+		eval "$line" > "$tmp/out" 2> "$tmp/err" < /dev/null
+		rc=$?
+		nerr=$(wc -l < "$tmp/err")
+		if [ $rc -ne 2 ]; then
+			bad "exit $rc, not 2: $line"
+		elif [ "$nerr" -ne 1 ]; then
+			bad "$nerr stderr lines, not 1: $line"
+		elif [ -s "$tmp/out" ]; then
+			bad "stdout not empty: $line"
+		elif ! grep -q '^mcastlat: ' "$tmp/err"; then
+			bad "message does not start with 'mcastlat: ': $line"
+		else
+			pass=$((pass + 1))
+		fi
+	done < tests/cli/bad_inputs.txt
+fi
+
+# Every man page EXAMPLE is a golden test.
+for m in man/*.1; do
+	[ -e "$m" ] || continue
+	grep '^\$ mcastlat' "$m" | sed 's/\\-/-/g; s/\\(aq/'"'"'/g; s/\\e/\\/g' |
+	while IFS= read -r ex; do
+		found=no
+		for t in tests/cli/golden/*.t; do
+			if [ "$(head -n 1 "$t")" = "$ex" ]; then
+				found=yes
+				break
+			fi
+		done
+		if [ $found = no ]; then
+			echo "FAIL: $m: example has no golden test: $ex"
+			echo x >> "$tmp/manfail"
+		else
+			echo x >> "$tmp/manpass"
+		fi
+	done
+done
+[ -f "$tmp/manpass" ] && pass=$((pass + $(wc -l < "$tmp/manpass")))
+[ -f "$tmp/manfail" ] && fail=$((fail + $(wc -l < "$tmp/manfail")))
+
+echo "cli: $pass passed, $fail failed"
+[ $fail -eq 0 ]
