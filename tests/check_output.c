@@ -84,9 +84,9 @@ static char *render(enum ml_fmt fmt, bool header, const struct ml_cell *row)
 
 START_TEST(test_csv)
 {
-	struct ml_cell row[3] = {{ML_CELL_TEXT, {.s = "a,\"b\""}},
-				 {ML_CELL_REAL, {.r = 1.0 / 3}},
-				 {ML_CELL_INT, {.i = -4611686018427387904LL}}};
+	struct ml_cell row[3] = {{ML_CELL_TEXT, {.s = "a,\"b\""}, 0},
+				 {ML_CELL_REAL, {.r = 1.0 / 3}, 0},
+				 {ML_CELL_INT, {.i = -4611686018427387904LL}, 0}};
 	char *s = render(ML_FMT_CSV, true, row);
 
 	/* RFC 4180: a field with a comma or quote is quoted, quotes doubled. */
@@ -94,17 +94,18 @@ START_TEST(test_csv)
 			    "-4611686018427387904\n");
 	free(s);
 	row[1].v.r = NAN;
+	row[2] = (struct ml_cell){ML_CELL_RAW, {.s = "12.5"}, 4};
 	s = render(ML_FMT_CSV, false, row);
-	ck_assert_str_eq(s, "\"a,\"\"b\"\"\",nan,-4611686018427387904\n");
+	ck_assert_str_eq(s, "\"a,\"\"b\"\"\",nan,12.5\n");
 	free(s);
 }
 END_TEST
 
 START_TEST(test_json)
 {
-	struct ml_cell row[3] = {{ML_CELL_TEXT, {.s = "q\"\\\n"}},
-				 {ML_CELL_REAL, {.r = INFINITY}},
-				 {ML_CELL_INT, {.i = 7}}};
+	struct ml_cell row[3] = {{ML_CELL_TEXT, {.s = "q\"\\\n"}, 0},
+				 {ML_CELL_REAL, {.r = INFINITY}, 0},
+				 {ML_CELL_INT, {.i = 7}, 0}};
 	char *s = render(ML_FMT_JSON, true, row);
 
 	/* JSON Lines: no header; non-finite numbers are null; escapes. */
@@ -121,9 +122,9 @@ END_TEST
 
 START_TEST(test_table)
 {
-	struct ml_cell row[3] = {{ML_CELL_TEXT, {.s = "ab"}},
-				 {ML_CELL_REAL, {.r = 2.5}},
-				 {ML_CELL_INT, {.i = 12}}};
+	struct ml_cell row[3] = {{ML_CELL_TEXT, {.s = "ab"}, 0},
+				 {ML_CELL_REAL, {.r = 2.5}, 0},
+				 {ML_CELL_INT, {.i = 12}, 0}};
 	char *s = render(ML_FMT_TABLE, true, row);
 
 	/* Text left (padded to 6), numbers right (12 and 6 wide), two

@@ -144,9 +144,13 @@ static size_t layout_g(char *out, bool neg, const char *dig, int prec, int e)
  */
 static int fast_digits(double ax, int prec, char *dig, int *exp10)
 {
-	int e = (int)floor(log10(ax)), k, tries;
+	int e2, e, k, tries;
 	double scaled = 0, r, frac, tol;
 
+	/* log10(2) = 0.30103: a first guess of the decimal exponent that
+	 * the loop below corrects by one either way. */
+	frexp(ax, &e2);
+	e = (int)floor((e2 - 1) * 0.30102999566398120);
 	for (tries = 0; tries < 3; tries++) {
 		k = prec - 1 - e;
 		if (k > 22 || k < -22)
@@ -177,6 +181,30 @@ static int fast_digits(double ax, int prec, char *dig, int *exp10)
 	return 0;
 }
 
+/* An integer of at most prec digits prints as itself under %g. */
+static size_t int_fast(char *out, double x, int prec)
+{
+	double ax = fabs(x);
+	uint64_t u;
+	char tmp[24];
+	int n = 0;
+	size_t len = 0;
+
+	if (!(ax < 9007199254740992.0) || ax != floor(ax) || ax >= p10[prec])
+		return 0;
+	u = (uint64_t)ax;
+	do {
+		tmp[n++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (x < 0)
+		out[len++] = '-';
+	while (n)
+		out[len++] = tmp[--n];
+	out[len] = '\0';
+	return len;
+}
+
 size_t ml_fmt_g(char *out, double x, int prec)
 {
 	char dig[24];
@@ -196,8 +224,14 @@ size_t ml_fmt_g(char *out, double x, int prec)
 		strcpy(out, signbit(x) ? "-0" : "0");
 		return signbit(x) ? 2 : 1;
 	}
-	if (prec <= 15 && fast_digits(fabs(x), prec, dig, &e) == 0)
-		return layout_g(out, x < 0, dig, prec, e);
+	if (prec <= 15) {
+		size_t n = int_fast(out, x, prec);
+
+		if (n)
+			return n;
+		if (fast_digits(fabs(x), prec, dig, &e) == 0)
+			return layout_g(out, x < 0, dig, prec, e);
+	}
 	return (size_t)snprintf(out, 33, "%.*g", prec, x);
 }
 
@@ -209,15 +243,20 @@ int ml_out_width(enum ml_cell_kind kind, int prec)
 	case ML_CELL_INT:
 		return 6;
 	case ML_CELL_TEXT:
+	case ML_CELL_RAW:
 		break;
 	}
 	return 4;
 }
 
-/* The text of a number cell; returns its length, or 0 for a null. */
-static size_t cell_text(const struct ml_outspec *s, const struct ml_cell *c,
-			char *buf)
+size_t ml_out_number(const struct ml_outspec *s, const struct ml_cell *c,
+		     char *buf)
 {
+	if (c->kind == ML_CELL_RAW) {
+		memcpy(buf, c->v.s, c->len);
+		buf[c->len] = '\0';
+		return c->len;
+	}
 	if (c->kind == ML_CELL_INT) {
 		char tmp[24];
 		unsigned long long u = c->v.i < 0 ? 0ULL - (unsigned long long)c->v.i
@@ -332,13 +371,40 @@ static void row_json(const struct ml_outspec *s, const struct ml_cell *cells,
 			put_json_string(b, cells[j].v.s ? cells[j].v.s : "");
 			continue;
 		}
-		n = cell_text(s, &cells[j], num);
+		n = ml_out_number(s, &cells[j], num);
 		if (n == 0)
 			put(b, "null", 4);
 		else
 			put(b, num, n);
 	}
 	put(b, "}\n", 2);
+}
+
+/* CSV: numbers are written straight into the buffer (the hot path). */
+static void row_csv(const struct ml_outspec *s, const struct ml_cell *cells,
+		    struct ml_buf *b)
+{
+	size_t j;
+
+	for (j = 0; j < s->ncols; j++) {
+		const struct ml_cell *c = &cells[j];
+		char *d;
+
+		if (c->kind == ML_CELL_TEXT) {
+			if (j)
+				putc_(b, ',');
+			put_csv_text(b, c->v.s ? c->v.s : "");
+			continue;
+		}
+		d = reserve(b, 48);
+		if (d == NULL)
+			return;
+		if (j)
+			*d++ = ',';
+		d += ml_out_number(s, c, d);
+		b->len = (size_t)(d - b->p);
+	}
+	putc_(b, '\n');
 }
 
 void ml_out_row(const struct ml_outspec *s, const struct ml_cell *cells,
@@ -349,6 +415,10 @@ void ml_out_row(const struct ml_outspec *s, const struct ml_cell *cells,
 
 	if (s->fmt == ML_FMT_JSON) {
 		row_json(s, cells, b);
+		return;
+	}
+	if (s->fmt == ML_FMT_CSV) {
+		row_csv(s, cells, b);
 		return;
 	}
 	for (j = 0; j < s->ncols; j++) {
@@ -371,7 +441,7 @@ void ml_out_row(const struct ml_outspec *s, const struct ml_cell *cells,
 					       col->left, s->fmt);
 			continue;
 		}
-		n = cell_text(s, &cells[j], num);
+		n = ml_out_number(s, &cells[j], num);
 		put_cell_plain(b, num, n, col, last, col->left, s->fmt);
 	}
 	putc_(b, '\n');

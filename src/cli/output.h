@@ -13,11 +13,17 @@
 
 enum ml_fmt { ML_FMT_TABLE, ML_FMT_CSV, ML_FMT_JSON };
 
-enum ml_cell_kind { ML_CELL_INT, ML_CELL_REAL, ML_CELL_TEXT };
+enum ml_cell_kind {
+	ML_CELL_INT,
+	ML_CELL_REAL,
+	ML_CELL_TEXT,
+	ML_CELL_RAW /* a number already formatted (v.s, at most 32 bytes) */
+};
 
 struct ml_cell {
 	enum ml_cell_kind kind;
 	union ml_val v; /* REAL NaN prints nan (table, csv) or null (json) */
+	size_t len;	/* RAW only: strlen(v.s) */
 };
 
 struct ml_outcol {
@@ -58,6 +64,13 @@ void ml_out_row(const struct ml_outspec *s, const struct ml_cell *cells,
  * falls back to snprintf where the rounding is too close to call.
  */
 size_t ml_fmt_g(char *out, double x, int prec);
+
+/*
+ * The text of a number cell (INT, REAL or RAW) into buf (40 bytes);
+ * returns its length, or 0 for a JSON null (a non-finite REAL).
+ */
+size_t ml_out_number(const struct ml_outspec *s, const struct ml_cell *c,
+		     char *buf);
 
 /* The table width a column of this kind needs at this precision. */
 int ml_out_width(enum ml_cell_kind kind, int prec);

@@ -85,11 +85,24 @@ struct sweep {
 	const union ml_val *base; /* values of options not swept */
 };
 
+/*
+ * The formatted text of an input column, kept while its value does not
+ * change: most inputs are constant or change only when an outer dim
+ * moves, and formatting them is most of the cost of a closed-form row.
+ */
+struct colcache {
+	bool valid;
+	union ml_val last;
+	size_t len;
+	char txt[40];
+};
+
 /* Per-thread scratch. */
 struct worker {
 	union ml_val *v, *out;
 	struct ml_cell *cells;
 	unsigned long long *idx;
+	struct colcache *cache;
 };
 
 /* The command-line state before value lists are built. */
@@ -188,6 +201,21 @@ static void reset_results(const struct ml_command *cmd, union ml_val *out)
 	}
 }
 
+static void cache_cell(const struct run *r, struct colcache *cc,
+		       union ml_val v, struct ml_cell *c)
+{
+	if (c->kind != ML_CELL_INT && c->kind != ML_CELL_REAL)
+		return;
+	if (!cc->valid || memcmp(&cc->last, &v, sizeof(v)) != 0) {
+		cc->len = ml_out_number(&r->spec, c, cc->txt);
+		cc->last = v;
+		cc->valid = true;
+	}
+	c->kind = ML_CELL_RAW;
+	c->v.s = cc->txt;
+	c->len = cc->len;
+}
+
 static void eval_row(const struct run *r, struct worker *w, struct ml_buf *b,
 		     struct invalid_note *note)
 {
@@ -215,6 +243,7 @@ static void eval_row(const struct run *r, struct worker *w, struct ml_buf *b,
 
 		if (ref->src == SRC_OPT) {
 			cell_from_opt(r, ref->idx, w->v[ref->idx], c);
+			cache_cell(r, &w->cache[j], w->v[ref->idx], c);
 		} else if (ref->src == SRC_RES) {
 			cell_from_res(r, ref->idx, w->out[ref->idx], st == ML_OK,
 				      c);
@@ -279,7 +308,8 @@ static int worker_init(struct worker *w, const struct run *r, size_t ndims)
 	w->out = calloc(cmd->ncols + 1, sizeof(*w->out));
 	w->cells = calloc(r->spec.ncols + 1, sizeof(*w->cells));
 	w->idx = calloc(ndims + 1, sizeof(*w->idx));
-	return w->v && w->out && w->cells && w->idx ? 0 : -1;
+	w->cache = calloc(r->spec.ncols + 1, sizeof(*w->cache));
+	return w->v && w->out && w->cells && w->idx && w->cache ? 0 : -1;
 }
 
 static void worker_free(struct worker *w)
@@ -288,6 +318,7 @@ static void worker_free(struct worker *w)
 	free(w->out);
 	free(w->cells);
 	free(w->idx);
+	free(w->cache);
 }
 
 /* ------------------------------------------------------------------ */
