@@ -68,6 +68,7 @@ static struct result run(const char *args)
 	for (w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save))
 		argv[argc++] = w;
 	argv[argc] = NULL;
+	ctx.in = stdin;
 	ctx.out = open_memstream(&r.out, &r.outlen);
 	ctx.err = open_memstream(&r.err, &r.errlen);
 	r.rc = ml_run(&fake, argc, argv, &ctx);
@@ -157,6 +158,12 @@ START_TEST(test_point_checks)
 
 	/* One point failing check(): a usage error, one line, no output. */
 	r = run("--a 13");
+	ck_assert_int_eq(r.rc, 2);
+	ck_assert_str_eq(r.err, "mcastlat: fake: --a: 13 is unlucky\n");
+	ck_assert_uint_eq(r.outlen, 0);
+	done(&r);
+	/* A sweep none of whose points passes: a usage error too. */
+	r = run("--a 13,13 --b 1:3");
 	ck_assert_int_eq(r.rc, 2);
 	ck_assert_str_eq(r.err, "mcastlat: fake: --a: 13 is unlucky\n");
 	ck_assert_uint_eq(r.outlen, 0);

@@ -132,7 +132,7 @@ static int dispatch(int argc, char **argv, struct ml_ctx *ctx)
 
 int main(int argc, char **argv)
 {
-	struct ml_ctx ctx = {stdout, stderr};
+	struct ml_ctx ctx = {stdout, stderr, stdin};
 	int rc;
 
 	/* Every GSL status is checked where it is returned. */

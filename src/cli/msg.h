@@ -8,6 +8,7 @@
 struct ml_ctx {
 	FILE *out;
 	FILE *err;
+	FILE *in;	/* what --input - reads */
 };
 
 /* "mcastlat: <message>\n" on ctx->err. */

@@ -1001,15 +1001,50 @@ static size_t swept_dims(const struct ml_vlist *const *vl, const size_t *in,
 	return m;
 }
 
-/* A one-point sweep whose check fails is a usage error (or bad row). */
-static int check_single(const struct run *r, const union ml_val *base,
-			struct ml_diag *d)
+/* How many points the pre-check looks at before giving up. */
+#define PRECHECK_MAX 1000000ULL
+
+/*
+ * A sweep none of whose points passes check() is a usage error (or a
+ * bad batch row): the user gave values that can never work, such as a
+ * group larger than the network.  The scan stops at the first point that
+ * passes, so it costs almost nothing for a good sweep; it looks at no
+ * more than PRECHECK_MAX points.  Returns -1 with *d filled when every
+ * point looked at fails.
+ */
+static int precheck(const struct run *r, const struct sweep *sw,
+		    struct ml_diag *d)
 {
-	struct ml_point pt = {base};
+	struct worker w = {0};
+	unsigned long long p, n = sw->total < PRECHECK_MAX ? sw->total
+							 : PRECHECK_MAX;
+	struct ml_point pt;
+	int rc = -1;
 
 	if (r->cmd->check == NULL)
 		return 0;
-	return r->cmd->check(&pt, d) == ML_OK ? 0 : -1;
+	w.v = calloc(r->cmd->nopts + 1, sizeof(*w.v));
+	w.idx = calloc(sw->ndims + 1, sizeof(*w.idx));
+	if (w.v == NULL || w.idx == NULL) {
+		rc = 0; /* the sweep itself will report the failure */
+		goto out;
+	}
+	memcpy(w.v, sw->base, r->cmd->nopts * sizeof(*w.v));
+	odometer_seek(sw, &w, 0);
+	pt.v = w.v;
+	for (p = 0; p < n; p++) {
+		struct ml_diag tmp = {NULL, ""};
+
+		if (r->cmd->check(&pt, p == 0 ? d : &tmp) == ML_OK) {
+			rc = 0;
+			break;
+		}
+		odometer_step(sw, &w);
+	}
+out:
+	free(w.v);
+	free(w.idx);
+	return rc;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1168,12 +1203,12 @@ static int batch_row(struct batch *bt, char *line, unsigned long lineno,
 		       bt->fname, lineno);
 		goto out;
 	}
-	if (total == 1 && check_single(bt->r, base, &dg)) {
+	sw = (struct sweep){vl, nd, dims, total, base};
+	if (precheck(bt->r, &sw, &dg)) {
 		ml_err(bt->r->ctx, "%s:%lu: %s: %s", bt->fname, lineno,
 		       dg.param ? dg.param : "?", dg.msg);
 		goto out;
 	}
-	sw = (struct sweep){vl, nd, dims, total, base};
 	rc = sweep_range(bt->r, &sw, 0, total, sk) ? -1 : 0;
 out:
 	for (k = 0; own && k < bt->ncols; k++)
@@ -1197,7 +1232,7 @@ static int run_batch(struct run *r, const char *fname,
 	int rc = ML_EXIT_OK, header = 1, x;
 
 	if (strcmp(fname, "-") == 0) {
-		bt.f = stdin;
+		bt.f = r->ctx->in;
 		bt.fname = "stdin";
 	} else {
 		bt.f = fopen(fname, "r");
@@ -1251,7 +1286,7 @@ static int run_batch(struct run *r, const char *fname,
 		       bt.fname);
 		rc = ML_EXIT_USAGE;
 	}
-	if (bt.f != stdin)
+	if (bt.f != r->ctx->in)
 		fclose(bt.f);
 	free(line);
 	free(f);
@@ -1289,7 +1324,8 @@ static int run_sweep(struct run *r, const struct ml_vlist *const *vlp,
 		return usage_err(r->ctx, r->cmd->name, NULL,
 				 "the sweep has more than 10^9 points");
 	}
-	if (total == 1 && check_single(r, base, &dg)) {
+	sw = (struct sweep){vlp, nd, dims, total, base};
+	if (precheck(r, &sw, &dg)) {
 		free(dims);
 		return usage_err(r->ctx, r->cmd->name,
 				 dg.param ? dg.param : "?", dg.msg);
@@ -1302,11 +1338,30 @@ static int run_sweep(struct run *r, const struct ml_vlist *const *vlp,
 	/* Shard I of N: points [(I-1) T / N, I T / N). */
 	lo = (r->shard_i - 1) * total / r->shard_n;
 	hi = r->shard_i * total / r->shard_n;
-	sw = (struct sweep){vlp, nd, dims, total, base};
 	if (rc == ML_EXIT_OK && sweep_range(r, &sw, lo, hi, sk))
 		rc = ML_EXIT_ROWS;
 	free(dims);
 	return rc;
+}
+
+/*
+ * Options whose default holds several values (torus --algorithm all)
+ * are swept too: slowest, in table order, before the options given.
+ */
+static void sweep_order(struct args *a, const struct ml_vlist *vl, size_t n)
+{
+	size_t i, k, m = 0, given = a->norder;
+
+	for (i = 0; i < n; i++)
+		if (a->raw[i] == NULL && vl[i].count > 1)
+			m++;
+	if (m == 0)
+		return;
+	memmove(a->order + m, a->order, given * sizeof(*a->order));
+	for (i = 0, k = 0; i < n; i++)
+		if (a->raw[i] == NULL && vl[i].count > 1)
+			a->order[k++] = i;
+	a->norder = given + m;
 }
 
 int ml_run(const struct ml_command *cmd, int argc, char **argv,
@@ -1352,6 +1407,7 @@ int ml_run(const struct ml_command *cmd, int argc, char **argv,
 	rc = setup_columns(&r, a.columns, base);
 	if (rc)
 		goto out;
+	sweep_order(&a, vl, n);
 	if (a.input)
 		rc = run_batch(&r, a.input, vlp, base, a.order, a.norder, &sk);
 	else
