@@ -77,7 +77,7 @@ $(BUILD)/gen/gen_suites.h: FORCE
 	@printf 'X(%s)\n' $(SUITE_NAMES) > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 
-$(MAIN_OBJ): $(BUILD)/gen/gen_commands.h
+$(BUILD)/src/cli/commands.o: $(BUILD)/gen/gen_commands.h
 $(BUILD)/tests/runner.o: $(BUILD)/gen/gen_suites.h
 
 $(BUILD)/%.o: %.c

@@ -62,7 +62,7 @@ static struct result run(const char *args)
 	struct result r;
 	char *buf = strdup(args), *argv[64], *save = NULL, *w;
 	int argc = 0;
-	struct ml_ctx ctx;
+	struct ml_ctx ctx = {0};
 
 	argv[argc++] = (char *)"fake";
 	for (w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save))

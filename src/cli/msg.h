@@ -9,6 +9,9 @@ struct ml_ctx {
 	FILE *out;
 	FILE *err;
 	FILE *in;	/* what --input - reads */
+	/* Most points a sweep (or batch row) may have; 0: 10^9 (SPEC 1.1).
+	 * Fuzzing lowers it so that no input can run for long. */
+	unsigned long long max_points;
 };
 
 /* "mcastlat: <message>\n" on ctx->err. */

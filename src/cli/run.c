@@ -989,6 +989,11 @@ static int sweep_total(const struct ml_vlist *const *vl, const size_t *dim,
 	return 0;
 }
 
+static unsigned long long max_points(const struct ml_ctx *ctx)
+{
+	return ctx->max_points ? ctx->max_points : ML_MAX_POINTS;
+}
+
 /* Drop dims whose option has a single value (or none). */
 static size_t swept_dims(const struct ml_vlist *const *vl, const size_t *in,
 			 size_t n, size_t *out)
@@ -1198,9 +1203,10 @@ static int batch_row(struct batch *bt, char *line, unsigned long lineno,
 			dims[nd++] = bt->colopt[k];
 	}
 	nd = swept_dims(vl, dims, nd, dims);
-	if (sweep_total(vl, dims, nd, &total)) {
-		ml_err(bt->r->ctx, "%s:%lu: the sweep has more than 10^9 points",
-		       bt->fname, lineno);
+	if (sweep_total(vl, dims, nd, &total) ||
+	    total > max_points(bt->r->ctx)) {
+		ml_err(bt->r->ctx, "%s:%lu: the sweep has more than %llu points",
+		       bt->fname, lineno, max_points(bt->r->ctx));
 		goto out;
 	}
 	sw = (struct sweep){vl, nd, dims, total, base};
@@ -1319,10 +1325,14 @@ static int run_sweep(struct run *r, const struct ml_vlist *const *vlp,
 	if (dims == NULL)
 		return usage_err(r->ctx, r->cmd->name, NULL, "out of memory");
 	nd = swept_dims(vlp, order, norder, dims);
-	if (sweep_total(vlp, dims, nd, &total)) {
+	if (sweep_total(vlp, dims, nd, &total) ||
+	    total > max_points(r->ctx)) {
+		char msg[80];
+
+		snprintf(msg, sizeof(msg), "the sweep has more than %llu points",
+			 max_points(r->ctx));
 		free(dims);
-		return usage_err(r->ctx, r->cmd->name, NULL,
-				 "the sweep has more than 10^9 points");
+		return usage_err(r->ctx, r->cmd->name, NULL, msg);
 	}
 	sw = (struct sweep){vlp, nd, dims, total, base};
 	if (precheck(r, &sw, &dg)) {
