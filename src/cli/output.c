@@ -282,7 +282,11 @@ size_t ml_out_number(const struct ml_outspec *s, const struct ml_cell *c,
 
 static bool csv_needs_quotes(const char *t)
 {
-	return strpbrk(t, ",\"\r\n") != NULL;
+	/* A plain loop: the strings are short and a call costs more. */
+	for (; *t; t++)
+		if (*t == ',' || *t == '"' || *t == '\r' || *t == '\n')
+			return true;
+	return false;
 }
 
 static void put_csv_text(struct ml_buf *b, const char *t)
@@ -384,27 +388,32 @@ static void row_json(const struct ml_outspec *s, const struct ml_cell *cells,
 static void row_csv(const struct ml_outspec *s, const struct ml_cell *cells,
 		    struct ml_buf *b)
 {
-	size_t j;
+	size_t j, room = s->ncols * 48 + 1; /* a number is < 40 bytes */
+	char *d;
 
+	if (reserve(b, room) == NULL)
+		return;
+	d = b->p + b->len;
 	for (j = 0; j < s->ncols; j++) {
 		const struct ml_cell *c = &cells[j];
-		char *d;
 
-		if (c->kind == ML_CELL_TEXT) {
-			if (j)
-				putc_(b, ',');
-			put_csv_text(b, c->v.s ? c->v.s : "");
-			continue;
-		}
-		d = reserve(b, 48);
-		if (d == NULL)
-			return;
 		if (j)
 			*d++ = ',';
-		d += ml_out_number(s, c, d);
-		b->len = (size_t)(d - b->p);
+		if (c->kind == ML_CELL_RAW) {
+			memcpy(d, c->v.s, c->len);
+			d += c->len;
+		} else if (c->kind != ML_CELL_TEXT) {
+			d += ml_out_number(s, c, d);
+		} else {
+			b->len = (size_t)(d - b->p);
+			put_csv_text(b, c->v.s ? c->v.s : "");
+			if (reserve(b, room) == NULL)
+				return;
+			d = b->p + b->len;
+		}
 	}
-	putc_(b, '\n');
+	*d++ = '\n';
+	b->len = (size_t)(d - b->p);
 }
 
 void ml_out_row(const struct ml_outspec *s, const struct ml_cell *cells,

@@ -83,6 +83,7 @@ struct sweep {
 	const size_t *dim; /* option index per dim, outermost first */
 	unsigned long long total;
 	const union ml_val *base; /* values of options not swept */
+	size_t nopts;
 };
 
 /*
@@ -103,6 +104,7 @@ struct worker {
 	struct ml_cell *cells;
 	unsigned long long *idx;
 	struct colcache *cache;
+	bool *dirty; /* per option: changed since its cells were built */
 };
 
 /* The command-line state before value lists are built. */
@@ -206,6 +208,8 @@ static void cache_cell(const struct run *r, struct colcache *cc,
 {
 	if (c->kind != ML_CELL_INT && c->kind != ML_CELL_REAL)
 		return;
+	if (c->kind == ML_CELL_REAL && !isfinite(c->v.r))
+		return; /* nan prints as null in json: leave it to the renderer */
 	if (!cc->valid || memcmp(&cc->last, &v, sizeof(v)) != 0) {
 		cc->len = ml_out_number(&r->spec, c, cc->txt);
 		cc->last = v;
@@ -242,17 +246,22 @@ static void eval_row(const struct run *r, struct worker *w, struct ml_buf *b,
 		struct ml_cell *c = &w->cells[j];
 
 		if (ref->src == SRC_OPT) {
+			/* Unchanged inputs keep the cell of the last row. */
+			if (!w->dirty[ref->idx])
+				continue;
 			cell_from_opt(r, ref->idx, w->v[ref->idx], c);
 			cache_cell(r, &w->cache[j], w->v[ref->idx], c);
 		} else if (ref->src == SRC_RES) {
 			cell_from_res(r, ref->idx, w->out[ref->idx], st == ML_OK,
 				      c);
+			cache_cell(r, &w->cache[j], c->v, c);
 		} else {
 			c->kind = ML_CELL_TEXT;
 			c->v.s = ml_status_word(st);
 		}
 	}
 	ml_out_row(&r->spec, w->cells, b);
+	memset(w->dirty, 0, cmd->nopts * sizeof(*w->dirty));
 }
 
 /* Set the odometer to point p and load every swept value. */
@@ -261,6 +270,7 @@ static void odometer_seek(const struct sweep *sw, struct worker *w,
 {
 	size_t d = sw->ndims;
 
+	memset(w->dirty, 1, sw->nopts * sizeof(*w->dirty));
 	while (d-- > 0) {
 		const struct ml_vlist *vl = sw->vl[sw->dim[d]];
 
@@ -277,6 +287,7 @@ static void odometer_step(const struct sweep *sw, struct worker *w)
 	while (d-- > 0) {
 		const struct ml_vlist *vl = sw->vl[sw->dim[d]];
 
+		w->dirty[sw->dim[d]] = true;
 		if (++w->idx[d] < vl->count) {
 			w->v[sw->dim[d]] = ml_vlist_at(vl, w->idx[d]);
 			return;
@@ -309,7 +320,10 @@ static int worker_init(struct worker *w, const struct run *r, size_t ndims)
 	w->cells = calloc(r->spec.ncols + 1, sizeof(*w->cells));
 	w->idx = calloc(ndims + 1, sizeof(*w->idx));
 	w->cache = calloc(r->spec.ncols + 1, sizeof(*w->cache));
-	return w->v && w->out && w->cells && w->idx && w->cache ? 0 : -1;
+	w->dirty = calloc(cmd->nopts + 1, sizeof(*w->dirty));
+	return w->v && w->out && w->cells && w->idx && w->cache && w->dirty
+		       ? 0
+		       : -1;
 }
 
 static void worker_free(struct worker *w)
@@ -319,6 +333,7 @@ static void worker_free(struct worker *w)
 	free(w->cells);
 	free(w->idx);
 	free(w->cache);
+	free(w->dirty);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1030,7 +1045,8 @@ static int precheck(const struct run *r, const struct sweep *sw,
 		return 0;
 	w.v = calloc(r->cmd->nopts + 1, sizeof(*w.v));
 	w.idx = calloc(sw->ndims + 1, sizeof(*w.idx));
-	if (w.v == NULL || w.idx == NULL) {
+	w.dirty = calloc(r->cmd->nopts + 1, sizeof(*w.dirty));
+	if (w.v == NULL || w.idx == NULL || w.dirty == NULL) {
 		rc = 0; /* the sweep itself will report the failure */
 		goto out;
 	}
@@ -1049,6 +1065,7 @@ static int precheck(const struct run *r, const struct sweep *sw,
 out:
 	free(w.v);
 	free(w.idx);
+	free(w.dirty);
 	return rc;
 }
 
@@ -1209,7 +1226,7 @@ static int batch_row(struct batch *bt, char *line, unsigned long lineno,
 		       bt->fname, lineno, max_points(bt->r->ctx));
 		goto out;
 	}
-	sw = (struct sweep){vl, nd, dims, total, base};
+	sw = (struct sweep){vl, nd, dims, total, base, cmd->nopts};
 	if (precheck(bt->r, &sw, &dg)) {
 		ml_err(bt->r->ctx, "%s:%lu: %s: %s", bt->fname, lineno,
 		       dg.param ? dg.param : "?", dg.msg);
@@ -1334,7 +1351,7 @@ static int run_sweep(struct run *r, const struct ml_vlist *const *vlp,
 		free(dims);
 		return usage_err(r->ctx, r->cmd->name, NULL, msg);
 	}
-	sw = (struct sweep){vlp, nd, dims, total, base};
+	sw = (struct sweep){vlp, nd, dims, total, base, r->cmd->nopts};
 	if (precheck(r, &sw, &dg)) {
 		free(dims);
 		return usage_err(r->ctx, r->cmd->name,

@@ -1,0 +1,84 @@
+#!/bin/sh
+# bench.sh - the performance figures of SPEC section 6, each the median of
+# repeated runs, with its target.  Run by `make bench` after an -O2 build.
+# Whole-process timings use scripts/bench_exec (fork, exec, wait4).
+set -eu
+cd "$(dirname "$0")/.."
+bin=./mcastlat
+B=${BUILD:-build}
+cc=${CC:-cc}
+gsl=$(pkg-config --cflags --libs gsl)
+mkdir -p "$B/bench"
+$cc -O2 -o "$B/bench/bench_exec" scripts/bench_exec.c
+has() { $bin list | grep -q "^$1 "; }
+misses=$B/bench/misses
+: > "$misses"
+
+# verdict VALUE OP TARGET: prints PASS or FAIL (runs in a subshell, so
+# misses are counted in a file)
+verdict() {
+	if awk "BEGIN { exit !($1 $2 $3) }"; then
+		echo PASS
+	else
+		echo x >> "$misses"
+		echo FAIL
+	fi
+}
+
+# time_cmd N cmd...: median seconds
+time_cmd() {
+	n=$1
+	shift
+	"$B/bench/bench_exec" "$n" "$@" | cut -d' ' -f1
+}
+
+# 1. One prediction as a whole process.
+if has torus; then one="torus --k 8 --group 64"; else one="kbinomial --nodes 64"; fi
+s=$(time_cmd 101 $bin $one)
+ms=$(awk "BEGIN { printf \"%.3f\", $s * 1000 }")
+printf '%-58s %10s ms   (target < 2 ms)      %s\n' \
+	"one prediction: mcastlat $one" "$ms" "$(verdict "$ms" '<' 2)"
+
+# 2. Closed-form sweeps streamed as CSV, single thread.
+sweep() {
+	name=$1
+	rows=$2
+	shift 2
+	s=$(time_cmd 5 $bin "$@" --format csv)
+	rate=$(awk "BEGIN { printf \"%.0f\", $rows / $s }")
+	printf '%-58s %10s rows/s (target > 2000000) %s\n' \
+		"$name: $rows rows to CSV" "$rate" "$(verdict "$rate" '>' 2000000)"
+}
+has kbinomial && sweep kbinomial 2000000 kbinomial --nodes 2:1000001 --packets 1,8
+has cluster && sweep cluster 2000000 cluster --op bcast --msg 0:1999999
+has torus && sweep torus 2000000 torus --algorithm md --k 8:400007 --group 2:6
+
+# 3. Hypercube solves and saturation searches, in process.
+if has hypercube; then
+	$cc -O2 -Iinclude -o "$B/bench/bench_hypercube" scripts/bench_hypercube.c \
+		libmcastlat.a $gsl -lm
+	"$B/bench/bench_hypercube" | while IFS= read -r line; do
+		printf '%s\n' "$line"
+	done
+	# and through the whole CLI: 10^6 points below saturation
+	args="hypercube --dim 6 --vcs 2,4 --flits 32 --beta 0.005,0.01 --rate 0:0.019999:0.00000008 --format csv"
+	s1=$(time_cmd 3 $bin $args)
+	s2=$(time_cmd 3 $bin $args --jobs 2)
+	rate=$(awk "BEGIN { printf \"%.0f\", 1000000 / $s1 }")
+	sp=$(awk "BEGIN { printf \"%.2f\", $s1 / $s2 }")
+	printf '%-58s %10s pts/s  (target > 200000)  %s\n' \
+		"hypercube CLI: 10^6 points to CSV, 1 thread" "$rate" \
+		"$(verdict "$rate" '>' 200000)"
+	printf '%-58s %10sx       (target >= 1.8x)    %s\n' \
+		"hypercube CLI: --jobs 2 speed-up on 10^6 points" "$sp" \
+		"$(verdict "$sp" '>=' 1.8)"
+fi
+
+# 4. Peak memory: 10^5 against 10^7 points must be flat.
+small=$("$B/bench/bench_exec" 1 $bin cluster --msg 0:99999 --format csv | cut -d' ' -f2)
+big=$("$B/bench/bench_exec" 1 $bin cluster --msg 0:9999999 --format csv | cut -d' ' -f2)
+printf '%-58s %10s KiB  (10^5 points: %s KiB; target flat, < +10%%) %s\n' \
+	"peak memory, 10^7-point sweep" "$big" "$small" \
+	"$(verdict "$big" '<' "$small * 1.1 + 64")"
+
+echo "bench: $(wc -l < "$misses") target(s) missed"
