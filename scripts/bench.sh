@@ -57,9 +57,13 @@ has torus && sweep torus 2000000 torus --algorithm md --k 8:400007 --group 2:6
 if has hypercube; then
 	$cc -O2 -Iinclude -o "$B/bench/bench_hypercube" scripts/bench_hypercube.c \
 		libmcastlat.a $gsl -lm
-	"$B/bench/bench_hypercube" | while IFS= read -r line; do
-		printf '%s\n' "$line"
-	done
+	"$B/bench/bench_hypercube" > "$B/bench/hc.txt"
+	# lines "NAME: VALUE (target > T)"
+	while IFS= read -r line; do
+		v=$(printf '%s\n' "$line" | sed 's/^[^:]*: *\([0-9.]*\).*/\1/')
+		t=$(printf '%s\n' "$line" | sed 's/.*target > *\([0-9.]*\).*/\1/')
+		printf '%-69s %s\n' "$line" "$(verdict "$v" '>' "$t")"
+	done < "$B/bench/hc.txt"
 	# and through the whole CLI: 10^6 points below saturation
 	args="hypercube --dim 6 --vcs 2,4 --flits 32 --beta 0.005,0.01 --rate 0:0.019999:0.00000008 --format csv"
 	s1=$(time_cmd 3 $bin $args)
