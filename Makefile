@@ -6,6 +6,9 @@
 #   make DEVELOPER=1      add -Werror
 #   make SANITIZE=address,undefined   build with sanitizers
 #   make BUILD=dir        put objects in dir (default: build)
+#   make fuzz             libFuzzer (clang) on each target of tests/fuzz/
+#                         for FUZZ_SECONDS (default 60) in FUZZ_BUILD
+#   make valgrind         CLI tests and hard inputs under valgrind
 
 VERSION := 0.1.0
 PREFIX ?= /usr/local
@@ -57,7 +60,8 @@ LIB := $(BUILD)/libmcastlat.a
 MANPAGES := $(wildcard man/*.1)
 DEBS := libgsl-dev check pkg-config
 
-.PHONY: all check unit cli bench install uninstall clean deps fuzz FORCE
+.PHONY: all check unit cli bench install uninstall clean deps fuzz FORCE \
+	fuzz-replay fuzz-merge fuzz-deps hard valgrind
 
 all: mcastlat libmcastlat.a
 
@@ -96,13 +100,106 @@ $(BUILD)/tests/%.o: tests/%.c
 $(BUILD)/runner: $(TEST_OBJ) $(LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $(TEST_OBJ) $(LIB) $(CHECK_LIBS) $(LIBS)
 
-check: unit cli
+check: unit cli hard fuzz-replay
 
 unit: $(BUILD)/runner
 	CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-300} $(BUILD)/runner
 
 cli: mcastlat
 	tests/cli/run.sh ./mcastlat
+	tests/cli/shards.sh ./mcastlat
+
+# Hard inputs: every command fed every class of bad value (exit 2, one
+# stderr line, no stdout), malformed and BOM/CRLF batch files.
+hard: mcastlat
+	tests/cli/hard.sh ./mcastlat
+
+# The CLI golden tests and the hard inputs with the binary under valgrind:
+# any memory error or definite/indirect leak fails (exit status 99).
+VALGRIND ?= valgrind --quiet --error-exitcode=99 --leak-check=full \
+	--errors-for-leak-kinds=definite,indirect
+valgrind: mcastlat
+	MCASTLAT_WRAP='$(VALGRIND)' tests/cli/run.sh ./mcastlat
+	MCASTLAT_WRAP='$(VALGRIND)' tests/cli/hard.sh ./mcastlat
+
+# ------------------------------------------------------------------
+# Fuzzing (tests/fuzz/).  Each fuzz_<t>.c defines LLVMFuzzerTestOneInput.
+# `make check` replays the saved inputs (corpus/<t>, regress/<t>) through
+# replay.c with the normal compiler and flags (SANITIZE too); `make fuzz`
+# builds the targets with clang's libFuzzer, ASan and UBSan in FUZZ_BUILD
+# and runs each for FUZZ_SECONDS, growing FUZZ_BUILD/corpus/<t> and
+# writing crashing inputs to tests/fuzz/crashes/; `make -j2 fuzz` runs two
+# at once; `make fuzz-merge` adds what the runs found to corpus/<t>.
+FUZZ_TARGETS ?= vlist args batch
+FUZZ_SECONDS ?= 60
+FUZZ_BUILD ?= build-fuzz
+FUZZ_CC ?= clang
+FUZZ_OPTS ?= -timeout=30 -rss_limit_mb=2048 -print_final_stats=1
+FUZZ_DEBS := clang libclang-rt-dev
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer
+FUZZ_CFLAGS := $(WARN) -D_POSIX_C_SOURCE=200809L -DML_VERSION='"$(VERSION)"' \
+	-Iinclude -Isrc -I$(FUZZ_BUILD)/gen $(GSL_CFLAGS) -O1 -g $(FUZZ_SAN)
+FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(FUZZ_BUILD)/%.o)
+REPLAY := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/replay_%)
+REPLAY_OBJ := $(FUZZ_TARGETS:%=$(BUILD)/tests/fuzz/fuzz_%.o) \
+	$(BUILD)/tests/fuzz/replay.o
+
+$(BUILD)/fuzz/replay_%: $(BUILD)/tests/fuzz/fuzz_%.o \
+		$(BUILD)/tests/fuzz/replay.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
+
+# Kept between runs, although only reached through pattern rules.
+.SECONDARY: $(REPLAY_OBJ) $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
+
+fuzz-replay: $(REPLAY)
+	@for t in $(FUZZ_TARGETS); do \
+		dirs=; for d in tests/fuzz/corpus/$$t tests/fuzz/regress/$$t; \
+		do [ -d $$d ] && dirs="$$dirs $$d"; done; \
+		$(BUILD)/fuzz/replay_$$t $$dirs || exit 1; \
+	done
+
+$(FUZZ_BUILD)/gen/gen_commands.h: FORCE
+	@mkdir -p $(dir $@)
+	@printf 'X(%s)\n' $(CMD_NAMES) > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+
+$(FUZZ_BUILD)/src/cli/commands.o: $(FUZZ_BUILD)/gen/gen_commands.h
+
+$(FUZZ_BUILD)/src/%.o: src/%.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+
+$(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h \
+		$(FUZZ_LIB_OBJ)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB_OBJ) \
+		$(LIBS)
+
+fuzz: $(FUZZ_TARGETS:%=fuzz-run-%)
+
+fuzz-run-%: $(FUZZ_BUILD)/fuzz_%
+	@mkdir -p $(FUZZ_BUILD)/corpus/$* tests/fuzz/crashes
+	$(FUZZ_BUILD)/fuzz_$* -max_total_time=$(FUZZ_SECONDS) $(FUZZ_OPTS) \
+		-dict=tests/fuzz/fuzz.dict -artifact_prefix=tests/fuzz/crashes/$*- \
+		$(FUZZ_BUILD)/corpus/$* tests/fuzz/corpus/$* \
+		$(wildcard tests/fuzz/regress/$*)
+
+fuzz-merge: $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
+	@for t in $(FUZZ_TARGETS); do \
+		$(FUZZ_BUILD)/fuzz_$$t -merge=1 -timeout=30 \
+			tests/fuzz/corpus/$$t $(FUZZ_BUILD)/corpus/$$t || exit 1; \
+	done
+
+fuzz-deps:
+	@missing=; for p in $(FUZZ_DEBS); do \
+		dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+		$$SUDO apt-get update && \
+		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y $$missing; \
+	fi
 
 bench: all
 	scripts/bench.sh
@@ -133,4 +230,5 @@ uninstall:
 clean:
 	rm -rf $(BUILD) build-* mcastlat libmcastlat.a
 
--include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(TEST_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(TEST_OBJ:.o=.d) \
+	$(REPLAY_OBJ:.o=.d)
