@@ -638,6 +638,15 @@ static const char *elem_name(const char *elem, char *buf, size_t len)
 	return buf;
 }
 
+static bool takes_no_value(const struct option *lo, const char *name)
+{
+	for (; lo->name; lo++)
+		if (strncmp(name, "--", 2) == 0 &&
+		    strcmp(lo->name, name + 2) == 0)
+			return lo->has_arg == no_argument;
+	return false;
+}
+
 static int parse_args(const struct ml_command *cmd, int argc, char **argv,
 		      struct ml_ctx *ctx, struct option *lo, struct args *a)
 {
@@ -669,7 +678,11 @@ static int parse_args(const struct ml_command *cmd, int argc, char **argv,
 				snprintf(name, sizeof(name), "-%c", optopt);
 			else
 				elem_name(elem, name, sizeof(name));
-			ml_err(ctx, "%s: %s: unknown option", cmd->name, name);
+			/* getopt_long reports "--flag=x" as unknown too. */
+			ml_err(ctx, "%s: %s: %s", cmd->name, name,
+			       strchr(elem, '=') && takes_no_value(lo, name)
+				       ? "takes no value"
+				       : "unknown option");
 			return ML_EXIT_USAGE;
 		}
 		if (c == ':') {
@@ -773,7 +786,23 @@ static bool res_visible(const struct ml_command *cmd, const union ml_val *base,
 	return true;
 }
 
-static int opt_width(const struct ml_opt *o, int prec)
+static int int_digits(long long v)
+{
+	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v
+				     : (unsigned long long)v;
+	int n = v < 0 ? 2 : 1;
+
+	while (u >= 10) {
+		u /= 10;
+		n++;
+	}
+	return n;
+}
+
+/* The width of an input column: integers as wide as their widest value
+ * (the value list is known before the first row). */
+static int opt_width(const struct ml_opt *o, const struct ml_vlist *vl,
+		     int prec)
 {
 	int w = 0, n;
 	size_t i;
@@ -786,7 +815,14 @@ static int opt_width(const struct ml_opt *o, int prec)
 		}
 		return (o->flags & ML_OPT_INTOK) && w < 6 ? 6 : w;
 	case ML_OPT_INT:
-		return ml_out_width(ML_CELL_INT, prec);
+		w = ml_out_width(ML_CELL_INT, prec);
+		for (i = 0; i < vl->nitems; i++) {
+			n = int_digits(vl->items[i].first.i);
+			w = n > w ? n : w;
+			n = int_digits(vl->items[i].last.i);
+			w = n > w ? n : w;
+		}
+		return w;
 	default:
 		return ml_out_width(ML_CELL_REAL, prec);
 	}
@@ -794,7 +830,8 @@ static int opt_width(const struct ml_opt *o, int prec)
 
 /* Every column that may be printed, in default order. */
 static size_t all_columns(const struct ml_command *cmd,
-			  const union ml_val *base, int prec,
+			  const union ml_val *base, const struct ml_vlist *vl,
+			  int prec,
 			  struct ml_outcol *oc, struct colref *refs)
 {
 	size_t i, n = 0;
@@ -806,7 +843,7 @@ static size_t all_columns(const struct ml_command *cmd,
 		    (o->flags & ML_OPT_NOCOL))
 			continue;
 		oc[n].name = o->name;
-		oc[n].width = opt_width(o, prec);
+		oc[n].width = opt_width(o, &vl[i], prec);
 		oc[n].left = o->kind == ML_OPT_CHOICE;
 		refs[n].src = SRC_OPT;
 		refs[n++].idx = i;
@@ -876,7 +913,7 @@ static int select_columns(struct run *r, const char *list, size_t nall,
 }
 
 static int setup_columns(struct run *r, const char *list,
-			 const union ml_val *base)
+			 const union ml_val *base, const struct ml_vlist *vl)
 {
 	const struct ml_command *cmd = r->cmd;
 	size_t max = cmd->nopts + cmd->ncols + 1, nall;
@@ -891,7 +928,7 @@ static int setup_columns(struct run *r, const char *list,
 		rc = usage_err(r->ctx, cmd->name, NULL, "out of memory");
 		goto out;
 	}
-	nall = all_columns(cmd, base, r->spec.precision, oc, refs);
+	nall = all_columns(cmd, base, vl, r->spec.precision, oc, refs);
 	if (list) {
 		rc = select_columns(r, list, nall, oc, refs);
 	} else {
@@ -1431,7 +1468,7 @@ int ml_run(const struct ml_command *cmd, int argc, char **argv,
 		}
 		vlp[i] = &vl[i];
 	}
-	rc = setup_columns(&r, a.columns, base);
+	rc = setup_columns(&r, a.columns, base, vl);
 	if (rc)
 		goto out;
 	sweep_order(&a, vl, n);
