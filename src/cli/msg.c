@@ -4,6 +4,9 @@
 #include "cli/msg.h"
 
 static void vmsg(struct ml_ctx *ctx, const char *prefix, const char *fmt,
+		 va_list ap) __attribute__((format(printf, 3, 0)));
+
+static void vmsg(struct ml_ctx *ctx, const char *prefix, const char *fmt,
 		 va_list ap)
 {
 	fputs(prefix, ctx->err);

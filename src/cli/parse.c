@@ -162,7 +162,7 @@ static int parse_choice(struct pctx *c, const char *tok, long long *out)
 		}
 	if (o->flags & ML_OPT_INTOK) {
 		why = ml_parse_int(tok, out);
-		if (why == NULL)
+		if (why == NULL && *out >= 0) /* negatives encode choices */
 			return 0;
 	}
 	{
@@ -174,7 +174,11 @@ static int parse_choice(struct pctx *c, const char *tok, long long *out)
 						"%s%s", i ? ", " : "",
 						o->choices[i]);
 		if (o->flags & ML_OPT_ALL && len < sizeof(list) - 1)
-			snprintf(list + len, sizeof(list) - len, ", all");
+			len += (size_t)snprintf(list + len, sizeof(list) - len,
+						", all");
+		if (o->flags & ML_OPT_INTOK && len < sizeof(list) - 1)
+			snprintf(list + len, sizeof(list) - len,
+				 " or an integer >= %lld", o->imin);
 		{
 			char msg[300];
 
@@ -266,7 +270,8 @@ union ml_val ml_item_at(const struct ml_item *it, bool is_int,
 		return it->last;
 	if (it->kind == ML_ITEM_LIN) {
 		if (is_int)
-			v.i = it->first.i + (long long)i * it->step.i;
+			v.i = (long long)((unsigned long long)it->first.i +
+					  i * (unsigned long long)it->step.i);
 		else
 			v.r = it->first.r + (double)i * it->step.r;
 	} else if (is_int) {
@@ -297,9 +302,15 @@ static int count_item(struct pctx *c, struct ml_item *it, bool isint,
 				return fail(c, tok,
 					    "has a zero or negative step");
 			n = ((unsigned long long)b - (unsigned long long)a) /
-				    (unsigned long long)s +
-			    1;
-			it->last.i = a + (long long)((n - 1) * (unsigned long long)s);
+			    (unsigned long long)s;
+			if (n >= ML_MAX_POINTS) /* before n + 1 can wrap */
+				return fail(c, tok,
+					    "has more than 10^9 points");
+			n++;
+			/* In unsigned arithmetic: a + (n-1) s is in [a, b],
+			 * but (n-1) s itself may exceed LLONG_MAX. */
+			it->last.i = (long long)((unsigned long long)a +
+						 (n - 1) * (unsigned long long)s);
 		} else {
 			long long x = a;
 
@@ -457,7 +468,9 @@ static int add_all(struct ml_vlist *vl, const struct ml_opt *opt)
 	size_t i;
 
 	for (i = 0; opt->choices[i]; i++) {
-		it.first.i = it.last.i = (long long)i;
+		it.first.i = it.last.i = (opt->flags & ML_OPT_INTOK)
+					     ? -(long long)i - 1
+					     : (long long)i;
 		if (add_item(vl, &it))
 			return -1;
 	}

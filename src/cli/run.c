@@ -1311,8 +1311,13 @@ static int run_batch(struct run *r, const char *fname,
 		if (lineno == 1 && strncmp(s, "\xEF\xBB\xBF", 3) == 0)
 			s += 3; /* UTF-8 byte order mark */
 		if (memchr(s, '\0', (size_t)len - (size_t)(s - line))) {
-			ml_err(r->ctx, "%s:%lu: line contains a NUL byte",
-			       bt.fname, lineno);
+			if (header)
+				ml_err(r->ctx, "%s: --input: %s:%lu: line "
+					       "contains a NUL byte",
+				       r->cmd->name, bt.fname, lineno);
+			else
+				ml_err(r->ctx, "%s:%lu: line contains a NUL byte",
+				       bt.fname, lineno);
 			rc = header ? ML_EXIT_USAGE : ML_EXIT_ROWS;
 			if (header)
 				break;

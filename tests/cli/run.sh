@@ -9,9 +9,11 @@
 #                        on stdout.
 # man/*.1                every "$ mcastlat ..." line of a man page (its
 #                        EXAMPLES) must be the first line of a golden test.
+# MCASTLAT_WRAP, when set, is put before the binary (make valgrind).
 set -u
 bin=${1:-./mcastlat}
 case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
+wrap=${MCASTLAT_WRAP:-}
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 pass=0
@@ -23,7 +25,8 @@ bad() {
 }
 
 mcastlat() {
-	"$bin" "$@"
+	# shellcheck disable=SC2086 # $wrap is a command with its options
+	$wrap "$bin" "$@"
 }
 
 for t in tests/cli/golden/*.t; do
