@@ -71,7 +71,7 @@ void ml_help(const struct ml_command *cmd, FILE *f)
 	fprintf(f, "  %-24s %s\n", "--columns A,B,...",
 		"print only these columns, in this order");
 	fprintf(f, "  %-24s %s\n", "--precision N",
-		"significant digits, 1..17 (default 6)");
+		"significant digits, 1..17 (default 6; table 7)");
 	fprintf(f, "  %-24s %s\n", "--no-header", "omit the header line");
 	fprintf(f, "  %-24s %s (default %s)\n", "--unit U",
 		strcmp(cmd->time_unit, "us") == 0

@@ -239,7 +239,9 @@ int ml_out_width(enum ml_cell_kind kind, int prec)
 {
 	switch (kind) {
 	case ML_CELL_REAL:
-		return prec + 6;
+		/* room for a sign, a point and the digits; scientific
+		 * notation, rarer, may push the row right */
+		return prec + 3;
 	case ML_CELL_INT:
 		return 6;
 	case ML_CELL_TEXT:
