@@ -60,6 +60,17 @@ LIB := $(BUILD)/libmcastlat.a
 MANPAGES := $(wildcard man/*.1)
 DEBS := libgsl-dev check pkg-config
 
+# $(call apt_install,PACKAGES): apt-get install what is missing, nothing
+# when every package is present (sudo when not root).
+apt_install = @missing=; for p in $(1); do \
+		dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+		$$SUDO apt-get update && \
+		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y $$missing; \
+	fi
+
 .PHONY: all check unit cli bench install uninstall clean deps fuzz FORCE \
 	fuzz-replay fuzz-merge fuzz-deps hard valgrind
 
@@ -76,12 +87,12 @@ $(LIB): $(LIB_OBJ)
 	$(AR) rcs $@ $(LIB_OBJ)
 
 # Rewritten only when the list changes, so nothing rebuilds needlessly.
-$(BUILD)/gen/gen_commands.h: FORCE
+%/gen/gen_commands.h: FORCE
 	@mkdir -p $(dir $@)
 	@printf 'X(%s)\n' $(CMD_NAMES) > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 
-$(BUILD)/gen/gen_suites.h: FORCE
+%/gen/gen_suites.h: FORCE
 	@mkdir -p $(dir $@)
 	@printf 'X(%s)\n' $(SUITE_NAMES) > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
@@ -165,11 +176,6 @@ fuzz-replay: $(REPLAY)
 		$(BUILD)/fuzz/replay_$$t -v $$dirs 2>&1 | tail -n 20; exit 1; \
 	done
 
-$(FUZZ_BUILD)/gen/gen_commands.h: FORCE
-	@mkdir -p $(dir $@)
-	@printf 'X(%s)\n' $(CMD_NAMES) > $@.tmp
-	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
-
 $(FUZZ_BUILD)/src/cli/commands.o: $(FUZZ_BUILD)/gen/gen_commands.h
 
 $(FUZZ_BUILD)/src/%.o: src/%.c
@@ -200,27 +206,13 @@ fuzz-merge: $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
 	done
 
 fuzz-deps:
-	@missing=; for p in $(FUZZ_DEBS); do \
-		dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
-	if [ -n "$$missing" ]; then \
-		echo "installing:$$missing"; \
-		SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
-		$$SUDO apt-get update && \
-		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y $$missing; \
-	fi
+	$(call apt_install,$(FUZZ_DEBS))
 
 bench: all
 	scripts/bench.sh
 
 deps:
-	@missing=; for p in $(DEBS); do \
-		dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
-	if [ -n "$$missing" ]; then \
-		echo "installing:$$missing"; \
-		SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
-		$$SUDO apt-get update && \
-		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y $$missing; \
-	fi
+	$(call apt_install,$(DEBS))
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
