@@ -40,6 +40,8 @@ static enum ml_status fake_check(const struct ml_point *pt, struct ml_diag *d)
 
 static enum ml_status fake_eval(const struct ml_point *pt, union ml_val *out)
 {
+	if (fake_check(pt, NULL) != ML_OK)
+		return ML_EINVAL; /* the contract of cmd.h */
 	out[SUM].r = (double)pt->v[A].i + pt->v[B].r;
 	out[TT].r = 2 * pt->v[T].r;
 	out[PARITY].s = pt->v[A].i % 2 ? "odd" : "even";

@@ -103,7 +103,11 @@ struct ml_command {
 	/*
 	 * Cross-option domain rules for one point (single-option ranges are
 	 * checked by the engine from min/max).  Return ML_OK, or ML_EINVAL
-	 * with *d naming the option.  May be NULL.
+	 * with *d naming the option.  May be NULL.  The engine runs it
+	 * before a sweep (a sweep no point of which passes is a usage
+	 * error) and to explain the first invalid row; eval() must return
+	 * ML_EINVAL for every point check() rejects, as a model's eval does
+	 * by validating its parameters first.
 	 */
 	enum ml_status (*check)(const struct ml_point *pt, struct ml_diag *d);
 	/*

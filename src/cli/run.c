@@ -226,20 +226,18 @@ static void eval_row(const struct run *r, struct worker *w, struct ml_buf *b,
 	const struct ml_command *cmd = r->cmd;
 	struct ml_point pt = {w->v};
 	struct ml_diag dg = {NULL, ""};
-	enum ml_status st = ML_OK;
+	enum ml_status st;
 	size_t j;
 
+	/* eval() rejects what check() rejects (see cmd.h), so check() runs
+	 * only to explain the first invalid row, not on every row. */
 	reset_results(cmd, w->out);
-	if (cmd->check)
-		st = cmd->check(&pt, &dg);
-	if (st != ML_OK) {
-		st = ML_EINVAL;
-		if (!note->set) {
-			note->set = true;
-			note->diag = dg;
-		}
-	} else {
-		st = cmd->eval(&pt, w->out);
+	st = cmd->eval(&pt, w->out);
+	if (st == ML_EINVAL && !note->set) {
+		note->set = true;
+		if (cmd->check == NULL || cmd->check(&pt, &dg) == ML_OK)
+			ml_diag_set(&dg, NULL, "invalid parameters");
+		note->diag = dg;
 	}
 	for (j = 0; j < r->spec.ncols; j++) {
 		const struct colref *ref = &r->refs[j];
