@@ -259,15 +259,15 @@ static int check_domain(struct pctx *c, const char *tok, union ml_val v)
 	return -1;
 }
 
-union ml_val ml_item_at(const struct ml_item *it, bool is_int,
-			unsigned long long i)
+/* Point i of a range by its formula, first + i*step or first * factor^i
+ * (never accumulated, as coreutils seq). */
+static union ml_val item_formula(const struct ml_item *it, bool is_int,
+				 unsigned long long i)
 {
 	union ml_val v = it->first;
 
 	if (it->kind == ML_ITEM_ONE || i == 0)
 		return v;
-	if (i == it->count - 1)
-		return it->last;
 	if (it->kind == ML_ITEM_LIN) {
 		if (is_int)
 			v.i = (long long)((unsigned long long)it->first.i +
@@ -284,6 +284,15 @@ union ml_val ml_item_at(const struct ml_item *it, bool is_int,
 		v.r = it->first.r * pow(it->step.r, (double)i);
 	}
 	return v;
+}
+
+union ml_val ml_item_at(const struct ml_item *it, bool is_int,
+			unsigned long long i)
+{
+	/* The last point is stored: the exact end when the range hits it. */
+	if (i != 0 && i == it->count - 1)
+		return it->last;
+	return item_formula(it, is_int, i);
 }
 
 /* Count the points of a linear or geometric item, or fail. */
@@ -350,18 +359,10 @@ static int count_item(struct pctx *c, struct ml_item *it, bool isint,
 			return fail(c, tok,
 				    "has more than 10^9 points");
 		it->count = (unsigned long long)floor(q) + 1;
-		{
-			/* The last point: snap to the end when it is hit. */
-			struct ml_item tmp = *it;
-			union ml_val lastv;
-
-			tmp.last.r = NAN;
-			tmp.count = it->count + 1; /* so i is not "last" */
-			lastv = ml_item_at(&tmp, false, it->count - 1);
-			if (fabs(lastv.r - b) <= ML_RANGE_EPS * fabs(b))
-				lastv.r = b;
-			it->last = lastv;
-		}
+		/* The last point: snapped to the end when it is hit. */
+		it->last = item_formula(it, false, it->count - 1);
+		if (fabs(it->last.r - b) <= ML_RANGE_EPS * fabs(b))
+			it->last.r = b;
 	}
 	if (it->count > ML_MAX_POINTS)
 		return fail(c, tok, "has more than 10^9 points");

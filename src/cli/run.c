@@ -1073,7 +1073,7 @@ static size_t swept_dims(const struct ml_vlist *const *vl, const size_t *in,
 static int precheck(const struct run *r, const struct sweep *sw,
 		    struct ml_diag *d)
 {
-	struct worker w = {0};
+	struct worker w;
 	unsigned long long p, n = sw->total < PRECHECK_MAX ? sw->total
 							 : PRECHECK_MAX;
 	struct ml_point pt;
@@ -1081,10 +1081,7 @@ static int precheck(const struct run *r, const struct sweep *sw,
 
 	if (r->cmd->check == NULL)
 		return 0;
-	w.v = calloc(r->cmd->nopts + 1, sizeof(*w.v));
-	w.idx = calloc(sw->ndims + 1, sizeof(*w.idx));
-	w.dirty = calloc(r->cmd->nopts + 1, sizeof(*w.dirty));
-	if (w.v == NULL || w.idx == NULL || w.dirty == NULL) {
+	if (worker_init(&w, r, sw->ndims)) {
 		rc = 0; /* the sweep itself will report the failure */
 		goto out;
 	}
@@ -1101,9 +1098,7 @@ static int precheck(const struct run *r, const struct sweep *sw,
 		odometer_step(sw, &w);
 	}
 out:
-	free(w.v);
-	free(w.idx);
-	free(w.dirty);
+	worker_free(&w);
 	return rc;
 }
 
