@@ -46,7 +46,7 @@ ALL_CFLAGS := $(WARN) -D_POSIX_C_SOURCE=200809L -DML_VERSION='"$(VERSION)"' \
 ALL_LDFLAGS := $(SANFLAGS) $(LDFLAGS)
 LIBS := $(GSL_LIBS) -lpthread -lm
 
-LIB_SRC := $(sort $(wildcard src/models/*.c) $(filter-out src/cli/main.c,$(wildcard src/cli/*.c)))
+LIB_SRC := $(sort $(wildcard src/models/*.c) $(wildcard src/sim/*.c) $(filter-out src/cli/main.c,$(wildcard src/cli/*.c)))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ := $(BUILD)/src/cli/main.o
 TEST_SRC := $(sort $(wildcard tests/check_*.c)) tests/runner.c

@@ -17,7 +17,9 @@ enum ml_status {
 	ML_EINVAL,	 /* a parameter is outside the model's domain */
 	ML_SATURATED,	 /* the network is saturated: no steady state exists */
 	ML_ENOCONV,	 /* a numerical method failed to converge */
-	ML_ENOMEM	 /* an allocation failed */
+	ML_ENOMEM,	 /* an allocation failed */
+	ML_OVERFLOW,	 /* a result is not finite (inf or nan) */
+	ML_DEADLOCK	 /* a simulation stopped moving: flits stuck */
 };
 
 /* Why a parameter set was rejected: param is the option name ("group"),
@@ -28,7 +30,7 @@ struct ml_diag {
 };
 
 /* The word printed in the status column: "ok", "invalid", "saturated",
- * "no-convergence" or "no-memory". */
+ * "no-convergence", "no-memory", "overflow" or "deadlock". */
 const char *ml_status_word(enum ml_status st);
 
 /* Fill *d (if d is not NULL) and return ML_EINVAL; printf-style message. */

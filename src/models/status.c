@@ -17,6 +17,10 @@ const char *ml_status_word(enum ml_status st)
 		return "no-convergence";
 	case ML_ENOMEM:
 		return "no-memory";
+	case ML_OVERFLOW:
+		return "overflow";
+	case ML_DEADLOCK:
+		return "deadlock";
 	}
 	return "invalid";
 }
