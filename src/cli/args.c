@@ -123,7 +123,7 @@ static int parse_with(const struct ml_command *cmd, int argc, char **argv,
 {
 	size_t i, n = 0;
 	int c, idx;
-	char name[64];
+	char name[96];
 
 	for (i = 0; i < cmd->nopts; i++) {
 		lo[n].name = cmd->opts[i].name;
@@ -188,8 +188,10 @@ static int parse_with(const struct ml_command *cmd, int argc, char **argv,
 		}
 	}
 	if (optind < argc) {
-		snprintf(name, sizeof(name), "unexpected argument '%.40s'",
-			 argv[optind]);
+		char q[ML_QUOTE_LEN];
+
+		snprintf(name, sizeof(name), "unexpected argument %s",
+			 ml_quote(q, sizeof(q), argv[optind]));
 		return ml_usage_err(ctx, cmd->name, NULL, name);
 	}
 	return 0;
@@ -281,7 +283,10 @@ int ml_setup_globals(struct run *r, const struct args *a)
 		if (r->unit_scale == 0.0) {
 			char msg[96];
 
-			snprintf(msg, sizeof(msg), "'%.20s' %s", a->unit,
+			char q[ML_QUOTE_LEN];
+
+			snprintf(msg, sizeof(msg), "%s %s",
+				 ml_quote(q, sizeof(q), a->unit),
 				 strcmp(r->cmd->time_unit, "us") == 0
 					 ? "must be ns, us, ms or s"
 					 : "is not a unit of this model (cycles)");

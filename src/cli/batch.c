@@ -90,8 +90,11 @@ static int batch_header(struct batch *bt, char *line, char **f, size_t maxf)
 			    cmd->opts[i].kind != ML_OPT_FLAG)
 				break;
 		if (i == cmd->nopts) {
-			ml_err(bt->r->ctx, "%s: --input: %s: '%.40s' is not an option of %s",
-			       cmd->name, bt->fname, f[k], cmd->name);
+			char q[ML_QUOTE_LEN];
+
+			ml_err(bt->r->ctx, "%s: --input: %s: %s is not an option of %s",
+			       cmd->name, bt->fname, ml_quote(q, sizeof(q), f[k]),
+			       cmd->name);
 			return ML_EXIT_USAGE;
 		}
 		bt->colopt[k] = i;

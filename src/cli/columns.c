@@ -124,36 +124,55 @@ static size_t all_columns(const struct ml_command *cmd,
 	return n;
 }
 
-/* Keep only the --columns, in that order. */
+/* Number of names in a comma-separated list (empty ones included). */
+static size_t count_names(const char *list)
+{
+	size_t n = 1;
+
+	for (; *list; list++)
+		n += *list == ',';
+	return n;
+}
+
+/*
+ * Keep only the --columns, in that order.  A name given twice is printed
+ * twice (as cut -f does not, but as a user who asks for it expects); an
+ * empty name ("a,,b", "a,") is an error.  r->ocols holds count_names().
+ */
 static int select_columns(struct run *r, const char *list, size_t nall,
 			  const struct ml_outcol *oc, const struct colref *refs)
 {
-	char *buf = strdup(list), *tok, *save = NULL;
-	size_t n = 0, k;
+	const char *tok = list;
+	size_t n = 0, k, len;
+	char msg[160], q[ML_QUOTE_LEN];
 
-	if (buf == NULL)
-		return ml_usage_err(r->ctx, r->cmd->name, "columns",
-				 "out of memory");
-	for (tok = strtok_r(buf, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		for (k = 0; k < nall; k++)
-			if (strcmp(oc[k].name, tok) == 0)
-				break;
-		if (k == nall || n >= 4 * nall) {
-			char msg[128];
-
+	for (;; tok += len + 1) {
+		len = strcspn(tok, ",");
+		if (len == 0) {
 			snprintf(msg, sizeof(msg),
-				 "'%.40s' is not a column (see --help)", tok);
-			free(buf);
-			return ml_usage_err(r->ctx, r->cmd->name, "columns", msg);
+				 "%s has an empty column name",
+				 ml_quote(q, sizeof(q), list));
+			return ml_usage_err(r->ctx, r->cmd->name, "columns",
+					    msg);
+		}
+		for (k = 0; k < nall; k++)
+			if (strlen(oc[k].name) == len &&
+			    strncmp(oc[k].name, tok, len) == 0)
+				break;
+		if (k == nall) {
+			char *name = strndup(tok, len);
+
+			snprintf(msg, sizeof(msg), "%s is not a column (see --help)",
+				 ml_quote(q, sizeof(q), name ? name : "?"));
+			free(name);
+			return ml_usage_err(r->ctx, r->cmd->name, "columns",
+					    msg);
 		}
 		r->ocols[n] = oc[k];
 		r->refs[n++] = refs[k];
+		if (tok[len] == '\0')
+			break;
 	}
-	free(buf);
-	if (n == 0)
-		return ml_usage_err(r->ctx, r->cmd->name, "columns",
-				 "no column named");
 	r->spec.ncols = n;
 	return 0;
 }
@@ -165,11 +184,13 @@ int ml_setup_columns(struct run *r, const char *list,
 	size_t max = cmd->nopts + cmd->ncols + 1, nall;
 	struct ml_outcol *oc = calloc(max, sizeof(*oc));
 	struct colref *refs = calloc(max, sizeof(*refs));
+
+	size_t room = max + (list ? count_names(list) : 0);
 	int rc = 0;
 
-	/* Room for --columns repeating names: up to 4x every column. */
-	r->ocols = calloc(4 * max, sizeof(*r->ocols));
-	r->refs = calloc(4 * max, sizeof(*r->refs));
+	/* Room for every name --columns gives, repeated or not. */
+	r->ocols = calloc(room, sizeof(*r->ocols));
+	r->refs = calloc(room, sizeof(*r->refs));
 	if (!oc || !refs || !r->ocols || !r->refs) {
 		rc = ml_usage_err(r->ctx, cmd->name, NULL, "out of memory");
 		goto out;
