@@ -303,18 +303,18 @@ int ml_setup_globals(struct run *r, const struct args *a)
 	}
 	r->shard_i = r->shard_n = 1;
 	if (a->shard) {
-		char buf[64], *slash;
+		const char *slash = strchr(a->shard, '/');
+		char *first = slash ? strndup(a->shard, (size_t)(slash - a->shard))
+				    : NULL;
 		long long si, sn;
+		bool bad = !first || ml_parse_int(first, &si) ||
+			   ml_parse_int(slash + 1, &sn) || sn < 1 || si < 1 ||
+			   si > sn || sn > 1000000000LL;
 
-		snprintf(buf, sizeof(buf), "%s", a->shard);
-		slash = strchr(buf, '/');
-		if (slash)
-			*slash = '\0';
-		if (!slash || ml_parse_int(buf, &si) ||
-		    ml_parse_int(slash + 1, &sn) || sn < 1 || si < 1 ||
-		    si > sn || sn > 1000000000LL || strlen(a->shard) > 40)
+		free(first);
+		if (bad)
 			return ml_usage_err(r->ctx, cmd, "shard",
-					 "must be I/N with 1 <= I <= N");
+					 "must be I/N with 1 <= I <= N <= 10^9");
 		if (a->input)
 			return ml_usage_err(r->ctx, cmd, "shard",
 					 "cannot be combined with --input");

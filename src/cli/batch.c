@@ -2,6 +2,10 @@
  * batch.c - batch mode, --input FILE: a CSV header naming options, then
  * one row per line whose cells (value lists too) replace the command
  * line's values; each row is a sweep of its own.
+ *
+ * Lines are read up to ML_LINE_MAX bytes: a longer line (or a file with
+ * no line end, such as /dev/zero) is an error, as is a read error; both
+ * stop the run with exit status 2 after the rows already printed.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -77,7 +81,7 @@ struct batch {
 static int batch_header(struct batch *bt, char *line, char **f, size_t maxf)
 {
 	const struct ml_command *cmd = bt->r->cmd;
-	size_t nf, k, i;
+	size_t nf, k, i, j;
 
 	if (csv_split(line, f, maxf, &nf))
 		goto bad;
@@ -97,6 +101,16 @@ static int batch_header(struct batch *bt, char *line, char **f, size_t maxf)
 			       cmd->name);
 			return ML_EXIT_USAGE;
 		}
+		for (j = 0; j < k; j++)
+			if (bt->colopt[j] == i) {
+				char q[ML_QUOTE_LEN];
+
+				ml_err(bt->r->ctx, "%s: --input: %s: column %s "
+					"appears twice in the header",
+				       cmd->name, bt->fname,
+				       ml_quote(q, sizeof(q), f[k]));
+				return ML_EXIT_USAGE;
+			}
 		bt->colopt[k] = i;
 	}
 	bt->ncols = nf;
@@ -184,6 +198,49 @@ out:
 	return rc;
 }
 
+/*
+ * Read one line (with its end) into *line: 1 a line, 0 end of file, -1 a
+ * read error (errno set), -2 a line longer than ML_LINE_MAX.  The buffer
+ * never grows beyond ML_LINE_MAX + 1 bytes.
+ */
+static int read_line(FILE *f, char **line, size_t *cap, size_t *len)
+{
+	size_t n = 0;
+	int ch;
+
+	for (;;) {
+		ch = getc(f);
+		if (ch == EOF)
+			break;
+		if (n + 1 >= *cap) {
+			size_t nc = *cap ? 2 * *cap : 256;
+			char *p;
+
+			if (n >= ML_LINE_MAX)
+				return -2;
+			if (nc > ML_LINE_MAX + 1)
+				nc = ML_LINE_MAX + 1;
+			p = realloc(*line, nc);
+			if (p == NULL) {
+				errno = ENOMEM;
+				return -1;
+			}
+			*line = p;
+			*cap = nc;
+		}
+		(*line)[n++] = (char)ch;
+		if (ch == '\n')
+			break;
+	}
+	if (ch == EOF && ferror(f))
+		return -1;
+	if (n == 0)
+		return 0;
+	(*line)[n] = '\0';
+	*len = n;
+	return 1;
+}
+
 int ml_run_batch(struct run *r, const char *fname,
 		     const struct ml_vlist *const *vl, const union ml_val *base,
 		     const size_t *order, size_t norder, struct sink *sk)
@@ -191,9 +248,9 @@ int ml_run_batch(struct run *r, const char *fname,
 	struct batch bt = {r, fname, NULL, NULL, 0, vl, base, order, norder};
 	char *line = NULL, **f = NULL;
 	size_t cap = 0, maxf;
-	ssize_t len;
+	size_t len;
 	unsigned long lineno = 0;
-	int rc = ML_EXIT_OK, header = 1, x;
+	int rc = ML_EXIT_OK, header = 1, x, got;
 
 	if (strcmp(fname, "-") == 0) {
 		bt.f = r->ctx->in;
@@ -208,13 +265,26 @@ int ml_run_batch(struct run *r, const char *fname,
 	}
 	maxf = r->cmd->nopts + 2;
 	f = calloc(maxf, sizeof(*f));
-	while (f && (len = getline(&line, &cap, bt.f)) != -1) {
+	while (f && (got = read_line(bt.f, &line, &cap, &len)) != 0) {
 		char *s = line;
 
 		lineno++;
+		if (got < 0) {
+			if (got == -2)
+				ml_err(r->ctx, "%s: --input: %s:%lu: line longer "
+					       "than %d bytes",
+				       r->cmd->name, bt.fname, lineno,
+				       ML_LINE_MAX);
+			else
+				ml_err(r->ctx, "%s: --input: %s:%lu: read error: %s",
+				       r->cmd->name, bt.fname, lineno,
+				       strerror(errno));
+			rc = ML_EXIT_USAGE;
+			break;
+		}
 		if (lineno == 1 && strncmp(s, "\xEF\xBB\xBF", 3) == 0)
 			s += 3; /* UTF-8 byte order mark */
-		if (memchr(s, '\0', (size_t)len - (size_t)(s - line))) {
+		if (memchr(s, '\0', len - (size_t)(s - line))) {
 			if (header)
 				ml_err(r->ctx, "%s: --input: %s:%lu: line "
 					       "contains a NUL byte",
@@ -250,7 +320,10 @@ int ml_run_batch(struct run *r, const char *fname,
 		if (x > 0)
 			rc = ML_EXIT_ROWS;
 	}
-	if (header && rc == ML_EXIT_OK) {
+	if (f == NULL) {
+		ml_err(r->ctx, "%s: --input: out of memory", r->cmd->name);
+		rc = ML_EXIT_USAGE;
+	} else if (header && rc == ML_EXIT_OK) {
 		ml_err(r->ctx, "%s: --input: %s: no header line", r->cmd->name,
 		       bt.fname);
 		rc = ML_EXIT_USAGE;

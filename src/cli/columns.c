@@ -181,7 +181,7 @@ int ml_setup_columns(struct run *r, const char *list,
 			 const union ml_val *base, const struct ml_vlist *vl)
 {
 	const struct ml_command *cmd = r->cmd;
-	size_t max = cmd->nopts + cmd->ncols + 1, nall;
+	size_t max = cmd->nopts + cmd->ncols + 1, nall, k;
 	struct ml_outcol *oc = calloc(max, sizeof(*oc));
 	struct colref *refs = calloc(max, sizeof(*refs));
 
@@ -191,11 +191,16 @@ int ml_setup_columns(struct run *r, const char *list,
 	/* Room for every name --columns gives, repeated or not. */
 	r->ocols = calloc(room, sizeof(*r->ocols));
 	r->refs = calloc(room, sizeof(*r->refs));
-	if (!oc || !refs || !r->ocols || !r->refs) {
+	r->finite = calloc(cmd->ncols + 1, sizeof(*r->finite));
+	if (!oc || !refs || !r->ocols || !r->refs || !r->finite) {
 		rc = ml_usage_err(r->ctx, cmd->name, NULL, "out of memory");
 		goto out;
 	}
 	nall = all_columns(cmd, base, vl, r->spec.precision, oc, refs);
+	for (k = 0; k < cmd->ncols; k++)
+		r->finite[k] = res_visible(cmd, base, k) && !cmd->cols[k].na &&
+			       cmd->cols[k].kind != ML_COL_TEXT &&
+			       cmd->cols[k].kind != ML_COL_INT;
 	if (list) {
 		rc = select_columns(r, list, nall, oc, refs);
 	} else {

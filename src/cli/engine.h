@@ -32,6 +32,8 @@ struct run {
 	struct ml_outspec spec;
 	struct ml_outcol *ocols;
 	struct colref *refs;
+	bool *finite;	/* per result column: must be finite in an ok row
+			 * (it exists in this run and is not .na) */
 	unsigned jobs;
 	unsigned long long shard_i, shard_n;
 };

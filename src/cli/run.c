@@ -104,7 +104,7 @@ int ml_run(const struct ml_command *cmd, int argc, char **argv,
 	struct ml_vlist *vl = calloc(n + 1, sizeof(*vl));
 	const struct ml_vlist **vlp = calloc(n + 1, sizeof(*vlp));
 	union ml_val *base = calloc(n + 1, sizeof(*base));
-	struct sink sk = {ctx, cmd->name, false, false};
+	struct sink sk = {ctx, cmd->name, false, false, false};
 	char err[256];
 	int rc;
 
@@ -152,5 +152,6 @@ out:
 	free(a.order);
 	free(r.ocols);
 	free(r.refs);
+	free(r.finite);
 	return rc;
 }

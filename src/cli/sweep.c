@@ -20,10 +20,12 @@
 #define CHUNK_MAX 4096
 #define FLUSH_BYTES (64 * 1024)
 
-/* The first row whose check() failed, for a warning. */
+/* The first row whose check() failed, and the first result column found
+ * not finite, for a warning each. */
 struct invalid_note {
 	bool set;
 	struct ml_diag diag;
+	const char *overflow; /* column name, or NULL */
 };
 
 /*
@@ -45,6 +47,7 @@ struct worker {
 	unsigned long long *idx;
 	struct colcache *cache;
 	bool *dirty; /* per option: changed since its cells were built */
+	char note[96]; /* the note of an overflow row */
 };
 
 /* ------------------------------------------------------------------ */
@@ -148,6 +151,50 @@ static void cache_cell(const struct run *r, struct colcache *cc,
 	c->len = cc->len;
 }
 
+/*
+ * The one check, for every command, that a result the model calls ok is
+ * finite, as printed (a time after conversion to --unit too): the first
+ * column that is not makes the row "overflow", which the note column (if
+ * the command has one) names.  Columns hidden in this run (left NaN) and
+ * those where NaN means "not applicable" (.na) are not looked at.
+ * Returns the column, or NULL.
+ */
+static const struct ml_col *find_overflow(const struct run *r,
+					  const union ml_val *out)
+{
+	const struct ml_command *cmd = r->cmd;
+	size_t j;
+
+	for (j = 0; j < cmd->ncols; j++) {
+		const struct ml_col *c = &cmd->cols[j];
+
+		if (!r->finite[j])
+			continue;
+		if (!isfinite(out[j].r) ||
+		    (c->kind == ML_COL_TIME && !isfinite(out[j].r / r->unit_scale)))
+			return c;
+	}
+	return NULL;
+}
+
+static void note_overflow(const struct run *r, struct worker *w,
+			  const struct ml_col *bad)
+{
+	const struct ml_command *cmd = r->cmd;
+	size_t j;
+
+	for (j = 0; j < cmd->ncols; j++)
+		if (cmd->cols[j].kind == ML_COL_TEXT &&
+		    strcmp(cmd->cols[j].name, "note") == 0)
+			break;
+	if (j == cmd->ncols)
+		return;
+	snprintf(w->note, sizeof(w->note), "%s overflowed%s%s", bad->name,
+		 w->out[j].s && w->out[j].s[0] ? "; " : "",
+		 w->out[j].s ? w->out[j].s : "");
+	w->out[j].s = w->note;
+}
+
 static void eval_row(const struct run *r, struct worker *w, struct ml_buf *b,
 		     struct invalid_note *note)
 {
@@ -161,6 +208,16 @@ static void eval_row(const struct run *r, struct worker *w, struct ml_buf *b,
 	 * only to explain the first invalid row, not on every row. */
 	reset_results(cmd, w->out);
 	st = cmd->eval(&pt, w->out);
+	if (st == ML_OK) {
+		const struct ml_col *bad = find_overflow(r, w->out);
+
+		if (bad) {
+			st = ML_OVERFLOW;
+			note_overflow(r, w, bad);
+			if (!note->overflow)
+				note->overflow = bad->name;
+		}
+	}
 	if (st == ML_EINVAL && !note->set) {
 		note->set = true;
 		if (cmd->check == NULL || cmd->check(&pt, &dg) == ML_OK)
@@ -268,6 +325,11 @@ static void worker_free(struct worker *w)
 
 static void sink_note(struct sink *s, const struct invalid_note *n)
 {
+	if (n->overflow && !s->owarned) {
+		s->owarned = true;
+		ml_warn(s->ctx, "%s: %s is not finite (rows marked overflow)",
+			s->cmdname, n->overflow);
+	}
 	if (!n->set || s->warned)
 		return;
 	s->warned = true;
@@ -521,19 +583,26 @@ size_t ml_swept_dims(const struct ml_vlist *const *vl, const size_t *in,
 /*
  * A sweep none of whose points passes check() is a usage error (or a
  * bad batch row): the user gave values that can never work, such as a
- * group larger than the network.  The scan stops at the first point that
- * passes, so it costs almost nothing for a good sweep; it looks at no
- * more than PRECHECK_MAX points.  Returns -1 with *d filled when every
- * point looked at fails.
+ * group larger than the network.  A sweep with some valid points runs,
+ * its invalid points being rows with status invalid: "--k 2,2000 --group
+ * 5:1000005" is valid although k = 2 fits no group of it.
+ *
+ * Deciding costs little: the scan stops at the first point that passes.
+ * A sweep of up to PRECHECK_MAX points is scanned whole, so the verdict
+ * is exact.  A larger one is sampled at PRECHECK_MAX points spread evenly
+ * over it (every dim, not only the innermost, varies among them); when
+ * none passes the sweep still runs, since it cannot be proved that no
+ * point passes, and its rows say invalid.  Returns -1 with *d filled (by
+ * point 0) when every point fails.
  */
 int ml_precheck(const struct run *r, const struct sweep *sw,
-		    struct ml_diag *d)
+		struct ml_diag *d)
 {
 	struct worker w;
-	unsigned long long p, n = sw->total < PRECHECK_MAX ? sw->total
-							 : PRECHECK_MAX;
+	bool whole = sw->total <= PRECHECK_MAX;
+	unsigned long long p, n = whole ? sw->total : PRECHECK_MAX;
 	struct ml_point pt;
-	int rc = -1;
+	int rc = whole ? -1 : 0;
 
 	if (r->cmd->check == NULL)
 		return 0;
@@ -547,11 +616,16 @@ int ml_precheck(const struct run *r, const struct sweep *sw,
 	for (p = 0; p < n; p++) {
 		struct ml_diag tmp = {NULL, ""};
 
+		if (!whole) /* point p * total / n, without overflow */
+			odometer_seek(sw, &w,
+				      p * (sw->total / n) +
+					      p * (sw->total % n) / n);
 		if (r->cmd->check(&pt, p == 0 ? d : &tmp) == ML_OK) {
 			rc = 0;
 			break;
 		}
-		odometer_step(sw, &w);
+		if (whole)
+			odometer_step(sw, &w);
 	}
 out:
 	worker_free(&w);

@@ -21,6 +21,7 @@ struct sink {
 	struct ml_ctx *ctx;
 	const char *cmdname;
 	bool warned, failed;
+	bool owarned; /* the overflow warning was given */
 };
 
 /* Write and empty b; -1 (reported, s->failed set) on error. */
