@@ -579,6 +579,36 @@ size_t ml_swept_dims(const struct ml_vlist *const *vl, const size_t *in,
 
 /* How many points the pre-check looks at before giving up. */
 #define PRECHECK_MAX 1000000ULL
+/* The largest sweep the pre-check proves invalid point by point. */
+#define PRECHECK_EXACT 10000000ULL
+
+/* Scan n points of the sweep for one that passes check(): every point
+ * in order when n == total, else n points spread evenly over it.  *d is
+ * filled by point 0.  Returns 0 when one passes, -1 when none does. */
+static int scan_points(const struct run *r, const struct sweep *sw,
+		       struct worker *w, unsigned long long n,
+		       struct ml_diag *d)
+{
+	bool whole = n == sw->total;
+	struct ml_point pt = {w->v};
+	unsigned long long p;
+
+	memcpy(w->v, sw->base, r->cmd->nopts * sizeof(*w->v));
+	odometer_seek(sw, w, 0);
+	for (p = 0; p < n; p++) {
+		struct ml_diag tmp = {NULL, ""};
+
+		if (!whole) /* point p * total / n, without overflow */
+			odometer_seek(sw, w,
+				      p * (sw->total / n) +
+					      p * (sw->total % n) / n);
+		if (r->cmd->check(&pt, p == 0 ? d : &tmp) == ML_OK)
+			return 0;
+		if (whole)
+			odometer_step(sw, w);
+	}
+	return -1;
+}
 
 /*
  * A sweep none of whose points passes check() is a usage error (or a
@@ -587,45 +617,32 @@ size_t ml_swept_dims(const struct ml_vlist *const *vl, const size_t *in,
  * its invalid points being rows with status invalid: "--k 2,2000 --group
  * 5:1000005" is valid although k = 2 fits no group of it.
  *
- * Deciding costs little: the scan stops at the first point that passes.
- * A sweep of up to PRECHECK_MAX points is scanned whole, so the verdict
- * is exact.  A larger one is sampled at PRECHECK_MAX points spread evenly
- * over it (every dim, not only the innermost, varies among them); when
- * none passes the sweep still runs, since it cannot be proved that no
- * point passes, and its rows say invalid.  Returns -1 with *d filled (by
- * point 0) when every point fails.
+ * Deciding costs little: every scan stops at the first point that
+ * passes.  First PRECHECK_MAX points spread evenly over the sweep (every
+ * dim varies among them, not only the innermost) are looked at, which is
+ * the whole sweep when it is no larger.  When none passes, a sweep of up
+ * to PRECHECK_EXACT points is scanned whole, so the verdict is exact; a
+ * larger one runs, since no point passing cannot be proved cheaply, and
+ * its rows say invalid.  Returns -1 with *d filled (by point 0) when
+ * every point fails.
  */
 int ml_precheck(const struct run *r, const struct sweep *sw,
 		struct ml_diag *d)
 {
 	struct worker w;
-	bool whole = sw->total <= PRECHECK_MAX;
-	unsigned long long p, n = whole ? sw->total : PRECHECK_MAX;
-	struct ml_point pt;
-	int rc = whole ? -1 : 0;
+	int rc = 0;
 
 	if (r->cmd->check == NULL)
 		return 0;
-	if (worker_init(&w, r, sw->ndims)) {
-		rc = 0; /* the sweep itself will report the failure */
-		goto out;
-	}
-	memcpy(w.v, sw->base, r->cmd->nopts * sizeof(*w.v));
-	odometer_seek(sw, &w, 0);
-	pt.v = w.v;
-	for (p = 0; p < n; p++) {
+	if (worker_init(&w, r, sw->ndims))
+		goto out; /* the sweep itself will report the failure */
+	if (sw->total <= PRECHECK_MAX) {
+		rc = scan_points(r, sw, &w, sw->total, d);
+	} else if (scan_points(r, sw, &w, PRECHECK_MAX, d) != 0 &&
+		   sw->total <= PRECHECK_EXACT) {
 		struct ml_diag tmp = {NULL, ""};
 
-		if (!whole) /* point p * total / n, without overflow */
-			odometer_seek(sw, &w,
-				      p * (sw->total / n) +
-					      p * (sw->total % n) / n);
-		if (r->cmd->check(&pt, p == 0 ? d : &tmp) == ML_OK) {
-			rc = 0;
-			break;
-		}
-		if (whole)
-			odometer_step(sw, &w);
+		rc = scan_points(r, sw, &w, sw->total, &tmp);
 	}
 out:
 	worker_free(&w);
