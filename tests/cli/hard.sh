@@ -315,7 +315,9 @@ for cmd in $cmds; do
 	printf 'nosuchoption\n1\n' > "$tmp/header.csv"
 	printf '"%s\n1\n' "$a" > "$tmp/quote.csv"
 	printf '%s\0\n1\n' "$a" > "$tmp/nul.csv"
-	for f in empty blank header quote nul; do
+	printf '%s,%s\n1,1\n' "$a" "$a" > "$tmp/twice.csv"
+	head -c 70000 /dev/zero | tr '\000' 1 > "$tmp/long.csv"
+	for f in empty blank header quote nul twice long; do
 		usage "$cmd" --input "$tmp/$f.csv"
 	done
 	unset prefix
