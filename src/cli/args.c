@@ -260,10 +260,11 @@ int ml_setup_globals(struct run *r, const struct args *a)
 					 "must be table, csv or json");
 		r->spec.fmt = (enum ml_fmt)i;
 	}
-	/* csv and json: 6 digits (SPEC 1.2); the table, read by people
-	 * against the papers, shows 7 so that values such as 1233.916 us
-	 * appear as printed there. */
-	r->spec.precision = r->spec.fmt == ML_FMT_TABLE ? 7 : 6;
+	/* csv and json: every number in its shortest form that reads back
+	 * as the same double (no silent rounding, issue 12); the table,
+	 * read by people against the papers, shows 7 digits so that values
+	 * such as 1233.916 us appear as printed there. */
+	r->spec.precision = r->spec.fmt == ML_FMT_TABLE ? 7 : 0;
 	if (a->precision) {
 		why = ml_parse_int(a->precision, &v);
 		if (why || v < 1 || v > 17)

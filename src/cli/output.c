@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli/output.h"
+#include "cli/shortest.h"
 
 void ml_buf_free(struct ml_buf *b)
 {
@@ -259,26 +260,12 @@ size_t ml_out_number(const struct ml_outspec *s, const struct ml_cell *c,
 		buf[c->len] = '\0';
 		return c->len;
 	}
-	if (c->kind == ML_CELL_INT) {
-		char tmp[24];
-		unsigned long long u = c->v.i < 0 ? 0ULL - (unsigned long long)c->v.i
-						  : (unsigned long long)c->v.i;
-		int n = 0;
-		size_t len = 0;
-
-		do {
-			tmp[n++] = (char)('0' + u % 10);
-			u /= 10;
-		} while (u);
-		if (c->v.i < 0)
-			buf[len++] = '-';
-		while (n)
-			buf[len++] = tmp[--n];
-		buf[len] = '\0';
-		return len;
-	}
+	if (c->kind == ML_CELL_INT)
+		return ml_fmt_int(buf, c->v.i);
 	if (!isfinite(c->v.r) && s->fmt == ML_FMT_JSON)
 		return 0;
+	if (s->precision == 0)
+		return ml_fmt_shortest(buf, c->v.r);
 	return ml_fmt_g(buf, c->v.r, s->precision);
 }
 

@@ -34,7 +34,8 @@ struct ml_outcol {
 
 struct ml_outspec {
 	enum ml_fmt fmt;
-	int precision;	/* significant digits, 1..17 */
+	int precision;	/* significant digits, 1..17; 0: the shortest
+			 * text that reads back as the same double */
 	bool header;
 	const struct ml_outcol *cols;
 	size_t ncols;
