@@ -379,10 +379,45 @@ union ml_val ml_item_at(const struct ml_item *it, bool is_int,
 	return item_formula(it, is_int, i);
 }
 
+/*
+ * first:step:last, the other common order (numpy, MATLAB), would give
+ * one point silently: a step that overshoots a range that is not empty
+ * is an error that shows the rule and the reading meant.
+ */
+static int step_misuse(struct pctx *c, struct ml_item *it, bool isint,
+		       const char *tok)
+{
+	bool over;
+
+	if (isint)
+		over = it->last.i > it->first.i &&
+		       (it->kind == ML_ITEM_LIN
+			    ? it->step.i > it->last.i - it->first.i
+			    : it->first.i > 0 && it->step.i >= 2 &&
+				      it->first.i > it->last.i / it->step.i);
+	else
+		over = it->last.r > it->first.r &&
+		       (it->kind == ML_ITEM_LIN
+			    ? it->step.r > (it->last.r - it->first.r) *
+						   (1 + ML_RANGE_EPS)
+			    : it->first.r > 0 && it->step.r > 1 &&
+				      it->first.r * it->step.r >
+					      it->last.r * (1 + ML_RANGE_EPS));
+	if (!over)
+		return 0;
+	return fail(c, tok, it->kind == ML_ITEM_LIN
+				    ? "has a step larger than its range (one "
+				      "point); ranges are first:last:step"
+				    : "has a factor larger than its range (one "
+				      "point); ranges are first:last:*factor");
+}
+
 /* Count the points of a linear or geometric item, or fail. */
 static int count_item(struct pctx *c, struct ml_item *it, bool isint,
 		      const char *tok)
 {
+	if (step_misuse(c, it, isint, tok))
+		return -1;
 	if (isint) {
 		long long a = it->first.i, b = it->last.i, s = it->step.i;
 		unsigned long long n = 0;
