@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli/args.h"
+#include "cli/suggest.h"
 
 enum {
 	G_FORMAT = 1000,
@@ -20,24 +21,38 @@ enum {
 	G_INPUT,
 	G_JOBS,
 	G_SHARD,
-	G_HELP
+	G_HELP,
+	G_OUTPUT,
+	G_VERSION,
+	G_PROGRESS,
+	G_NOPROGRESS,
+	G_VALUE,
+	G_DRYRUN
 };
 
 static const struct option global_opts[] = {
 	{"columns", required_argument, NULL, G_COLUMNS},
+	{"dry-run", no_argument, NULL, G_DRYRUN},
 	{"format", required_argument, NULL, G_FORMAT},
 	{"help", no_argument, NULL, G_HELP},
 	{"input", required_argument, NULL, G_INPUT},
 	{"jobs", required_argument, NULL, G_JOBS},
 	{"no-header", no_argument, NULL, G_NOHEADER},
+	{"no-progress", no_argument, NULL, G_NOPROGRESS},
+	{"output", required_argument, NULL, G_OUTPUT},
 	{"precision", required_argument, NULL, G_PRECISION},
+	{"progress", no_argument, NULL, G_PROGRESS},
 	{"shard", required_argument, NULL, G_SHARD},
 	{"unit", required_argument, NULL, G_UNIT},
+	{"value", required_argument, NULL, G_VALUE},
+	{"version", no_argument, NULL, G_VERSION},
 };
+/* Short forms, as coreutils and jq: -h help, -V version, -o FILE, -j N. */
+static const char short_opts[] = ":hVo:j:";
 #define NGLOBAL (sizeof(global_opts) / sizeof(global_opts[0]))
 #define OPT_BASE 256
 
-static const char *fmt_names[] = {"table", "csv", "json", NULL};
+static const char *fmt_names[] = {"table", "csv", "json", "tsv", NULL};
 
 /* The argv element that named the option just returned by getopt_long. */
 static const char *opt_element(char **argv, int optind_now, bool has_arg)
@@ -84,13 +99,35 @@ static int set_global(struct args *a, int c, const char *arg)
 		a->input = arg;
 		break;
 	case G_JOBS:
+	case 'j':
 		a->jobs = arg;
 		break;
 	case G_SHARD:
 		a->shard = arg;
 		break;
 	case G_HELP:
+	case 'h':
 		a->help = true;
+		break;
+	case G_OUTPUT:
+	case 'o':
+		a->output = arg;
+		break;
+	case G_VERSION:
+	case 'V':
+		a->version = true;
+		break;
+	case G_PROGRESS:
+		a->progress = 1;
+		break;
+	case G_NOPROGRESS:
+		a->progress = 0;
+		break;
+	case G_VALUE:
+		a->value = arg;
+		break;
+	case G_DRYRUN:
+		a->dryrun = true;
 		break;
 	default:
 		return -1;
@@ -118,6 +155,27 @@ static bool takes_no_value(const struct option *lo, const char *name)
 	return false;
 }
 
+/* "unknown option", with the nearest option name when it looks like a
+ * typo of one (--gropu: did you mean --group?). */
+static int unknown_option(struct ml_ctx *ctx, const char *cmdname,
+			  const char *name, const struct option *lo)
+{
+	const char *names[256], *pick = NULL;
+	size_t n = 0;
+
+	if (strncmp(name, "--", 2) == 0) {
+		for (; lo[n].name && n < 256; n++)
+			names[n] = lo[n].name;
+		pick = ml_suggest(name + 2, names, n);
+	}
+	if (pick)
+		ml_err(ctx, "%s: %s: unknown option (did you mean --%s?)",
+		       cmdname, name, pick);
+	else
+		ml_err(ctx, "%s: %s: unknown option", cmdname, name);
+	return ML_EXIT_USAGE;
+}
+
 static int parse_with(const struct ml_command *cmd, int argc, char **argv,
 		      struct ml_ctx *ctx, struct option *lo, struct args *a)
 {
@@ -140,7 +198,8 @@ static int parse_with(const struct ml_command *cmd, int argc, char **argv,
 
 	optind = 0;
 	opterr = 0;
-	while ((idx = -1, c = getopt_long(argc, argv, ":h", lo, &idx)) != -1) {
+	while ((idx = -1,
+		c = getopt_long(argc, argv, short_opts, lo, &idx)) != -1) {
 		const char *elem;
 
 		if (c == '?') {
@@ -150,11 +209,12 @@ static int parse_with(const struct ml_command *cmd, int argc, char **argv,
 			else
 				elem_name(elem, name, sizeof(name));
 			/* getopt_long reports "--flag=x" as unknown too. */
-			ml_err(ctx, "%s: %s: %s", cmd->name, name,
-			       strchr(elem, '=') && takes_no_value(lo, name)
-				       ? "takes no value"
-				       : "unknown option");
-			return ML_EXIT_USAGE;
+			if (strchr(elem, '=') && takes_no_value(lo, name)) {
+				ml_err(ctx, "%s: %s: takes no value", cmd->name,
+				       name);
+				return ML_EXIT_USAGE;
+			}
+			return unknown_option(ctx, cmd->name, name, lo);
 		}
 		if (c == ':') {
 			elem = argv[optind - 1];
@@ -162,8 +222,8 @@ static int parse_with(const struct ml_command *cmd, int argc, char **argv,
 			       cmd->name, elem_name(elem, name, sizeof(name)));
 			return ML_EXIT_USAGE;
 		}
-		if (c == 'h') {
-			a->help = true;
+		if (c < OPT_BASE) {	/* a short option */
+			set_global(a, c, optarg);
 			continue;
 		}
 		/* getopt_long accepts unambiguous prefixes; we do not, so
@@ -257,7 +317,7 @@ int ml_setup_globals(struct run *r, const struct args *a)
 				break;
 		if (fmt_names[i] == NULL)
 			return ml_usage_err(r->ctx, cmd, "format",
-					 "must be table, csv or json");
+					 "must be table, csv, tsv or json");
 		r->spec.fmt = (enum ml_fmt)i;
 	}
 	/* csv and json: every number in its shortest form that reads back
@@ -265,6 +325,16 @@ int ml_setup_globals(struct run *r, const struct args *a)
 	 * read by people against the papers, shows 7 digits so that values
 	 * such as 1233.916 us appear as printed there. */
 	r->spec.precision = r->spec.fmt == ML_FMT_TABLE ? 7 : 0;
+	if (a->value) {
+		/* One bare value per row for $(...): tsv (text unquoted),
+		 * no header, full precision, one column. */
+		if (a->format || a->columns)
+			return ml_usage_err(r->ctx, cmd, "value",
+					 "cannot be combined with --format or "
+					 "--columns");
+		r->spec.fmt = ML_FMT_TSV;
+		r->spec.precision = 0;
+	}
 	if (a->precision) {
 		why = ml_parse_int(a->precision, &v);
 		if (why || v < 1 || v > 17)
@@ -272,7 +342,17 @@ int ml_setup_globals(struct run *r, const struct args *a)
 					 "must be an integer from 1 to 17");
 		r->spec.precision = (int)v;
 	}
-	r->spec.header = !a->noheader;
+	r->spec.header = !a->noheader && !a->value;
+	r->value = a->value;
+	r->colopt = a->value ? "value" : "columns";
+	r->progress = a->progress;
+	r->dryrun = a->dryrun;
+	if (a->value && (a->value[0] == '\0' || strchr(a->value, ',')))
+		return ml_usage_err(r->ctx, cmd, "value",
+				 "names one column (see --columns for more)");
+	if (a->dryrun && a->input)
+		return ml_usage_err(r->ctx, cmd, "dry-run",
+				 "cannot be combined with --input");
 	r->unit_scale = 1.0;
 	if (a->unit) {
 		if (strcmp(r->cmd->time_unit, "us") == 0)
@@ -302,6 +382,9 @@ int ml_setup_globals(struct run *r, const struct args *a)
 					 "must be an integer from 1 to 256");
 		r->jobs = (unsigned)v;
 	}
+	/* --value reports each row left out on stderr, in order. */
+	if (a->value)
+		r->jobs = 1;
 	r->shard_i = r->shard_n = 1;
 	if (a->shard) {
 		const char *slash = strchr(a->shard, '/');

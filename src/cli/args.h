@@ -11,8 +11,9 @@ struct args {
 	size_t *order;		/* options in order of (last) appearance */
 	size_t norder;
 	const char *format, *columns, *precision, *unit, *input, *jobs,
-		*shard;
-	bool noheader, help;
+		*shard, *output, *value;
+	bool noheader, help, version, dryrun;
+	int progress;		/* -1 auto (stderr a terminal), 0 off, 1 on */
 };
 
 /* Parse argv into a (a->raw and a->order sized for cmd->nopts + 1);

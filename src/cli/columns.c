@@ -165,7 +165,8 @@ static int select_columns(struct run *r, const char *list, size_t nall,
 			snprintf(msg, sizeof(msg), "%s is not a column (see --help)",
 				 ml_quote(q, sizeof(q), name ? name : "?"));
 			free(name);
-			return ml_usage_err(r->ctx, r->cmd->name, "columns",
+			return ml_usage_err(r->ctx, r->cmd->name,
+					    r->colopt ? r->colopt : "columns",
 					    msg);
 		}
 		r->ocols[n] = oc[k];

@@ -36,6 +36,10 @@ struct run {
 			 * (it exists in this run and is not .na) */
 	unsigned jobs;
 	unsigned long long shard_i, shard_n;
+	const char *value;	/* --value COL, or NULL */
+	const char *colopt;	/* the option that chose the columns */
+	int progress;		/* -1 auto, 0 off, 1 on */
+	bool dryrun;
 };
 
 /* "mcastlat: CMD: --OPT: MSG" (or without --OPT); returns ML_EXIT_USAGE. */

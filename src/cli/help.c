@@ -1,5 +1,6 @@
 /* help.c - `mcastlat COMMAND --help`, generated from the option table. */
 #include <math.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "cli/run.h"
@@ -37,54 +38,121 @@ static void opt_arg(const struct ml_opt *o, char *buf, size_t len)
 		snprintf(buf + n, len - n, "|all");
 }
 
+/*
+ * "  LEFT  text" with the text wrapped at 80 columns under column 27; a
+ * LEFT wider than 24 puts the text on the next line.
+ */
+/* Words of text from column col, wrapped at 80 columns to column
+ * indent; ends the line. */
+static void wrap(FILE *f, const char *text, size_t col, size_t indent)
+{
+	size_t w;
+	bool first = true;
+
+	while (*text) {
+		while (*text == ' ')
+			text++;
+		w = strcspn(text, " ");
+		if (w == 0)
+			break;
+		if (col + 1 + w > 80 && col > indent) {
+			fprintf(f, "\n%*s", (int)indent, "");
+			col = indent;
+			first = true;
+		}
+		if (!first || col > 0) {
+			fputc(' ', f);
+			col++;
+		}
+		fwrite(text, 1, w, f);
+		col += w;
+		text += w;
+		first = false;
+	}
+	fputc('\n', f);
+}
+
+/*
+ * "  LEFT  text" with the text wrapped at 80 columns under column 27; a
+ * LEFT wider than 24 puts the text on the next line.
+ */
+static void help_line(FILE *f, const char *left, const char *text)
+{
+	fprintf(f, "  %-24s", left);
+	if (strlen(left) > 24)
+		fprintf(f, "\n%26s", "");
+	wrap(f, text, 26, 26);
+}
+
 static void opt_line(const struct ml_command *cmd, const struct ml_opt *o,
 		     FILE *f)
 {
-	char arg[128], left[192];
+	char arg[128], left[192], text[512];
 	const char *unit = o->unit ? o->unit
 			   : o->kind == ML_OPT_TIME ? cmd->time_unit : NULL;
+	const char *help = o->help ? o->help : "";
 
 	opt_arg(o, arg, sizeof(arg));
 	snprintf(left, sizeof(left), "--%s%s%s", o->name, arg[0] ? " " : "",
 		 arg);
-	fprintf(f, "  %-24s %s", left, o->help ? o->help : "");
-	if (unit && o->kind != ML_OPT_CHOICE)
-		fprintf(f, " [%s]", unit);
-	if (o->kind != ML_OPT_FLAG)
-		fprintf(f, " (default %s)", o->def ? o->def : "auto");
-	fputc('\n', f);
+	/* The default in the option's own unit: "(default 12.5 us)". */
+	if (o->kind == ML_OPT_FLAG)
+		snprintf(text, sizeof(text), "%s", help);
+	else if (unit && o->kind != ML_OPT_CHOICE && o->def)
+		snprintf(text, sizeof(text), "%s (default %s %s)", help,
+			 o->def, unit);
+	else if (unit && o->kind != ML_OPT_CHOICE)
+		snprintf(text, sizeof(text), "%s, in %s (default auto)", help,
+			 unit);
+	else
+		snprintf(text, sizeof(text), "%s (default %s)", help,
+			 o->def ? o->def : "auto");
+	help_line(f, left, text);
 }
 
 void ml_help(const struct ml_command *cmd, FILE *f)
 {
+	char text[160];
 	size_t i;
 
-	fprintf(f, "usage: mcastlat %s [OPTIONS]\n\n%s.\nSource: %s\n\n",
-		cmd->name, cmd->summary, cmd->source);
+	fprintf(f, "usage: mcastlat %s [OPTIONS]\n\n", cmd->name);
+	snprintf(text, sizeof(text), "%s.", cmd->summary);
+	wrap(f, text, 0, 0);
+	fprintf(f, "Source: %s\n\n", cmd->source);
 	fprintf(f, "Model options (numeric options take value lists: 4,8  "
 		   "4:64  4:64:4  4:1024:*2):\n");
 	for (i = 0; i < cmd->nopts; i++)
 		opt_line(cmd, &cmd->opts[i], f);
 	fprintf(f, "\nOutput options:\n");
-	fprintf(f, "  %-24s %s\n", "--format table|csv|json",
-		"output format (default table)");
-	fprintf(f, "  %-24s %s\n", "--columns A,B,...",
-		"print only these columns, in this order");
-	fprintf(f, "  %-24s %s\n", "--precision N",
-		"significant digits, 1..17 (default 6; table 7)");
-	fprintf(f, "  %-24s %s\n", "--no-header", "omit the header line");
-	fprintf(f, "  %-24s %s (default %s)\n", "--unit U",
-		strcmp(cmd->time_unit, "us") == 0
-			? "time unit of time columns: ns, us, ms, s"
-			: "time unit of time columns: cycles",
-		cmd->time_unit);
-	fprintf(f, "  %-24s %s\n", "--input FILE|-",
-		"batch mode: CSV of points, header = option names");
-	fprintf(f, "  %-24s %s\n", "--jobs N",
-		"evaluate on N threads, same output (default 1)");
-	fprintf(f, "  %-24s %s\n", "--shard I/N",
-		"evaluate only slice I of N of the sweep");
-	fprintf(f, "  %-24s %s\n", "-h, --help", "this help");
+	help_line(f, "--format table|csv|tsv|json", "output format (default "
+		  "table); csv, tsv and json print every number in full");
+	help_line(f, "--columns A,B,...",
+		  "print only these columns, in this order");
+	help_line(f, "--value COL", "print only COL, one bare value per row, "
+		  "for $(...); exit 3 when a row is not ok");
+	help_line(f, "--precision N",
+		  "round numbers to N significant digits, 1..17 (default: "
+		  "table 7, others every digit)");
+	help_line(f, "--no-header", "omit the header line");
+	snprintf(text, sizeof(text), "%s (default %s)",
+		 strcmp(cmd->time_unit, "us") == 0
+			 ? "time unit of time columns: ns, us, ms, s"
+			 : "time unit of time columns: cycles",
+		 cmd->time_unit);
+	help_line(f, "--unit U", text);
+	help_line(f, "-o, --output FILE", "write to FILE, replaced only when "
+		  "the run succeeds");
+	help_line(f, "--input FILE|-",
+		  "batch mode: CSV of points, header = option names");
+	help_line(f, "-j, --jobs N",
+		  "evaluate on N threads, same output (default 1)");
+	help_line(f, "--shard I/N", "evaluate only slice I of N of the sweep");
+	help_line(f, "--dry-run", "print the number of points and the first "
+		  "and last, evaluate nothing");
+	help_line(f, "--progress, --no-progress", "progress line on stderr "
+		  "(default: when stderr is a terminal)");
+	help_line(f, "-h, --help", "this help");
+	help_line(f, "-V, --version", "the version of mcastlat");
 	fprintf(f, "\nResult columns:\n");
 	for (i = 0; i < cmd->ncols; i++) {
 		const struct ml_col *c = &cmd->cols[i];
@@ -96,11 +164,11 @@ void ml_help(const struct ml_command *cmd, FILE *f)
 		else if (c->only_without)
 			snprintf(cond, sizeof(cond), " (without --%s)",
 				 c->only_without);
-		fprintf(f, "  %-24s %s%s%s\n", c->name, c->help ? c->help : "",
-			c->kind == ML_COL_TIME ? " [time unit]" : "", cond);
+		snprintf(text, sizeof(text), "%s%s%s", c->help ? c->help : "",
+			 c->kind == ML_COL_TIME ? " [time unit]" : "", cond);
+		help_line(f, c->name, text);
 	}
-	fprintf(f, "  %-24s %s\n", "status",
-		"ok, invalid, saturated, no-convergence or overflow "
-		"(a result not finite)");
+	help_line(f, "status", "ok, invalid, saturated, no-convergence or "
+		  "overflow (a result not finite)");
 	fprintf(f, "\nSee man mcastlat-%s for the equations.\n", cmd->name);
 }

@@ -34,6 +34,11 @@ void ml_warn(struct ml_ctx *ctx, const char *fmt, ...)
 const char *ml_quote(char *buf, size_t len, const char *s);
 
 /* Exit statuses (SPEC 1.3). */
-enum { ML_EXIT_OK = 0, ML_EXIT_ROWS = 1, ML_EXIT_USAGE = 2 };
+enum {
+	ML_EXIT_OK = 0,
+	ML_EXIT_ROWS = 1,
+	ML_EXIT_USAGE = 2,
+	ML_EXIT_NOTOK = 3 /* --value: a row's status was not ok */
+};
 
 #endif

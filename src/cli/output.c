@@ -61,6 +61,11 @@ static void put(struct ml_buf *b, const char *s, size_t n)
 	}
 }
 
+void ml_buf_put(struct ml_buf *b, const char *s, size_t n)
+{
+	put(b, s, n);
+}
+
 static void putc_(struct ml_buf *b, char c)
 {
 	put(b, &c, 1);
@@ -293,6 +298,40 @@ static void put_csv_text(struct ml_buf *b, const char *t)
 	putc_(b, '"');
 }
 
+/* TSV text: tab, newline, carriage return and backslash escaped as \t,
+ * \n, \r and \\ (as miller and the IANA TSV rule require: no field
+ * holds a tab or a line end). */
+static void put_tsv_text(struct ml_buf *b, const char *t)
+{
+	for (; *t; t++) {
+		switch (*t) {
+		case '\t':
+			put(b, "\\t", 2);
+			break;
+		case '\n':
+			put(b, "\\n", 2);
+			break;
+		case '\r':
+			put(b, "\\r", 2);
+			break;
+		case '\\':
+			put(b, "\\\\", 2);
+			break;
+		default:
+			putc_(b, *t);
+		}
+	}
+}
+
+/* Text of a delimited format (csv or tsv). */
+static void put_delim_text(struct ml_buf *b, const char *t, enum ml_fmt fmt)
+{
+	if (fmt == ML_FMT_TSV)
+		put_tsv_text(b, t);
+	else
+		put_csv_text(b, t);
+}
+
 static void put_json_string(struct ml_buf *b, const char *t)
 {
 	static const char hex[] = "0123456789abcdef";
@@ -336,11 +375,12 @@ void ml_out_header(const struct ml_outspec *s, struct ml_buf *b)
 		const struct ml_outcol *col = &s->cols[j];
 		bool last = j + 1 == s->ncols;
 
-		if (j)
-			put(b, s->fmt == ML_FMT_CSV ? "," : "  ",
-			    s->fmt == ML_FMT_CSV ? 1 : 2);
-		if (s->fmt == ML_FMT_CSV)
-			put_csv_text(b, col->name);
+		if (j && s->fmt == ML_FMT_TABLE)
+			put(b, "  ", 2);
+		else if (j)
+			putc_(b, s->fmt == ML_FMT_TSV ? '\t' : ',');
+		if (s->fmt != ML_FMT_TABLE)
+			put_delim_text(b, col->name, s->fmt);
 		else
 			put_cell_plain(b, col->name, strlen(col->name), col,
 				       last, col->left, s->fmt);
@@ -373,12 +413,13 @@ static void row_json(const struct ml_outspec *s, const struct ml_cell *cells,
 	put(b, "}\n", 2);
 }
 
-/* CSV: numbers are written straight into the buffer (the hot path). */
+/* CSV and TSV: numbers are written straight into the buffer (the hot
+ * path). */
 static void row_csv(const struct ml_outspec *s, const struct ml_cell *cells,
 		    struct ml_buf *b)
 {
 	size_t j, room = s->ncols * 48 + 1; /* a number is < 40 bytes */
-	char *d;
+	char *d, sep = s->fmt == ML_FMT_TSV ? '\t' : ',';
 
 	if (reserve(b, room) == NULL)
 		return;
@@ -387,7 +428,7 @@ static void row_csv(const struct ml_outspec *s, const struct ml_cell *cells,
 		const struct ml_cell *c = &cells[j];
 
 		if (j)
-			*d++ = ',';
+			*d++ = sep;
 		if (c->kind == ML_CELL_RAW) {
 			memcpy(d, c->v.s, c->len);
 			d += c->len;
@@ -395,7 +436,7 @@ static void row_csv(const struct ml_outspec *s, const struct ml_cell *cells,
 			d += ml_out_number(s, c, d);
 		} else {
 			b->len = (size_t)(d - b->p);
-			put_csv_text(b, c->v.s ? c->v.s : "");
+			put_delim_text(b, c->v.s ? c->v.s : "", s->fmt);
 			if (reserve(b, room) == NULL)
 				return;
 			d = b->p + b->len;
@@ -415,7 +456,7 @@ void ml_out_row(const struct ml_outspec *s, const struct ml_cell *cells,
 		row_json(s, cells, b);
 		return;
 	}
-	if (s->fmt == ML_FMT_CSV) {
+	if (s->fmt == ML_FMT_CSV || s->fmt == ML_FMT_TSV) {
 		row_csv(s, cells, b);
 		return;
 	}

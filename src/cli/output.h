@@ -11,7 +11,8 @@
 
 #include "cli/cmd.h"
 
-enum ml_fmt { ML_FMT_TABLE, ML_FMT_CSV, ML_FMT_JSON };
+/* In the order of the --format names. */
+enum ml_fmt { ML_FMT_TABLE, ML_FMT_CSV, ML_FMT_JSON, ML_FMT_TSV };
 
 enum ml_cell_kind {
 	ML_CELL_INT,
@@ -49,6 +50,8 @@ struct ml_buf {
 };
 
 void ml_buf_free(struct ml_buf *b);
+/* Append n bytes. */
+void ml_buf_put(struct ml_buf *b, const char *s, size_t n);
 /* Write the buffer to f and empty it; -1 on a write error. */
 int ml_buf_flush(struct ml_buf *b, FILE *f);
 

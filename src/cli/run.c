@@ -9,8 +9,13 @@
 #include "cli/args.h"
 #include "cli/batch.h"
 #include "cli/columns.h"
+#include "cli/outfile.h"
 #include "cli/run.h"
 #include "cli/sweep.h"
+
+#ifndef ML_VERSION
+#define ML_VERSION "unknown"
+#endif
 
 int ml_usage_err(struct ml_ctx *ctx, const char *cmd, const char *opt,
 		     const char *msg)
@@ -61,16 +66,26 @@ static int run_sweep(struct run *r, const struct ml_vlist *const *vlp,
 		return ml_usage_err(r->ctx, r->cmd->name,
 				 dg.param ? dg.param : "?", dg.msg);
 	}
+	/* Shard I of N: points [(I-1) T / N, I T / N). */
+	lo = (r->shard_i - 1) * total / r->shard_n;
+	hi = r->shard_i * total / r->shard_n;
+	if (r->dryrun) {
+		ml_dry_run(r, &sw, lo, hi, &hb);
+		if (ml_sink_write(sk, &hb))
+			rc = ML_EXIT_ROWS;
+		ml_buf_free(&hb);
+		free(dims);
+		return rc;
+	}
 	if (r->shard_i == 1)
 		ml_out_header(&r->spec, &hb);
 	if (ml_sink_write(sk, &hb))
 		rc = ML_EXIT_ROWS;
 	ml_buf_free(&hb);
-	/* Shard I of N: points [(I-1) T / N, I T / N). */
-	lo = (r->shard_i - 1) * total / r->shard_n;
-	hi = r->shard_i * total / r->shard_n;
+	ml_progress_start(&sk->prog, r->ctx->err, r->progress, hi - lo);
 	if (rc == ML_EXIT_OK && ml_sweep_range(r, &sw, lo, hi, sk))
 		rc = ML_EXIT_ROWS;
+	ml_progress_end(&sk->prog);
 	free(dims);
 	return rc;
 }
@@ -95,6 +110,28 @@ static void sweep_order(struct args *a, const struct ml_vlist *vl, size_t n)
 	a->norder = given + m;
 }
 
+/*
+ * -o FILE: the temporary file becomes FILE when every row was written
+ * (statuses 0, 1 for rejected batch rows, 3 for --value), and is removed
+ * otherwise: a usage error, a write error or running out of memory.
+ */
+static int finish_output(struct run *r, struct ml_outfile *of, int rc,
+			 bool failed)
+{
+	char err[160], q[ML_QUOTE_LEN];
+
+	if (rc == ML_EXIT_USAGE || failed) {
+		ml_outfile_abort(of);
+		return rc;
+	}
+	if (ml_outfile_commit(of, err, sizeof(err))) {
+		ml_err(r->ctx, "%s: --output: %s: %s", r->cmd->name,
+		       ml_quote(q, sizeof(q), of->path ? of->path : "?"), err);
+		return ML_EXIT_ROWS;
+	}
+	return rc;
+}
+
 int ml_run(const struct ml_command *cmd, int argc, char **argv,
 	   struct ml_ctx *ctx)
 {
@@ -104,10 +141,13 @@ int ml_run(const struct ml_command *cmd, int argc, char **argv,
 	struct ml_vlist *vl = calloc(n + 1, sizeof(*vl));
 	const struct ml_vlist **vlp = calloc(n + 1, sizeof(*vlp));
 	union ml_val *base = calloc(n + 1, sizeof(*base));
-	struct sink sk = {ctx, cmd->name, false, false, false};
+	struct sink sk = {.ctx = ctx, .cmdname = cmd->name};
+	struct ml_outfile of = {0};
+	FILE *stdout_f = ctx->out;
 	char err[256];
 	int rc;
 
+	a.progress = -1;
 	a.raw = calloc(n + 1, sizeof(*a.raw));
 	a.order = calloc(n + 1, sizeof(*a.order));
 	r.cmd = cmd;
@@ -123,6 +163,10 @@ int ml_run(const struct ml_command *cmd, int argc, char **argv,
 		ml_help(cmd, ctx->out);
 		goto out;
 	}
+	if (a.version) {
+		fprintf(ctx->out, "mcastlat %s\n", ML_VERSION);
+		goto out;
+	}
 	rc = ml_setup_globals(&r, &a);
 	if (rc)
 		goto out;
@@ -134,17 +178,33 @@ int ml_run(const struct ml_command *cmd, int argc, char **argv,
 		}
 		vlp[i] = &vl[i];
 	}
-	rc = ml_setup_columns(&r, a.columns, base, vl);
+	rc = ml_setup_columns(&r, a.value ? a.value : a.columns, base, vl);
 	if (rc)
 		goto out;
 	sweep_order(&a, vl, n);
+	if (a.output && strcmp(a.output, "-") != 0 && !a.dryrun) {
+		if (ml_outfile_open(&of, a.output, err, sizeof(err))) {
+			char q[ML_QUOTE_LEN];
+
+			ml_err(ctx, "%s: --output: %s: %s", cmd->name,
+			       ml_quote(q, sizeof(q), a.output), err);
+			rc = ML_EXIT_USAGE;
+			goto out;
+		}
+		ctx->out = of.f;
+	}
 	if (a.input)
 		rc = ml_run_batch(&r, a.input, vlp, base, a.order, a.norder, &sk);
 	else
 		rc = run_sweep(&r, vlp, base, a.order, a.norder, &sk);
 	if (sk.failed && rc == ML_EXIT_OK)
 		rc = ML_EXIT_ROWS;
+	if (sk.notok && rc == ML_EXIT_OK)
+		rc = ML_EXIT_NOTOK;
+	if (of.f)
+		rc = finish_output(&r, &of, rc, sk.failed);
 out:
+	ctx->out = stdout_f;
 	free_vlists(vl, n);
 	free(vlp);
 	free(base);

@@ -26,6 +26,7 @@ struct invalid_note {
 	bool set;
 	struct ml_diag diag;
 	const char *overflow; /* column name, or NULL */
+	unsigned long long notok; /* --value: rows left out */
 };
 
 /*
@@ -48,6 +49,7 @@ struct worker {
 	struct colcache *cache;
 	bool *dirty; /* per option: changed since its cells were built */
 	char note[96]; /* the note of an overflow row */
+	unsigned long long point; /* index of the point being evaluated */
 };
 
 /* ------------------------------------------------------------------ */
@@ -224,6 +226,14 @@ static void eval_row(const struct run *r, struct worker *w, struct ml_buf *b,
 			ml_diag_set(&dg, NULL, "invalid parameters");
 		note->diag = dg;
 	}
+	if (r->value && st != ML_OK) {
+		/* --value runs serially (see run.c): the line is in order. */
+		ml_err(r->ctx, "%s: --value %s: point %llu is %s: no value",
+		       cmd->name, r->value, w->point + 1, ml_status_word(st));
+		note->notok++;
+		memset(w->dirty, 1, cmd->nopts * sizeof(*w->dirty));
+		return;
+	}
 	for (j = 0; j < r->spec.ncols; j++) {
 		const struct colref *ref = &r->refs[j];
 		struct ml_cell *c = &w->cells[j];
@@ -287,7 +297,7 @@ static void run_chunk(const struct run *r, const struct sweep *sw,
 {
 	memcpy(w->v, sw->base, r->cmd->nopts * sizeof(*w->v));
 	odometer_seek(sw, w, first);
-	while (count-- > 0) {
+	for (w->point = first; count-- > 0; w->point++) {
 		eval_row(r, w, b, note);
 		if (count)
 			odometer_step(sw, w);
@@ -323,8 +333,10 @@ static void worker_free(struct worker *w)
 /* Driving a sweep: serial or threaded, always in order                */
 
 
-static void sink_note(struct sink *s, const struct invalid_note *n)
+static void sink_note(struct sink *s, struct invalid_note *n)
 {
+	s->notok += n->notok;
+	n->notok = 0;
 	if (n->overflow && !s->owarned) {
 		s->owarned = true;
 		ml_warn(s->ctx, "%s: %s is not finite (rows marked overflow)",
@@ -383,6 +395,7 @@ static int sweep_serial(const struct run *r, const struct sweep *sw,
 		n = hi - p < 256 ? hi - p : 256;
 		run_chunk(r, sw, &w, p, n, &b, &note);
 		sink_note(s, &note);
+		ml_progress_update(&s->prog, s->pdone + (p + n - lo));
 		if (b.len >= FLUSH_BYTES || b.oom || now_s() - last > 0.05) {
 			rc = ml_sink_write(s, &b);
 			fflush(s->ctx->out);
@@ -496,6 +509,10 @@ static int sweep_threaded(const struct run *r, const struct sweep *sw,
 		if (pl.oom)
 			break;
 		sink_note(sk, &s->note);
+		ml_progress_update(&sk->prog,
+				   sk->pdone + ((c + 1) * pl.csize < hi - lo
+						? (c + 1) * pl.csize
+						: hi - lo));
 		if (rc == 0)
 			rc = ml_sink_write(sk, &s->buf);
 		pthread_mutex_lock(&pl.mu);
@@ -537,6 +554,60 @@ int ml_sweep_range(const struct run *r, const struct sweep *sw,
 	if (r->jobs > 1 && hi - lo >= 64)
 		return sweep_threaded(r, sw, lo, hi, s);
 	return sweep_serial(r, sw, lo, hi, s);
+}
+
+/* ------------------------------------------------------------------ */
+/* --dry-run                                                           */
+
+/* " name=value" for each swept option at point p. */
+static void put_point(const struct run *r, const struct sweep *sw,
+		      unsigned long long p, struct ml_buf *b)
+{
+	struct ml_outspec full = r->spec;
+	size_t d = sw->ndims;
+	unsigned long long idx[64];
+	char num[48];
+
+	full.precision = 0; /* every digit: this is what will be evaluated */
+	while (d-- > 0) {
+		const struct ml_vlist *vl = sw->vl[sw->dim[d]];
+
+		idx[d < 64 ? d : 63] = p % vl->count;
+		p /= vl->count;
+	}
+	for (d = 0; d < sw->ndims && d < 64; d++) {
+		size_t i = sw->dim[d];
+		struct ml_cell c;
+		const char *t = num;
+		size_t n;
+
+		cell_from_opt(r, i, ml_vlist_at(sw->vl[i], idx[d]), &c);
+		if (c.kind == ML_CELL_TEXT)
+			t = c.v.s;
+		else
+			ml_out_number(&full, &c, num);
+		n = strlen(r->cmd->opts[i].name);
+		ml_buf_put(b, " ", 1);
+		ml_buf_put(b, r->cmd->opts[i].name, n);
+		ml_buf_put(b, "=", 1);
+		ml_buf_put(b, t, strlen(t));
+	}
+	ml_buf_put(b, "\n", 1);
+}
+
+void ml_dry_run(const struct run *r, const struct sweep *sw,
+		unsigned long long lo, unsigned long long hi, struct ml_buf *b)
+{
+	char line[48];
+
+	snprintf(line, sizeof(line), "points: %llu\n", hi - lo);
+	ml_buf_put(b, line, strlen(line));
+	if (hi <= lo || sw->ndims == 0)
+		return;
+	ml_buf_put(b, "first:", 6);
+	put_point(r, sw, lo, b);
+	ml_buf_put(b, "last:", 5);
+	put_point(r, sw, hi - 1, b);
 }
 
 /* ------------------------------------------------------------------ */

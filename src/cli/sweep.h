@@ -5,6 +5,7 @@
 
 #include "cli/engine.h"
 #include "cli/parse.h"
+#include "cli/progress.h"
 
 /* One sweep: the value list of every option and the order of dims. */
 struct sweep {
@@ -22,6 +23,9 @@ struct sink {
 	const char *cmdname;
 	bool warned, failed;
 	bool owarned; /* the overflow warning was given */
+	unsigned long long notok; /* --value: rows not ok, left out */
+	struct ml_progress prog;  /* the progress line */
+	unsigned long long pdone; /* points done before this range */
 };
 
 /* Write and empty b; -1 (reported, s->failed set) on error. */
@@ -34,6 +38,11 @@ int ml_sweep_range(const struct run *r, const struct sweep *sw,
 		   struct sink *s);
 
 /* Product of the dims' counts in *total; -1 above ML_MAX_POINTS. */
+/* --dry-run: "points: N", then the swept options' values at the first
+ * and last point of [lo, hi), nothing evaluated. */
+void ml_dry_run(const struct run *r, const struct sweep *sw,
+		unsigned long long lo, unsigned long long hi, struct ml_buf *b);
+
 int ml_sweep_total(const struct ml_vlist *const *vl, const size_t *dim,
 		   size_t ndims, unsigned long long *total);
 

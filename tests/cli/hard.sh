@@ -76,7 +76,12 @@ usage() {
 # The options of a command, one "name kind default" line each; kind is
 # int, real, time, choice, text or flag; default "-" when there is none.
 options() {
-	run "$1" --help | sed -n '/^Model options/,/^$/p' | sed -n '
+	# --help wraps at 80 columns: continuation lines (indented 27) are
+	# joined to their option first.
+	run "$1" --help | sed -n '/^Model options/,/^$/p' |
+	awk '/^                          / { sub(/^ +/, ""); line = line " " $0; next }
+	     { if (NR > 1) print line; line = $0 } END { print line }' |
+	sed -n '
 		s/^  --\([a-z0-9-]*\) \([^ ][^ ]*\) .*(default \([^)]*\))$/\1 \2 \3/p
 		t
 		s/^  --\([a-z0-9-]*\) \([^ ][^ ]*\) .*/\1 \2 -/p
@@ -93,6 +98,7 @@ options() {
 		*) kind='unknown' ;;
 		esac
 		[ "$def" = auto ] && def=-
+		def=${def%% *} # "12.5 us": the default in its unit
 		echo "$name $kind $def"
 	done
 }

@@ -1,0 +1,84 @@
+/*
+ * progress.c - the progress line (see progress.h).  It goes to stderr
+ * only, so stdout stays the data; "\r" and the erase-line sequence
+ * rewrite it in place, as curl and pv do.
+ */
+#include <math.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/progress.h"
+
+static double mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* 93 s -> "1m33s", 7300 s -> "2h01m", under a minute "12s". */
+static void fmt_dur(char *b, size_t len, double s)
+{
+	unsigned long t = s > 0 && s < 1e9 ? (unsigned long)(s + 0.5) : 0;
+
+	if (t >= 3600)
+		snprintf(b, len, "%luh%02lum", t / 3600, t / 60 % 60);
+	else if (t >= 60)
+		snprintf(b, len, "%lum%02lus", t / 60, t % 60);
+	else
+		snprintf(b, len, "%lus", t);
+}
+
+void ml_progress_text(char *buf, size_t len, unsigned long long done,
+		      unsigned long long total, double elapsed)
+{
+	double rate = elapsed > 0 ? (double)done / elapsed : 0;
+	char eta[24];
+
+	if (rate > 0 && total >= done)
+		fmt_dur(eta, sizeof(eta), (double)(total - done) / rate);
+	else
+		strcpy(eta, "?");
+	snprintf(buf, len, "%llu/%llu points (%.0f%%), %.3g points/s, %s left",
+		 done, total, total ? 100.0 * (double)done / (double)total : 0,
+		 rate, eta);
+}
+
+void ml_progress_start(struct ml_progress *p, FILE *f, int mode,
+		       unsigned long long total)
+{
+	memset(p, 0, sizeof(*p));
+	p->f = f;
+	p->total = total;
+	p->on = mode == 1 || (mode < 0 && f && isatty(fileno(f)));
+	p->t0 = p->last = mono_s();
+}
+
+void ml_progress_update(struct ml_progress *p, unsigned long long done)
+{
+	char line[160];
+	double t;
+
+	if (!p->on)
+		return;
+	p->done = done;
+	t = mono_s();
+	if (t - p->t0 < 1.0 || (p->shown && t - p->last < 0.2))
+		return;
+	ml_progress_text(line, sizeof(line), done, p->total, t - p->t0);
+	fprintf(p->f, "\r\033[K%s", line);
+	fflush(p->f);
+	p->shown = true;
+	p->last = t;
+}
+
+void ml_progress_end(struct ml_progress *p)
+{
+	if (p->shown) {
+		fputs("\r\033[K", p->f);
+		fflush(p->f);
+	}
+	p->shown = false;
+}
