@@ -119,6 +119,7 @@ unit: $(BUILD)/runner
 cli: mcastlat
 	tests/cli/run.sh ./mcastlat
 	tests/cli/shards.sh ./mcastlat
+	tests/cli/usability.sh ./mcastlat
 
 # Hard inputs: every command fed every class of bad value (exit 2, one
 # stderr line, no stdout), malformed and BOM/CRLF batch files.

@@ -1,0 +1,129 @@
+/*
+ * check_suggest.c - "did you mean" (edit distance), the progress line's
+ * text and the atomic output file of -o.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/outfile.h"
+#include "cli/progress.h"
+#include "cli/suggest.h"
+
+/* Distances worked by hand: one substitution, insertion, deletion or
+ * swap of neighbours each count 1. */
+START_TEST(test_distance)
+{
+	ck_assert_int_eq(ml_edit_distance("group", "group", 3), 0);
+	ck_assert_int_eq(ml_edit_distance("gropu", "group", 3), 1); /* swap */
+	ck_assert_int_eq(ml_edit_distance("grup", "group", 3), 1);  /* insert */
+	ck_assert_int_eq(ml_edit_distance("groups", "group", 3), 1);
+	ck_assert_int_eq(ml_edit_distance("griup", "group", 3), 1);
+	ck_assert_int_eq(ml_edit_distance("kitten", "sitting", 5), 3);
+	ck_assert_int_eq(ml_edit_distance("", "abc", 5), 3);
+	/* capped: anything beyond cap is cap + 1 */
+	ck_assert_int_eq(ml_edit_distance("abcdefgh", "zyxwvuts", 2), 3);
+}
+END_TEST
+
+START_TEST(test_suggest)
+{
+	static const char *const names[] = {"group", "k",     "dims",
+					    "algorithm", "columns", "jobs",
+					    "format", NULL, "packet-size"};
+	size_t n = sizeof(names) / sizeof(names[0]);
+
+	ck_assert_str_eq(ml_suggest("gropu", names, n), "group");
+	ck_assert_str_eq(ml_suggest("algoritm", names, n), "algorithm");
+	ck_assert_str_eq(ml_suggest("colums", names, n), "columns");
+	ck_assert_str_eq(ml_suggest("packetsize", names, n), "packet-size");
+	ck_assert_str_eq(ml_suggest("dim", names, n), "dims");
+	ck_assert_ptr_null(ml_suggest("xyz", names, n));
+	ck_assert_ptr_null(ml_suggest("rate", names, n));
+	/* two names equally near: no guess */
+	{
+		static const char *const two[] = {"tns", "tnr"};
+
+		ck_assert_ptr_null(ml_suggest("tn", two, 2));
+	}
+}
+END_TEST
+
+START_TEST(test_progress_text)
+{
+	char b[160];
+
+	/* 250 of 1000 in 5 s: 50 points/s, 750 left: 15 s */
+	ml_progress_text(b, sizeof(b), 250, 1000, 5.0);
+	ck_assert_str_eq(b, "250/1000 points (25%), 50 points/s, 15s left");
+	/* 1000 of 10^6 in 10 s: 100/s, 999000 left: 9990 s = 2h46m */
+	ml_progress_text(b, sizeof(b), 1000, 1000000, 10.0);
+	ck_assert_str_eq(b,
+			 "1000/1000000 points (0%), 100 points/s, 2h46m left");
+	ml_progress_text(b, sizeof(b), 0, 10, 1.0);
+	ck_assert_str_eq(b, "0/10 points (0%), 0 points/s, ? left");
+}
+END_TEST
+
+static char *slurp(const char *path)
+{
+	static char buf[256];
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (f == NULL)
+		return NULL;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* The destination keeps its old content until commit, and after an
+ * abort; no temporary file is left either way. */
+START_TEST(test_outfile)
+{
+	char dir[] = "/tmp/mcastlat-outfile-XXXXXX", path[64], err[128];
+	struct ml_outfile o;
+	struct stat st;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/out.csv", dir);
+	ck_assert_int_eq(ml_outfile_open(&o, path, err, sizeof(err)), 0);
+	fputs("a,b\n1,2\n", o.f);
+	fflush(o.f);
+	ck_assert_ptr_null(slurp(path));	/* not there before commit */
+	ck_assert_int_eq(ml_outfile_commit(&o, err, sizeof(err)), 0);
+	ck_assert_str_eq(slurp(path), "a,b\n1,2\n");
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_int_ne(st.st_mode & 0044, 0); /* not mkstemp's 0600 */
+
+	ck_assert_int_eq(ml_outfile_open(&o, path, err, sizeof(err)), 0);
+	fputs("half a fi", o.f);
+	ml_outfile_abort(&o);
+	ck_assert_str_eq(slurp(path), "a,b\n1,2\n");
+
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(rmdir(dir), 0); /* empty: no temporary file left */
+	ck_assert_int_eq(ml_outfile_open(&o, "/nonexistent-dir/x.csv", err,
+					 sizeof(err)),
+			 -1);
+	ck_assert_ptr_nonnull(strstr(err, "No such file"));
+}
+END_TEST
+
+Suite *suite_suggest(void)
+{
+	Suite *s = suite_create("suggest");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_distance);
+	tcase_add_test(tc, test_suggest);
+	tcase_add_test(tc, test_progress_text);
+	tcase_add_test(tc, test_outfile);
+	suite_add_tcase(s, tc);
+	return s;
+}
