@@ -257,12 +257,79 @@ static int parse_choice(struct pctx *c, const char *tok, long long *out)
 }
 
 /* One scalar of the option's kind. */
+/*
+ * A byte count with an optional suffix: k, M, G (SI: 10^3, 10^6, 10^9,
+ * with or without a final B; K too, as numfmt) or KiB, MiB, GiB (2^10,
+ * 2^20, 2^30), as in 1500, 64k, 1.5M, 64KiB.  SI values are exact
+ * decimals (1.5M is 1500000; 1.0000005M is not an integer); binary
+ * ones take an integer count.
+ */
+static int parse_bytes(struct pctx *c, const char *tok, long long *out)
+{
+	static const struct {
+		const char *sfx;
+		int e10;		/* SI: power of ten */
+		long long mul;		/* binary: multiplier */
+	} sfx[] = {{"k", 3, 0},	   {"K", 3, 0},	   {"kB", 3, 0}, {"KB", 3, 0},
+		   {"M", 6, 0},	   {"MB", 6, 0},   {"G", 9, 0},	 {"GB", 9, 0},
+		   {"B", 0, 1},	   {"KiB", 0, 1024}, {"MiB", 0, 1048576},
+		   {"GiB", 0, 1073741824}};
+	size_t n = strlen(tok), i = n, k;
+	const char *why;
+	char *num;
+	long long v;
+
+	while (i > 0 && isalpha((unsigned char)tok[i - 1]))
+		i--;
+	if (i == n) {
+		why = ml_parse_int(tok, out);
+		return why ? fail(c, tok, why) : 0;
+	}
+	for (k = 0; k < sizeof(sfx) / sizeof(sfx[0]); k++)
+		if (strcmp(tok + i, sfx[k].sfx) == 0)
+			break;
+	num = malloc(i + 8);
+	if (num == NULL)
+		return fail(c, tok, "cannot be parsed: out of memory");
+	memcpy(num, tok, i);
+	num[i] = '\0';
+	if (k == sizeof(sfx) / sizeof(sfx[0]) || memchr(num, 'e', i) ||
+	    memchr(num, 'E', i)) {
+		double x;
+		bool isnum = i > 0 && ml_parse_real(num, &x) == NULL;
+
+		free(num);
+		/* "abc" is not a number; "64kb" is a number, badly sized. */
+		return fail(c, tok, isnum ? "has an unknown size suffix (use k, "
+					    "M, G, KiB, MiB or GiB)"
+					  : "is not a number");
+	}
+	/* SI: the exact decimal mantissa times 10^e, as "1.5e6". */
+	if (sfx[k].mul == 0)
+		snprintf(num + i, 8, "e%d", sfx[k].e10);
+	else
+		num[i] = '\0';
+	why = ml_parse_int(num, &v);
+	free(num);
+	if (why)
+		return fail(c, tok, why);
+	if (sfx[k].mul > 1) {
+		if (v > LLONG_MAX / sfx[k].mul || v < LLONG_MIN / sfx[k].mul)
+			return fail(c, tok, "is out of range");
+		v *= sfx[k].mul;
+	}
+	*out = v;
+	return 0;
+}
+
 static int parse_scalar(struct pctx *c, const char *tok, union ml_val *v)
 {
 	const char *why;
 
 	switch (c->opt->kind) {
 	case ML_OPT_INT:
+		if (c->opt->unit && strcmp(c->opt->unit, "bytes") == 0)
+			return parse_bytes(c, tok, &v->i);
 		why = ml_parse_int(tok, &v->i);
 		return why ? fail(c, tok, why) : 0;
 	case ML_OPT_REAL:
