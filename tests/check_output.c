@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/output.h"
+#include "cli/table.h"
 
 /* A small deterministic generator (xorshift64*), local to the test. */
 static uint64_t next_rand(uint64_t *s)
@@ -125,13 +126,37 @@ START_TEST(test_table)
 	struct ml_cell row[3] = {{ML_CELL_TEXT, {.s = "ab"}, 0},
 				 {ML_CELL_REAL, {.r = 2.5}, 0},
 				 {ML_CELL_INT, {.i = 12}, 0}};
-	char *s = render(ML_FMT_TABLE, true, row);
+	struct ml_cell row2[3] = {{ML_CELL_TEXT, {.s = ""}, 0},
+				  {ML_CELL_REAL, {.r = 12345.5}, 0},
+				  {ML_CELL_INT, {.i = 7}, 0}};
+	struct ml_outspec spec = {ML_FMT_TABLE, 7, true, cols3, 3};
+	struct ml_table t;
+	struct ml_buf b = {0};
+	char *s = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&s, &n);
 
-	/* Text left (padded to 6), numbers right (12 and 6 wide), two
-	 * spaces between columns: "ab" + 4 + 2 + 9 spaces + "2.5". */
-	ck_assert_str_eq(s, "name           value       n\n"
-			    "ab               2.5      12\n");
+	/* Cells leave output.c tab-separated, an empty text as "-"; table.c
+	 * pads each column to its widest cell (the header's included): text
+	 * left, numbers right, two spaces apart, no trailing blanks. */
+	ml_out_header(&spec, &b);
+	ml_out_row(&spec, row, &b);
+	ml_out_row(&spec, row2, &b);
+	ck_assert_int_eq(b.len, strlen("name\tvalue\tn\nab\t2.5\t12\n"
+				       "-\t12345.5\t7\n"));
+	ck_assert_int_eq(ml_table_init(&t, cols3, 3), 0);
+	ck_assert_int_eq(ml_table_feed(&t, "# a=1\n", 6, f), 0);
+	ck_assert_int_eq(ml_table_feed(&t, b.p, 7, f), 0); /* a part line */
+	ck_assert_int_eq(ml_table_feed(&t, b.p + 7, b.len - 7, f), 0);
+	ck_assert_int_eq(ml_table_finish(&t, f), 0);
+	ml_table_free(&t);
+	fclose(f);
+	ck_assert_str_eq(s, "# a=1\n"
+			    "name    value   n\n"
+			    "ab        2.5  12\n"
+			    "-     12345.5   7\n");
 	free(s);
+	ml_buf_free(&b);
 }
 END_TEST
 

@@ -51,7 +51,7 @@ static enum ml_status fake_eval(const struct ml_point *pt, union ml_val *out)
 
 static const struct ml_command fake = {
 	"fake", "a fake model", "none", "us", fake_opts, NOPTS,
-	fake_cols, NCOLS, fake_check, fake_eval};
+	fake_cols, NCOLS, fake_check, fake_eval, NULL, NULL};
 
 struct result {
 	int rc;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli/args.h"
+#include "cli/columns.h"
 #include "cli/suggest.h"
 
 enum {
@@ -27,16 +28,20 @@ enum {
 	G_PROGRESS,
 	G_NOPROGRESS,
 	G_VALUE,
-	G_DRYRUN
+	G_DRYRUN,
+	G_ALLCOLS,
+	G_KEEP
 };
 
 static const struct option global_opts[] = {
+	{"all-columns", no_argument, NULL, G_ALLCOLS},
 	{"columns", required_argument, NULL, G_COLUMNS},
 	{"dry-run", no_argument, NULL, G_DRYRUN},
 	{"format", required_argument, NULL, G_FORMAT},
 	{"help", no_argument, NULL, G_HELP},
 	{"input", required_argument, NULL, G_INPUT},
 	{"jobs", required_argument, NULL, G_JOBS},
+	{"keep", no_argument, NULL, G_KEEP},
 	{"no-header", no_argument, NULL, G_NOHEADER},
 	{"no-progress", no_argument, NULL, G_NOPROGRESS},
 	{"output", required_argument, NULL, G_OUTPUT},
@@ -129,6 +134,12 @@ static int set_global(struct args *a, int c, const char *arg)
 	case G_DRYRUN:
 		a->dryrun = true;
 		break;
+	case G_ALLCOLS:
+		a->allcols = true;
+		break;
+	case G_KEEP:
+		a->keep = true;
+		break;
 	default:
 		return -1;
 	}
@@ -191,6 +202,11 @@ static int parse_with(const struct ml_command *cmd, int argc, char **argv,
 		lo[n].flag = NULL;
 		lo[n].val = OPT_BASE + (int)i;
 		n++;
+		if (ml_alias_of(cmd, i)) {
+			lo[n] = lo[n - 1];
+			lo[n].name = ml_alias_of(cmd, i);
+			n++;
+		}
 	}
 	for (i = 0; i < NGLOBAL; i++)
 		lo[n++] = global_opts[i];
@@ -260,7 +276,8 @@ static int parse_with(const struct ml_command *cmd, int argc, char **argv,
 int ml_parse_args(const struct ml_command *cmd, int argc, char **argv,
 		  struct ml_ctx *ctx, struct args *a)
 {
-	struct option *lo = calloc(cmd->nopts + NGLOBAL + 1, sizeof(*lo));
+	/* Room for every option twice: its name and an alias. */
+	struct option *lo = calloc(2 * cmd->nopts + NGLOBAL + 1, sizeof(*lo));
 	int rc;
 
 	if (lo == NULL)
@@ -354,6 +371,7 @@ int ml_setup_globals(struct run *r, const struct args *a)
 		return ml_usage_err(r->ctx, cmd, "dry-run",
 				 "cannot be combined with --input");
 	r->unit_scale = 1.0;
+	r->unit_name = a->unit ? a->unit : r->cmd->time_unit;
 	if (a->unit) {
 		if (strcmp(r->cmd->time_unit, "us") == 0)
 			r->unit_scale = ml_time_scale(a->unit);

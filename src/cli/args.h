@@ -12,7 +12,7 @@ struct args {
 	size_t norder;
 	const char *format, *columns, *precision, *unit, *input, *jobs,
 		*shard, *output, *value;
-	bool noheader, help, version, dryrun;
+	bool noheader, help, version, dryrun, allcols, keep;
 	int progress;		/* -1 auto (stderr a terminal), 0 off, 1 on */
 };
 

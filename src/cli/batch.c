@@ -13,6 +13,7 @@
 
 #include "cli/args.h"
 #include "cli/batch.h"
+#include "cli/columns.h"
 
 /* Split one CSV line in place (RFC 4180 quotes); -1 on bad quoting. */
 static int csv_split(char *line, char **f, size_t max, size_t *nf)
@@ -66,37 +67,109 @@ static bool blank_line(const char *s)
 	return s[strspn(s, " \t")] == '\0' || s[0] == '#';
 }
 
+/* colopt[] of a file column that is not an option: a result column or
+ * the status (recomputed, so ignored), or one --keep copies through. */
+#define COL_IGNORE ((size_t)-1)
+#define COL_KEEP ((size_t)-2)
+
 struct batch {
 	struct run *r;
 	const char *fname;
 	FILE *f;
-	size_t *colopt;	/* option index per file column */
+	size_t *colopt;	/* option index per file column, or COL_* */
 	size_t ncols;
+	const char **keepv;	/* this row's --keep cells */
 	const struct ml_vlist *const *vl;
 	const union ml_val *base;
 	const size_t *order;
 	size_t norder;
 };
 
-static int batch_header(struct batch *bt, char *line, char **f, size_t maxf)
+/* Header cells are trimmed: "k, group" names k and group. */
+static char *trim(char *s)
+{
+	size_t n;
+
+	s += strspn(s, " \t");
+	n = strlen(s);
+	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		s[--n] = '\0';
+	return s;
+}
+
+/* The option a header cell names (its name or alias, '-' or '_'). */
+static size_t find_opt(const struct ml_command *cmd, const char *name)
+{
+	size_t i, n = strlen(name);
+
+	for (i = 0; i < cmd->nopts; i++) {
+		const struct ml_opt *o = &cmd->opts[i];
+
+		if (o->kind == ML_OPT_FLAG)
+			continue;
+		if (ml_same_name(o->name, name, n) ||
+		    (ml_alias_of(cmd, i) &&
+		     ml_same_name(ml_alias_of(cmd, i), name, n)))
+			return i;
+	}
+	return cmd->nopts;
+}
+
+/* A result column of the command (in any mode), or the status. */
+static bool is_result(const struct ml_command *cmd, const char *name)
+{
+	size_t j, n = strlen(name);
+
+	for (j = 0; j < cmd->ncols; j++)
+		if (ml_same_name(cmd->cols[j].name, name, n))
+			return true;
+	return strcmp(name, "status") == 0;
+}
+
+/*
+ * The header: options (the CSV this command prints is valid input: its
+ * result columns and status are recomputed, so ignored); any other
+ * column is an error, or with --keep copied through to the output.
+ * Then the columns of the run are chosen, knowing which options the file
+ * gives, and the header is printed.
+ */
+static int batch_header(struct batch *bt, char *line, char **f, size_t maxf,
+			struct sink *sk)
 {
 	const struct ml_command *cmd = bt->r->cmd;
+	struct run *r = bt->r;
 	size_t nf, k, i, j;
+	int rc;
 
 	if (csv_split(line, f, maxf, &nf))
 		goto bad;
 	bt->colopt = calloc(nf, sizeof(*bt->colopt));
-	if (bt->colopt == NULL)
+	r->keepnames = calloc(nf + 1, sizeof(*r->keepnames));
+	bt->keepv = calloc(nf + 1, sizeof(*bt->keepv));
+	if (!bt->colopt || !r->keepnames || !bt->keepv)
 		goto bad;
 	for (k = 0; k < nf; k++) {
-		for (i = 0; i < cmd->nopts; i++)
-			if (strcmp(f[k], cmd->opts[i].name) == 0 &&
-			    cmd->opts[i].kind != ML_OPT_FLAG)
-				break;
+		f[k] = trim(f[k]);
+		i = find_opt(cmd, f[k]);
+		if (i < cmd->nopts && is_result(cmd, f[k]) &&
+		    !(cmd->opts[i].flags & ML_OPT_ECHO))
+			i = cmd->nopts; /* a result: recomputed */
+		if (i == cmd->nopts && is_result(cmd, f[k])) {
+			bt->colopt[k] = COL_IGNORE;
+			continue;
+		}
+		if (i == cmd->nopts && r->keep) {
+			bt->colopt[k] = COL_KEEP;
+			r->keepnames[r->nkeep] = strdup(f[k]);
+			if (r->keepnames[r->nkeep++] == NULL)
+				goto bad;
+			continue;
+		}
 		if (i == cmd->nopts) {
 			char q[ML_QUOTE_LEN];
 
-			ml_err(bt->r->ctx, "%s: --input: %s: %s is not an option of %s",
+			ml_err(bt->r->ctx, "%s: --input: %s: %s is not an option "
+				"or a result of %s (--keep copies such columns)",
 			       cmd->name, bt->fname, ml_quote(q, sizeof(q), f[k]),
 			       cmd->name);
 			return ML_EXIT_USAGE;
@@ -112,9 +185,18 @@ static int batch_header(struct batch *bt, char *line, char **f, size_t maxf)
 				return ML_EXIT_USAGE;
 			}
 		bt->colopt[k] = i;
+		r->given[i] = r->varies[i] = true;
 	}
 	bt->ncols = nf;
-	return 0;
+	rc = ml_sink_columns(sk, r);
+	if (rc == 0) {
+		struct ml_buf hb = {0};
+
+		ml_out_preamble(r, &hb);
+		ml_sink_write(sk, &hb);
+		ml_buf_free(&hb);
+	}
+	return rc;
 bad:
 	ml_err(bt->r->ctx, "%s: --input: %s: unreadable header line",
 	       cmd->name, bt->fname);
@@ -126,7 +208,9 @@ static int batch_row(struct batch *bt, char *line, unsigned long lineno,
 		     char **f, struct sink *sk)
 {
 	const struct ml_command *cmd = bt->r->cmd;
-	size_t n = cmd->nopts, nf, k, nd = 0, *dims;
+	size_t n = cmd->nopts, nf, k, nk, nd = 0, *dims;
+	char tbuf[80];
+	double x;
 	const struct ml_vlist **vl = calloc(n, sizeof(*vl));
 	struct ml_vlist *own = calloc(bt->ncols + 1, sizeof(*own));
 	union ml_val *base = calloc(n, sizeof(*base));
@@ -149,11 +233,26 @@ static int batch_row(struct batch *bt, char *line, unsigned long lineno,
 		       lineno, bt->ncols);
 		goto out;
 	}
-	for (k = 0; k < nf; k++) {
+	for (k = 0, nk = 0; k < nf; k++) {
 		size_t i = bt->colopt[k];
 
-		if (f[k][0] == '\0')
-			continue; /* empty cell: the command line's value */
+		if (i == COL_KEEP)
+			bt->keepv[nk++] = f[k];
+		if (i >= n)
+			continue;
+		/* empty cell or auto (as printed): the command line's value;
+		 * so is an echo column's nan (an invalid row has none) */
+		if (f[k][0] == '\0' || strcmp(f[k], "auto") == 0 ||
+		    ((cmd->opts[i].flags & ML_OPT_ECHO) &&
+		     strcmp(f[k], "nan") == 0))
+			continue;
+		/* A time printed under --unit reads back in that unit. */
+		if (cmd->opts[i].kind == ML_OPT_TIME && bt->r->unit_scale != 1.0 &&
+		    ml_parse_real(f[k], &x) == NULL) {
+			snprintf(tbuf, sizeof(tbuf), "%.60s%s", f[k],
+				 bt->r->unit_name);
+			f[k] = tbuf;
+		}
 		if (ml_build_vlist(cmd, i, f[k], &own[k], base, err,
 				sizeof(err))) {
 			ml_err(bt->r->ctx, "%s:%lu: %s: %s", bt->fname, lineno,
@@ -168,6 +267,8 @@ static int batch_row(struct batch *bt, char *line, unsigned long lineno,
 	for (k = 0; k < nf; k++) {
 		size_t j;
 
+		if (bt->colopt[k] >= n)
+			continue;
 		for (j = 0; j < bt->norder; j++)
 			if (bt->order[j] == bt->colopt[k])
 				break;
@@ -181,7 +282,7 @@ static int batch_row(struct batch *bt, char *line, unsigned long lineno,
 		       bt->fname, lineno, ml_max_points(bt->r->ctx));
 		goto out;
 	}
-	sw = (struct sweep){vl, nd, dims, total, base, cmd->nopts};
+	sw = (struct sweep){vl, nd, dims, total, base, cmd->nopts, bt->keepv};
 	if (ml_precheck(bt->r, &sw, &dg)) {
 		ml_err(bt->r->ctx, "%s:%lu: %s: %s", bt->fname, lineno,
 		       dg.param ? dg.param : "?", dg.msg);
@@ -245,7 +346,8 @@ int ml_run_batch(struct run *r, const char *fname,
 		     const struct ml_vlist *const *vl, const union ml_val *base,
 		     const size_t *order, size_t norder, struct sink *sk)
 {
-	struct batch bt = {r, fname, NULL, NULL, 0, vl, base, order, norder};
+	struct batch bt = {r,  fname, NULL, NULL,  0,
+			   NULL, vl,	base, order, norder};
 	char *line = NULL, **f = NULL;
 	size_t cap = 0, maxf;
 	size_t len;
@@ -301,17 +403,24 @@ int ml_run_batch(struct run *r, const char *fname,
 		if (blank_line(s))
 			continue;
 		if (header) {
+			/* Room for every field of the header (a comma each,
+			 * at most) and one more, to tell a row too long. */
+			size_t need = 2, i;
+			char **g;
+
+			for (i = 0; s[i]; i++)
+				need += s[i] == ',';
+			if (need > maxf) {
+				g = realloc(f, need * sizeof(*f));
+				if (g == NULL)
+					break;
+				f = g;
+				maxf = need;
+			}
 			header = 0;
-			rc = batch_header(&bt, s, f, maxf);
+			rc = batch_header(&bt, s, f, maxf, sk);
 			if (rc)
 				break;
-			{
-				struct ml_buf hb = {0};
-
-				ml_out_header(&r->spec, &hb);
-				ml_sink_write(sk, &hb);
-				ml_buf_free(&hb);
-			}
 			continue;
 		}
 		x = batch_row(&bt, s, lineno, f, sk);
@@ -333,5 +442,10 @@ int ml_run_batch(struct run *r, const char *fname,
 	free(line);
 	free(f);
 	free(bt.colopt);
+	free(bt.keepv);
+	while (r->nkeep > 0)
+		free((char *)r->keepnames[--r->nkeep]);
+	free(r->keepnames);
+	r->keepnames = NULL;
 	return rc;
 }

@@ -49,9 +49,15 @@ enum ml_opt_kind {
 			       * stored as -(index + 1); see ml_choice_of() */
 #define ML_OPT_SINGLE	0x08u /* takes one value only, not a list */
 #define ML_OPT_MINOPEN	0x10u /* REAL/TIME: min itself is excluded (> min) */
+#define ML_OPT_ECHO	0x20u /* the result column of the same name shows
+			       * the value used (the option's echo): --input
+			       * reads that column back as this option.
+			       * Without it such a column is a result,
+			       * ignored on input. */
 
 struct ml_opt {
-	const char *name;	/* long option, CSV column and batch header */
+	const char *name;	/* long option; with '-' -> '_' the column and
+				 * batch header (both spellings are read) */
 	enum ml_opt_kind kind;
 	const char *def;	/* default, parsed like user input; NULL: auto */
 	const char *unit;	/* for --help: "bytes", "us" (TIME: the
@@ -63,6 +69,18 @@ struct ml_opt {
 	unsigned flags;
 	const char *const *choices; /* CHOICE: NULL-terminated list */
 	const char *help;	/* one line for --help */
+};
+
+/* Another name an option answers to on the command line and in --input
+ * headers (hypercube --dim for --dims); never printed. */
+struct ml_alias {
+	const char *opt, *alias;
+};
+
+/* An option the mode ignores, and so no column, when a flag is set
+ * (hypercube --rate under --saturation). */
+struct ml_unused {
+	const char *opt, *flag;
 };
 
 enum ml_col_kind {
@@ -121,6 +139,9 @@ struct ml_command {
 	 * safe: no static mutable state.
 	 */
 	enum ml_status (*eval)(const struct ml_point *pt, union ml_val *out);
+	/* Both lists end with an entry of NULLs; either may be NULL. */
+	const struct ml_alias *aliases;
+	const struct ml_unused *unused;
 };
 
 /* Decode an ML_OPT_INTOK choice value: returns the choice index, or -1

@@ -8,7 +8,7 @@
 enum { O_DIM, O_VCS, O_FLITS, O_BETA, O_RATE, O_DELTA, O_SATURATION, NOPTS };
 
 static const struct ml_opt opts[NOPTS] = {
-    [O_DIM] = {"dim", ML_OPT_INT, "6", NULL, 0, 0, 1, ML_HYPERCUBE_MAX_DIM, 0,
+    [O_DIM] = {"dims", ML_OPT_INT, "6", NULL, 0, 0, 1, ML_HYPERCUBE_MAX_DIM, 0,
 	       NULL, "n, hypercube dimension (N = 2^n nodes)"},
     [O_VCS] = {"vcs", ML_OPT_INT, "2", NULL, 0, 0, 2, ML_HYPERCUBE_MAX_VCS, 0,
 	       NULL, "V, virtual channels per physical channel"},
@@ -141,6 +141,12 @@ static enum ml_status eval(const struct ml_point *pt, union ml_val *out)
 	return ML_OK;
 }
 
+/* --dims, as in torus (one concept, one name); --dim, this command's
+ * first name for it, stays an alias. */
+static const struct ml_alias aliases[] = {{"dims", "dim"}, {NULL, NULL}};
+static const struct ml_unused unused[] = {{"rate", "saturation"},
+					  {NULL, NULL}};
+
 const struct ml_command ml_cmd_hypercube = {
     .name = "hypercube",
     .summary = "broadcast latency in wormhole-routed hypercubes with "
@@ -153,4 +159,6 @@ const struct ml_command ml_cmd_hypercube = {
     .ncols = NCOLS,
     .check = check,
     .eval = eval,
+    .aliases = aliases,
+    .unused = unused,
 };

@@ -43,7 +43,7 @@ static const struct ml_opt opts[NOPTS] = {
 		   .kind = ML_OPT_INT,
 		   .imin = 1,
 		   .imax = ML_KBINOMIAL_MAX_PACKETS,
-		   .flags = ML_OPT_NOCOL,
+		   .flags = ML_OPT_NOCOL | ML_OPT_ECHO,
 		   .help = "packets m, auto = 1 or ceil(msg/packet-size)"},
     [O_MSG] = {.name = "msg",
 	       .kind = ML_OPT_INT,
@@ -133,12 +133,15 @@ static enum ml_status to_params(const union ml_val *v,
 	p->packets = v[O_PACKETS].i == ML_AUTO_INT ? 1 : v[O_PACKETS].i;
 	size = v[O_PACKET_SIZE].i;
 	if (msg != ML_AUTO_INT) {
-		if (v[O_PACKETS].i != ML_AUTO_INT)
-			return ml_diag_set(d, "packets",
-					   "cannot be combined with --msg");
 		if (size == ML_AUTO_INT)
 			size = DEFAULT_PACKET_SIZE;
 		m = msg / size + (msg % size != 0);
+		/* --packets with --msg only as the echo of a printed row
+		 * read back by --input: the same m. */
+		if (v[O_PACKETS].i != ML_AUTO_INT &&
+		    v[O_PACKETS].i != (m > 0 ? m : 1))
+			return ml_diag_set(d, "packets",
+					   "cannot be combined with --msg");
 		if (m > ML_KBINOMIAL_MAX_PACKETS)
 			return ml_diag_set(
 			    d, "msg", "%lld packets exceed the limit 2^40", m);

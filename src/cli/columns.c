@@ -1,12 +1,25 @@
 /*
- * columns.c - which columns a run prints and how wide: the input columns
- * (options that are not flags, texts or NOCOL), the result columns shown
- * for the flags given, the status, and the --columns selection of them.
+ * columns.c - which columns a run prints, under which names: the input
+ * columns, the result columns shown for the flags given, the status, the
+ * --keep columns of an --input file, and the selection among them
+ * (--columns, --value; for the table, the inputs that vary, the constant
+ * ones going to one "# name=value ..." line above the header).
+ *
+ * An input column is an option that is not a flag or free text, named
+ * as the option with '-' -> '_' (jq and pandas take no hyphens).  A
+ * NOCOL option (a detail, or one a result column echoes) is a column
+ * only when the user gave it; an option the mode ignores (only_with /
+ * only_without) is none; a result column of the same name stands for
+ * the option (it echoes the value used).  Adding a column is one entry
+ * in a command's table: nothing here names a command.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/columns.h"
+#include "cli/shortest.h"
+#include "cli/sweep.h"
 
 static bool flag_set(const struct ml_command *cmd, const union ml_val *base,
 		     const char *name)
@@ -32,64 +45,110 @@ static bool res_visible(const struct ml_command *cmd, const union ml_val *base,
 	return true;
 }
 
-static int int_digits(long long v)
+/* n bytes of a and b are equal, '-' and '_' alike. */
+static bool same_n(const char *a, const char *b, size_t n)
 {
-	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v
-				     : (unsigned long long)v;
-	int n = v < 0 ? 2 : 1;
-
-	while (u >= 10) {
-		u /= 10;
-		n++;
-	}
-	return n;
-}
-
-/* The width of an input column: integers as wide as their widest value
- * (the value list is known before the first row). */
-static int opt_width(const struct ml_opt *o, const struct ml_vlist *vl,
-		     int prec)
-{
-	int w = 0, n;
 	size_t i;
 
-	switch (o->kind) {
-	case ML_OPT_CHOICE:
-		for (i = 0; o->choices[i]; i++) {
-			n = (int)strlen(o->choices[i]);
-			w = n > w ? n : w;
-		}
-		return (o->flags & ML_OPT_INTOK) && w < 6 ? 6 : w;
-	case ML_OPT_INT:
-		w = ml_out_width(ML_CELL_INT, prec);
-		for (i = 0; i < vl->nitems; i++) {
-			n = int_digits(vl->items[i].first.i);
-			w = n > w ? n : w;
-			n = int_digits(vl->items[i].last.i);
-			w = n > w ? n : w;
-		}
-		return w;
-	default:
-		return ml_out_width(ML_CELL_REAL, prec);
-	}
+	for (i = 0; i < n; i++)
+		if ((a[i] == '-' ? '_' : a[i]) != (b[i] == '-' ? '_' : b[i]))
+			return false;
+	return true;
 }
 
-/* Every column that may be printed, in default order. */
-static size_t all_columns(const struct ml_command *cmd,
-			  const union ml_val *base, const struct ml_vlist *vl,
-			  int prec,
-			  struct ml_outcol *oc, struct colref *refs)
+/* "packet-size" and "packet_size" name the same column. */
+bool ml_same_name(const char *a, const char *b, size_t blen)
 {
+	size_t i;
+
+	for (i = 0; i < blen; i++, a++) {
+		char x = *a == '-' ? '_' : *a, y = b[i] == '-' ? '_' : b[i];
+
+		if (*a == '\0' || x != y)
+			return false;
+	}
+	return *a == '\0';
+}
+
+/* Result column j of the run (visible) has this name. */
+static bool res_named(const struct run *r, const char *name)
+{
+	size_t j;
+
+	for (j = 0; j < r->cmd->ncols; j++)
+		if (res_visible(r->cmd, r->base, j) &&
+		    ml_same_name(r->cmd->cols[j].name, name, strlen(name)))
+			return true;
+	return false;
+}
+
+const char *ml_alias_of(const struct ml_command *cmd, size_t i)
+{
+	size_t k;
+
+	for (k = 0; cmd->aliases && cmd->aliases[k].opt; k++)
+		if (strcmp(cmd->aliases[k].opt, cmd->opts[i].name) == 0)
+			return cmd->aliases[k].alias;
+	return NULL;
+}
+
+bool ml_opt_is_column(const struct run *r, size_t i)
+{
+	const struct ml_opt *o = &r->cmd->opts[i];
+	size_t k;
+
+	if (o->kind == ML_OPT_FLAG || o->kind == ML_OPT_TEXT)
+		return false;
+	if ((o->flags & ML_OPT_NOCOL) && !(r->given && r->given[i]))
+		return false;
+	for (k = 0; r->cmd->unused && r->cmd->unused[k].opt; k++)
+		if (strcmp(r->cmd->unused[k].opt, o->name) == 0 &&
+		    flag_set(r->cmd, r->base, r->cmd->unused[k].flag))
+			return false;
+	return !res_named(r, o->name);
+}
+
+/* Append a column name to r->names: the plain name with '-' -> '_', and
+ * in the table a time column's unit, "latency[us]" ("[us/byte]" for a
+ * time per byte). */
+static const char *add_name(struct run *r, const char *name, bool time,
+			    const char *unit)
+{
+	char *d = r->names + r->names_len;
+	size_t n = strlen(name), i;
+	const char *per = unit ? strchr(unit, '/') : NULL;
+
+	for (i = 0; i < n; i++)
+		d[i] = name[i] == '-' ? '_' : name[i];
+	if (time && r->spec.fmt == ML_FMT_TABLE)
+		n += (size_t)sprintf(d + n, "[%s%.20s]", r->unit_name,
+				     per ? per : "");
+	d[n] = '\0';
+	r->names_len += n + 1;
+	return d;
+}
+
+/* Every column that may be printed, in default order: --keep columns,
+ * inputs, results, status. */
+static size_t all_columns(struct run *r, struct ml_outcol *oc,
+			  struct colref *refs)
+{
+	const struct ml_command *cmd = r->cmd;
 	size_t i, n = 0;
 
+	for (i = 0; i < r->nkeep; i++) {
+		oc[n].name = add_name(r, r->keepnames[i], false, NULL);
+		oc[n].left = true;
+		refs[n].src = SRC_KEEP;
+		refs[n++].idx = i;
+	}
 	for (i = 0; i < cmd->nopts; i++) {
 		const struct ml_opt *o = &cmd->opts[i];
 
-		if (o->kind == ML_OPT_FLAG || o->kind == ML_OPT_TEXT ||
-		    (o->flags & ML_OPT_NOCOL))
+		if (!ml_opt_is_column(r, i))
 			continue;
-		oc[n].name = o->name;
-		oc[n].width = opt_width(o, &vl[i], prec);
+		oc[n].name = add_name(r, o->name, o->kind == ML_OPT_TIME,
+				      o->unit);
 		oc[n].left = o->kind == ML_OPT_CHOICE;
 		refs[n].src = SRC_OPT;
 		refs[n++].idx = i;
@@ -97,34 +156,41 @@ static size_t all_columns(const struct ml_command *cmd,
 	for (i = 0; i < cmd->ncols; i++) {
 		const struct ml_col *c = &cmd->cols[i];
 
-		if (!res_visible(cmd, base, i))
+		if (!res_visible(cmd, r->base, i))
 			continue;
-		oc[n].name = c->name;
+		oc[n].name = add_name(r, c->name, c->kind == ML_COL_TIME, NULL);
 		oc[n].left = c->kind == ML_COL_TEXT;
-		oc[n].width = c->kind == ML_COL_TEXT
-				      ? 4
-				      : ml_out_width(c->kind == ML_COL_INT
-							     ? ML_CELL_INT
-							     : ML_CELL_REAL,
-						     prec);
 		refs[n].src = SRC_RES;
 		refs[n++].idx = i;
 	}
 	oc[n].name = "status";
-	oc[n].width = 6;
 	oc[n].left = true;
 	refs[n].src = SRC_STATUS;
 	refs[n++].idx = 0;
-	for (i = 0; i < n; i++) {
-		int w = (int)strlen(oc[i].name);
-
-		if (w > oc[i].width)
-			oc[i].width = w;
-	}
 	return n;
 }
 
-/* Number of names in a comma-separated list (empty ones included). */
+/* The column of the option whose alias is the len bytes at tok, or
+ * nall. */
+static size_t by_alias(const struct run *r, const char *tok, size_t len,
+		       size_t nall, const struct ml_outcol *oc)
+{
+	const struct ml_alias *a = r->cmd->aliases;
+	size_t k, n;
+
+	for (; a && a->opt; a++) {
+		if (strlen(a->alias) != len || !same_n(a->alias, tok, len))
+			continue;
+		n = strlen(a->opt);
+		for (k = 0; k < nall; k++)
+			if (strcspn(oc[k].name, "[") == n &&
+			    same_n(a->opt, oc[k].name, n))
+				return k;
+	}
+	return nall;
+}
+
+/* Number of names in a --columns list (commas + 1). */
 static size_t count_names(const char *list)
 {
 	size_t n = 1;
@@ -137,14 +203,16 @@ static size_t count_names(const char *list)
 /*
  * Keep only the --columns, in that order.  A name given twice is printed
  * twice (as cut -f does not, but as a user who asks for it expects); an
- * empty name ("a,,b", "a,") is an error.  r->ocols holds count_names().
+ * empty name ("a,,b", "a,") is an error.  Names match with '-' or '_'
+ * and without the table's "[unit]".  r->ocols holds count_names().
  */
 static int select_columns(struct run *r, const char *list, size_t nall,
 			  const struct ml_outcol *oc, const struct colref *refs)
 {
 	const char *tok = list;
-	size_t n = 0, k, len;
+	size_t n = 0, k, len, plen;
 	char msg[160], q[ML_QUOTE_LEN];
+	const char *opt = r->colopt ? r->colopt : "columns";
 
 	for (;; tok += len + 1) {
 		len = strcspn(tok, ",");
@@ -152,22 +220,22 @@ static int select_columns(struct run *r, const char *list, size_t nall,
 			snprintf(msg, sizeof(msg),
 				 "%s has an empty column name",
 				 ml_quote(q, sizeof(q), list));
-			return ml_usage_err(r->ctx, r->cmd->name, "columns",
-					    msg);
+			return ml_usage_err(r->ctx, r->cmd->name, opt, msg);
 		}
-		for (k = 0; k < nall; k++)
-			if (strlen(oc[k].name) == len &&
-			    strncmp(oc[k].name, tok, len) == 0)
+		for (k = 0; k < nall; k++) {
+			plen = strcspn(oc[k].name, "[");
+			if (plen == len && same_n(tok, oc[k].name, len))
 				break;
+		}
+		if (k == nall) /* an alias names its option's column */
+			k = by_alias(r, tok, len, nall, oc);
 		if (k == nall) {
 			char *name = strndup(tok, len);
 
 			snprintf(msg, sizeof(msg), "%s is not a column (see --help)",
 				 ml_quote(q, sizeof(q), name ? name : "?"));
 			free(name);
-			return ml_usage_err(r->ctx, r->cmd->name,
-					    r->colopt ? r->colopt : "columns",
-					    msg);
+			return ml_usage_err(r->ctx, r->cmd->name, opt, msg);
 		}
 		r->ocols[n] = oc[k];
 		r->refs[n++] = refs[k];
@@ -178,32 +246,102 @@ static int select_columns(struct run *r, const char *list, size_t nall,
 	return 0;
 }
 
-int ml_setup_columns(struct run *r, const char *list,
-			 const union ml_val *base, const struct ml_vlist *vl)
+/* " name=value" of a constant input (its first value) into the line. */
+static void const_item(struct run *r, size_t i, struct ml_buf *b)
+{
+	const struct ml_opt *o = &r->cmd->opts[i];
+	struct ml_outspec full = r->spec;
+	struct ml_cell c;
+	char num[48], name[80];
+	const char *t = num;
+
+	full.precision = 0;
+	full.fmt = ML_FMT_CSV;
+	ml_cell_from_opt(r, i, r->base[i], &c);
+	if (c.kind == ML_CELL_TEXT)
+		t = c.v.s;
+	else
+		ml_out_number(&full, &c, num);
+	snprintf(name, sizeof(name), "%s", o->name);
+	for (char *p = name; *p; p++)
+		if (*p == '-')
+			*p = '_';
+	ml_buf_put(b, " ", 1);
+	ml_buf_put(b, name, strlen(name));
+	ml_buf_put(b, "=", 1);
+	ml_buf_put(b, t, strlen(t));
+	/* 12.5us reads back as an option value; cycles take no suffix */
+	if (o->kind == ML_OPT_TIME && c.kind != ML_CELL_TEXT &&
+	    ml_time_scale(r->unit_name) != 0.0)
+		ml_buf_put(b, r->unit_name, strlen(r->unit_name));
+}
+
+/*
+ * The default table: the inputs that vary, then results and status; the
+ * constant inputs go on the "# name=value ..." line (r->constline).
+ */
+static int table_columns(struct run *r, size_t nall,
+			 const struct ml_outcol *oc, const struct colref *refs)
+{
+	struct ml_buf b = {0};
+	size_t k, n = 0;
+
+	ml_buf_put(&b, "#", 1);
+	for (k = 0; k < nall; k++) {
+		if (refs[k].src == SRC_OPT && !r->varies[refs[k].idx]) {
+			const_item(r, refs[k].idx, &b);
+			continue;
+		}
+		r->ocols[n] = oc[k];
+		r->refs[n++] = refs[k];
+	}
+	r->spec.ncols = n;
+	ml_buf_put(&b, "\n", 2); /* with its NUL */
+	if (b.oom) {
+		ml_buf_free(&b);
+		return ml_usage_err(r->ctx, r->cmd->name, NULL, "out of memory");
+	}
+	if (b.len > 3)
+		r->constline = b.p;
+	else
+		ml_buf_free(&b);
+	return 0;
+}
+
+int ml_setup_columns(struct run *r)
 {
 	const struct ml_command *cmd = r->cmd;
-	size_t max = cmd->nopts + cmd->ncols + 1, nall, k;
+	size_t max = cmd->nopts + cmd->ncols + 1 + r->nkeep, nall, k;
 	struct ml_outcol *oc = calloc(max, sizeof(*oc));
 	struct colref *refs = calloc(max, sizeof(*refs));
-
-	size_t room = max + (list ? count_names(list) : 0);
+	const char *list = r->collist;
+	size_t room = max + (list ? count_names(list) : 0), nbytes = 0;
 	int rc = 0;
 
+	ml_free_columns(r);
+	for (k = 0; k < r->nkeep; k++)
+		nbytes += strlen(r->keepnames[k]) + 1;
+	nbytes += max * 96;
+	r->names = malloc(nbytes);
+	r->names_len = 0;
 	/* Room for every name --columns gives, repeated or not. */
 	r->ocols = calloc(room, sizeof(*r->ocols));
 	r->refs = calloc(room, sizeof(*r->refs));
 	r->finite = calloc(cmd->ncols + 1, sizeof(*r->finite));
-	if (!oc || !refs || !r->ocols || !r->refs || !r->finite) {
+	if (!oc || !refs || !r->ocols || !r->refs || !r->finite || !r->names) {
 		rc = ml_usage_err(r->ctx, cmd->name, NULL, "out of memory");
 		goto out;
 	}
-	nall = all_columns(cmd, base, vl, r->spec.precision, oc, refs);
+	nall = all_columns(r, oc, refs);
 	for (k = 0; k < cmd->ncols; k++)
-		r->finite[k] = res_visible(cmd, base, k) && !cmd->cols[k].na &&
+		r->finite[k] = res_visible(cmd, r->base, k) &&
+			       !cmd->cols[k].na &&
 			       cmd->cols[k].kind != ML_COL_TEXT &&
 			       cmd->cols[k].kind != ML_COL_INT;
 	if (list) {
 		rc = select_columns(r, list, nall, oc, refs);
+	} else if (r->spec.fmt == ML_FMT_TABLE && !r->allcols) {
+		rc = table_columns(r, nall, oc, refs);
 	} else {
 		memcpy(r->ocols, oc, nall * sizeof(*oc));
 		memcpy(r->refs, refs, nall * sizeof(*refs));
@@ -214,4 +352,25 @@ out:
 	free(oc);
 	free(refs);
 	return rc;
+}
+
+void ml_free_columns(struct run *r)
+{
+	free(r->ocols);
+	free(r->refs);
+	free(r->finite);
+	free(r->names);
+	free(r->constline);
+	r->ocols = NULL;
+	r->refs = NULL;
+	r->finite = NULL;
+	r->names = NULL;
+	r->constline = NULL;
+}
+
+void ml_out_preamble(const struct run *r, struct ml_buf *b)
+{
+	if (r->constline && r->spec.header)
+		ml_buf_put(b, r->constline, strlen(r->constline));
+	ml_out_header(&r->spec, b);
 }

@@ -5,11 +5,22 @@
 #include "cli/engine.h"
 #include "cli/parse.h"
 
-/* Set r->spec.cols/ncols, r->ocols and r->refs from --columns list (NULL:
- * every column) given the options' first values and value lists; returns
- * 0 or an exit status, the error reported.  r->spec.precision must be
- * set.  r->ocols and r->refs are the caller's to free. */
-int ml_setup_columns(struct run *r, const char *list,
-		     const union ml_val *base, const struct ml_vlist *vl);
+/* Set r->spec's columns from r->collist, r->given, r->varies, r->keep*
+ * (again after an --input header); 0 or an exit status, reported. */
+int ml_setup_columns(struct run *r);
+void ml_free_columns(struct run *r);
+
+/* The alias of option i (struct ml_alias), or NULL. */
+const char *ml_alias_of(const struct ml_command *cmd, size_t i);
+
+/* Option i is an input column of this run. */
+bool ml_opt_is_column(const struct run *r, size_t i);
+
+/* a (NUL-terminated) and the blen bytes at b are the same name, '-' and
+ * '_' alike. */
+bool ml_same_name(const char *a, const char *b, size_t blen);
+
+/* The table's "# name=value ..." line (if any) and the header. */
+void ml_out_preamble(const struct run *r, struct ml_buf *b);
 
 #endif

@@ -16,7 +16,7 @@
 
 #define MAX_JOBS 256
 
-enum colsrc { SRC_OPT, SRC_RES, SRC_STATUS };
+enum colsrc { SRC_OPT, SRC_RES, SRC_STATUS, SRC_KEEP };
 
 /* Where a printed column comes from: an option, a result or the status. */
 struct colref {
@@ -40,6 +40,20 @@ struct run {
 	const char *colopt;	/* the option that chose the columns */
 	int progress;		/* -1 auto, 0 off, 1 on */
 	bool dryrun;
+	const char *unit_name;	/* of time columns: --unit or the command's */
+	/* What columns.c chooses from (see there). */
+	const char *collist;	/* --columns or --value, or NULL */
+	bool allcols, keep;	/* --all-columns, --keep */
+	bool *given;		/* per option: on the command line or an
+				 * --input column */
+	bool *varies;		/* per option: more than one value in the
+				 * run (a swept list or an --input column) */
+	const union ml_val *base;
+	const char **keepnames;	/* --keep: unknown --input columns */
+	size_t nkeep;
+	char *names;		/* storage of the printed column names */
+	size_t names_len;
+	char *constline;	/* table: "# name=value ...\n", or NULL */
 };
 
 /* "mcastlat: CMD: --OPT: MSG" (or without --OPT); returns ML_EXIT_USAGE. */

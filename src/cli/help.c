@@ -3,6 +3,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "cli/columns.h"
 #include "cli/run.h"
 
 static void opt_arg(const struct ml_opt *o, char *buf, size_t len)
@@ -91,10 +92,17 @@ static void opt_line(const struct ml_command *cmd, const struct ml_opt *o,
 	const char *unit = o->unit ? o->unit
 			   : o->kind == ML_OPT_TIME ? cmd->time_unit : NULL;
 	const char *help = o->help ? o->help : "";
+	const char *alias = ml_alias_of(cmd, (size_t)(o - cmd->opts));
+	char withalias[300];
 
 	opt_arg(o, arg, sizeof(arg));
 	snprintf(left, sizeof(left), "--%s%s%s", o->name, arg[0] ? " " : "",
 		 arg);
+	if (alias) {
+		snprintf(withalias, sizeof(withalias), "%s (alias --%s)", help,
+			 alias);
+		help = withalias;
+	}
 	/* The default in the option's own unit: "(default 12.5 us)". */
 	if (o->kind == ML_OPT_FLAG)
 		snprintf(text, sizeof(text), "%s", help);

@@ -71,19 +71,6 @@ static void putc_(struct ml_buf *b, char c)
 	put(b, &c, 1);
 }
 
-static void pad(struct ml_buf *b, int n)
-{
-	char *d;
-
-	if (n <= 0)
-		return;
-	d = reserve(b, (size_t)n);
-	if (d) {
-		memset(d, ' ', (size_t)n);
-		b->len += (size_t)n;
-	}
-}
-
 static const double p10[] = {
 	1e0,  1e1,  1e2,  1e3,	1e4,  1e5,  1e6,  1e7,	1e8,  1e9,  1e10, 1e11,
 	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
@@ -323,13 +310,17 @@ static void put_tsv_text(struct ml_buf *b, const char *t)
 	}
 }
 
-/* Text of a delimited format (csv or tsv). */
+/* Text of a delimited format: csv, tsv, or the table's cells before
+ * table.c aligns them (tab-separated; an empty text is "-", so that
+ * awk and cut see every field). */
 static void put_delim_text(struct ml_buf *b, const char *t, enum ml_fmt fmt)
 {
-	if (fmt == ML_FMT_TSV)
-		put_tsv_text(b, t);
-	else
+	if (fmt == ML_FMT_CSV)
 		put_csv_text(b, t);
+	else if (fmt == ML_FMT_TABLE && *t == '\0')
+		putc_(b, '-');
+	else
+		put_tsv_text(b, t);
 }
 
 static void put_json_string(struct ml_buf *b, const char *t)
@@ -354,17 +345,6 @@ static void put_json_string(struct ml_buf *b, const char *t)
 	putc_(b, '"');
 }
 
-static void put_cell_plain(struct ml_buf *b, const char *t, size_t n,
-			   const struct ml_outcol *col, bool last, bool left,
-			   enum ml_fmt fmt)
-{
-	if (fmt == ML_FMT_TABLE && !left)
-		pad(b, col->width - (int)n);
-	put(b, t, n);
-	if (fmt == ML_FMT_TABLE && left && !last)
-		pad(b, col->width - (int)n);
-}
-
 void ml_out_header(const struct ml_outspec *s, struct ml_buf *b)
 {
 	size_t j;
@@ -372,18 +352,9 @@ void ml_out_header(const struct ml_outspec *s, struct ml_buf *b)
 	if (!s->header || s->fmt == ML_FMT_JSON)
 		return;
 	for (j = 0; j < s->ncols; j++) {
-		const struct ml_outcol *col = &s->cols[j];
-		bool last = j + 1 == s->ncols;
-
-		if (j && s->fmt == ML_FMT_TABLE)
-			put(b, "  ", 2);
-		else if (j)
-			putc_(b, s->fmt == ML_FMT_TSV ? '\t' : ',');
-		if (s->fmt != ML_FMT_TABLE)
-			put_delim_text(b, col->name, s->fmt);
-		else
-			put_cell_plain(b, col->name, strlen(col->name), col,
-				       last, col->left, s->fmt);
+		if (j)
+			putc_(b, s->fmt == ML_FMT_CSV ? ',' : '\t');
+		put_delim_text(b, s->cols[j].name, s->fmt);
 	}
 	putc_(b, '\n');
 }
@@ -419,7 +390,7 @@ static void row_csv(const struct ml_outspec *s, const struct ml_cell *cells,
 		    struct ml_buf *b)
 {
 	size_t j, room = s->ncols * 48 + 1; /* a number is < 40 bytes */
-	char *d, sep = s->fmt == ML_FMT_TSV ? '\t' : ',';
+	char *d, sep = s->fmt == ML_FMT_CSV ? ',' : '\t';
 
 	if (reserve(b, room) == NULL)
 		return;
@@ -449,39 +420,8 @@ static void row_csv(const struct ml_outspec *s, const struct ml_cell *cells,
 void ml_out_row(const struct ml_outspec *s, const struct ml_cell *cells,
 		struct ml_buf *b)
 {
-	char num[40];
-	size_t j, n;
-
-	if (s->fmt == ML_FMT_JSON) {
+	if (s->fmt == ML_FMT_JSON)
 		row_json(s, cells, b);
-		return;
-	}
-	if (s->fmt == ML_FMT_CSV || s->fmt == ML_FMT_TSV) {
+	else
 		row_csv(s, cells, b);
-		return;
-	}
-	for (j = 0; j < s->ncols; j++) {
-		const struct ml_outcol *col = &s->cols[j];
-		bool last = j + 1 == s->ncols;
-
-		if (j) {
-			if (s->fmt == ML_FMT_CSV)
-				putc_(b, ',');
-			else
-				put(b, "  ", 2);
-		}
-		if (cells[j].kind == ML_CELL_TEXT) {
-			const char *t = cells[j].v.s ? cells[j].v.s : "";
-
-			if (s->fmt == ML_FMT_CSV)
-				put_csv_text(b, t);
-			else
-				put_cell_plain(b, t, strlen(t), col, last,
-					       col->left, s->fmt);
-			continue;
-		}
-		n = ml_out_number(s, &cells[j], num);
-		put_cell_plain(b, num, n, col, last, col->left, s->fmt);
-	}
-	putc_(b, '\n');
 }

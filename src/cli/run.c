@@ -60,7 +60,7 @@ static int run_sweep(struct run *r, const struct ml_vlist *const *vlp,
 		free(dims);
 		return ml_usage_err(r->ctx, r->cmd->name, NULL, msg);
 	}
-	sw = (struct sweep){vlp, nd, dims, total, base, r->cmd->nopts};
+	sw = (struct sweep){vlp, nd, dims, total, base, r->cmd->nopts, NULL};
 	if (ml_precheck(r, &sw, &dg)) {
 		free(dims);
 		return ml_usage_err(r->ctx, r->cmd->name,
@@ -78,7 +78,7 @@ static int run_sweep(struct run *r, const struct ml_vlist *const *vlp,
 		return rc;
 	}
 	if (r->shard_i == 1)
-		ml_out_header(&r->spec, &hb);
+		ml_out_preamble(r, &hb);
 	if (ml_sink_write(sk, &hb))
 		rc = ML_EXIT_ROWS;
 	ml_buf_free(&hb);
@@ -178,9 +178,31 @@ int ml_run(const struct ml_command *cmd, int argc, char **argv,
 		}
 		vlp[i] = &vl[i];
 	}
-	rc = ml_setup_columns(&r, a.value ? a.value : a.columns, base, vl);
-	if (rc)
+	r.given = calloc(n + 1, sizeof(*r.given));
+	r.varies = calloc(n + 1, sizeof(*r.varies));
+	if (!r.given || !r.varies) {
+		rc = ml_usage_err(ctx, cmd->name, NULL, "out of memory");
 		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		r.given[i] = a.raw[i] != NULL;
+		r.varies[i] = vl[i].count > 1;
+	}
+	r.collist = a.value ? a.value : a.columns;
+	r.allcols = a.allcols;
+	r.keep = a.keep;
+	r.base = base;
+	if (a.keep && !a.input) {
+		rc = ml_usage_err(ctx, cmd->name, "keep",
+				  "copies columns of an --input file: give one");
+		goto out;
+	}
+	/* With --input the columns are known once its header is read. */
+	if (!a.input) {
+		rc = ml_sink_columns(&sk, &r);
+		if (rc)
+			goto out;
+	}
 	sweep_order(&a, vl, n);
 	if (a.output && strcmp(a.output, "-") != 0 && !a.dryrun) {
 		if (ml_outfile_open(&of, a.output, err, sizeof(err))) {
@@ -197,6 +219,12 @@ int ml_run(const struct ml_command *cmd, int argc, char **argv,
 		rc = ml_run_batch(&r, a.input, vlp, base, a.order, a.norder, &sk);
 	else
 		rc = run_sweep(&r, vlp, base, a.order, a.norder, &sk);
+	if (sk.table) {
+		if (ml_table_finish(sk.table, ctx->out))
+			sk.failed = true;
+		ml_table_free(sk.table);
+		sk.table = NULL;
+	}
 	if (sk.failed && rc == ML_EXIT_OK)
 		rc = ML_EXIT_ROWS;
 	if (sk.notok && rc == ML_EXIT_OK)
@@ -210,8 +238,10 @@ out:
 	free(base);
 	free(a.raw);
 	free(a.order);
-	free(r.ocols);
-	free(r.refs);
-	free(r.finite);
+	if (sk.table)
+		ml_table_free(sk.table);
+	ml_free_columns(&r);
+	free(r.given);
+	free(r.varies);
 	return rc;
 }

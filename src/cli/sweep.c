@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cli/columns.h"
 #include "cli/sweep.h"
 
 #define CHUNK_MAX 4096
@@ -55,8 +56,8 @@ struct worker {
 /* ------------------------------------------------------------------ */
 /* Evaluation of points                                                */
 
-static void cell_from_opt(const struct run *r, size_t i, union ml_val v,
-			  struct ml_cell *c)
+void ml_cell_from_opt(const struct run *r, size_t i, union ml_val v,
+		      struct ml_cell *c)
 {
 	const struct ml_opt *o = &r->cmd->opts[i];
 
@@ -198,7 +199,7 @@ static void note_overflow(const struct run *r, struct worker *w,
 }
 
 static void eval_row(const struct run *r, struct worker *w, struct ml_buf *b,
-		     struct invalid_note *note)
+		     struct invalid_note *note, const char *const *keep)
 {
 	const struct ml_command *cmd = r->cmd;
 	struct ml_point pt = {w->v};
@@ -242,8 +243,11 @@ static void eval_row(const struct run *r, struct worker *w, struct ml_buf *b,
 			/* Unchanged inputs keep the cell of the last row. */
 			if (!w->dirty[ref->idx])
 				continue;
-			cell_from_opt(r, ref->idx, w->v[ref->idx], c);
+			ml_cell_from_opt(r, ref->idx, w->v[ref->idx], c);
 			cache_cell(r, &w->cache[j], w->v[ref->idx], c);
+		} else if (ref->src == SRC_KEEP) {
+			c->kind = ML_CELL_TEXT;
+			c->v.s = keep ? keep[ref->idx] : "";
 		} else if (ref->src == SRC_RES) {
 			cell_from_res(r, ref->idx, w->out[ref->idx], st == ML_OK,
 				      c);
@@ -298,7 +302,7 @@ static void run_chunk(const struct run *r, const struct sweep *sw,
 	memcpy(w->v, sw->base, r->cmd->nopts * sizeof(*w->v));
 	odometer_seek(sw, w, first);
 	for (w->point = first; count-- > 0; w->point++) {
-		eval_row(r, w, b, note);
+		eval_row(r, w, b, note, sw->keep);
 		if (count)
 			odometer_step(sw, w);
 	}
@@ -349,12 +353,38 @@ static void sink_note(struct sink *s, struct invalid_note *n)
 		n->diag.param ? n->diag.param : "?", n->diag.msg);
 }
 
+int ml_sink_columns(struct sink *s, struct run *r)
+{
+	int rc = ml_setup_columns(r);
+
+	if (rc || r->spec.fmt != ML_FMT_TABLE || r->dryrun)
+		return rc;
+	if (s->table)
+		ml_table_free(s->table);
+	s->table = &s->tbl;
+	if (ml_table_init(s->table, r->spec.cols, r->spec.ncols)) {
+		s->table = NULL;
+		return ml_usage_err(r->ctx, r->cmd->name, NULL, "out of memory");
+	}
+	return 0;
+}
+
 int ml_sink_write(struct sink *s, struct ml_buf *b)
 {
 	if (b->oom) {
 		ml_err(s->ctx, "%s: out of memory", s->cmdname);
 		s->failed = true;
 		return -1;
+	}
+	if (s->table) {
+		size_t n = b->len;
+
+		b->len = 0;
+		if (ml_table_feed(s->table, b->p, n, s->ctx->out)) {
+			s->failed = true;
+			return -1;
+		}
+		return 0;
 	}
 	if (ml_buf_flush(b, s->ctx->out)) {
 		s->failed = true;
@@ -581,7 +611,7 @@ static void put_point(const struct run *r, const struct sweep *sw,
 		const char *t = num;
 		size_t n;
 
-		cell_from_opt(r, i, ml_vlist_at(sw->vl[i], idx[d]), &c);
+		ml_cell_from_opt(r, i, ml_vlist_at(sw->vl[i], idx[d]), &c);
 		if (c.kind == ML_CELL_TEXT)
 			t = c.v.s;
 		else

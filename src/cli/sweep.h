@@ -6,6 +6,7 @@
 #include "cli/engine.h"
 #include "cli/parse.h"
 #include "cli/progress.h"
+#include "cli/table.h"
 
 /* One sweep: the value list of every option and the order of dims. */
 struct sweep {
@@ -15,6 +16,7 @@ struct sweep {
 	unsigned long long total;
 	const union ml_val *base; /* values of options not swept */
 	size_t nopts;
+	const char *const *keep; /* --keep: this --input row's kept cells */
 };
 
 /* Where rows go: stdout of ctx, the first invalid-row warning once. */
@@ -26,7 +28,17 @@ struct sink {
 	unsigned long long notok; /* --value: rows not ok, left out */
 	struct ml_progress prog;  /* the progress line */
 	unsigned long long pdone; /* points done before this range */
+	struct ml_table *table;	  /* table format: aligns what is written */
+	struct ml_table tbl;	  /* its storage */
 };
+
+/* Choose the run's columns (columns.c) and, for the table, set up the
+ * aligning of what the sink writes; 0 or an exit status, reported. */
+int ml_sink_columns(struct sink *s, struct run *r);
+
+/* The cell of option i at value v (time in --unit; "auto" as text). */
+void ml_cell_from_opt(const struct run *r, size_t i, union ml_val v,
+		      struct ml_cell *c);
 
 /* Write and empty b; -1 (reported, s->failed set) on error. */
 int ml_sink_write(struct sink *s, struct ml_buf *b);

@@ -31,7 +31,7 @@ fail=0
 positive='
 cluster mtu
 cluster nodes
-hypercube dim
+hypercube dims
 hypercube vcs
 hypercube flits
 kbinomial nodes
@@ -229,7 +229,9 @@ for cmd in $cmds; do
 		usage "$cmd" $args
 	done
 	abbrev=$(echo "$first" | sed 's/.$//')
-	if [ -n "$abbrev" ] && ! grep -q "^$abbrev " "$tmp/opts"; then
+	# (an alias, such as hypercube --dim for --dims, is no abbreviation)
+	if [ -n "$abbrev" ] && ! grep -q "^$abbrev " "$tmp/opts" &&
+	   ! run "$cmd" --help | grep -q -- "(alias --$abbrev)"; then
 		usage "$cmd" "--$abbrev" 1
 	fi
 

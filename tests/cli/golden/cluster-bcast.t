@@ -1,3 +1,4 @@
 $ mcastlat cluster --op bcast
-  os-fixed  os-per-byte    gs-fixed  gs-per-byte    gr-fixed  gr-per-byte  latency-fixed  latency-per-byte    or-fixed  or-per-byte          ur  ctm-per-byte     mtu     msg   nodes  op     packets       h     latency  formula  full_duplex  status
-         1            0           2            0           2            0              4                 0         1.5            0         0.5             0    1500       0      16  bcast        1       4          28  2.8      no           ok
+# os_fixed=1us os_per_byte=0us gs_fixed=2us gs_per_byte=0us gr_fixed=2us gr_per_byte=0us latency_fixed=4us latency_per_byte=0us or_fixed=1.5us or_per_byte=0us ur=0.5us ctm_per_byte=0us mtu=1500 msg=0 nodes=16 op=bcast
+packets  h  latency[us]  formula  full_duplex  status
+      1  4           28  2.8      no           ok
