@@ -92,6 +92,55 @@ for c in $("$bin" list | awk '{ print $1 }'); do
 	[ "$w" -le 80 ] && pass=$((pass + 1)) || bad "$c --help is $w columns wide"
 done
 
+# The CSV a command prints is valid --input for it, and reading it back
+# prints it again, byte for byte (results recomputed, echo columns such
+# as kbinomial packets and torus r read back, flags given again).
+roundtrip() {
+	flags=$1
+	shift
+	# shellcheck disable=SC2086 # $flags: words
+	"$bin" "$@" $flags --format csv > "$tmp/a.csv" 2> /dev/null
+	# shellcheck disable=SC2086
+	"$bin" "$1" $flags --input "$tmp/a.csv" --format csv > "$tmp/b.csv" 2> "$tmp/err"
+	rc=$?
+	if [ $rc -ne 0 ] || ! cmp -s "$tmp/a.csv" "$tmp/b.csv" ||
+	   [ "$(wc -l < "$tmp/a.csv")" -lt 2 ]; then
+		bad "round trip (exit $rc): mcastlat $* $flags: $(head -n 1 "$tmp/err")"
+	else
+		pass=$((pass + 1))
+	fi
+}
+roundtrip "" kbinomial --nodes 2:40 --packets 1,8 --tree optimal,binomial,3
+roundtrip "" kbinomial --nodes 2:40 --msg 1k,4k --packet-size 100,1KiB
+roundtrip "--schedule" kbinomial --nodes 10 --packets 1:3
+roundtrip "" cluster --op all --msg 0:5000:1000 --nodes 4,16
+roundtrip "" cluster --op bcast --formula 2.8,auto --gs-per-byte 0,0.01
+roundtrip "" hypercube --rate 0:0.02:0.005 --dims 4,6 --vcs 2,4
+roundtrip "--saturation" hypercube --dims 4,6
+roundtrip "" torus --k 4,8 --group 4:16 --o 1,2
+roundtrip "" torus --k 4,8 --group 4:16 --algorithm md,mu --r 2,4
+roundtrip "--full" torus --model structural --k 8 --group 20 --placement random --seed 1,2 --lp 10ns,14ns
+roundtrip "--unit ms" kbinomial --nodes 4:8 --ts 10,12.5
+roundtrip "--unit ns" torus --k 4 --group 4:6 --tprocess 100,200
+
+# --input: result columns and status ignored, both spellings, trimmed
+# header cells, an alias; unknown columns an error unless --keep, which
+# copies them through (first, in file order).  kbinomial --msg 1000 with
+# 100-byte packets: m = 10.
+printf ' nodes , packet_size ,msg, latency ,status\n2,100,1000,1,bogus\n' > "$tmp/in.csv"
+expect 0 'nodes,msg,packet_size,packets\n2,1000,100,10\n' '' -- \
+	kbinomial --input "$tmp/in.csv" --format csv --columns nodes,msg,packet-size,packets
+printf 'dim\n4\n' > "$tmp/dim.csv"
+expect 0 'dims\n4\n' '' -- hypercube --input "$tmp/dim.csv" --format csv --columns dims
+printf 'id,nodes,label\nA,2,"x, y"\nB,1000,z\n' > "$tmp/keep.csv"
+expect 0 'id,label,nodes,latency\nA,"x, y",2,30\nB,z,1000,75\n' '' -- \
+	kbinomial --input "$tmp/keep.csv" --keep --tree binomial --format csv \
+	--columns id,label,nodes,latency
+expect 2 '' "mcastlat: kbinomial: --input: $tmp/keep.csv: 'id' is not an option or a result of kbinomial (--keep copies such columns)\n" \
+	-- kbinomial --input "$tmp/keep.csv"
+expect 2 '' 'mcastlat: kbinomial: --keep: copies columns of an --input file: give one\n' \
+	-- kbinomial --keep
+
 # -o: written whole, replaced only on success.
 cd "$tmp" || exit 1
 "$bin" kbinomial --nodes 2:5 --format csv -o out.csv > stdout.txt
