@@ -1,4 +1,4 @@
-$ mcastlat hypercube --saturation --dim 6:8 --vcs 2,4
+$ mcastlat hypercube --saturation --dims 6:8 --vcs 2,4
 # flits=32 beta=0.01 delta=1
 dims  vcs  lambda_sat  latency_0[cycles]  latency_50[cycles]  latency_90[cycles]  status
    6    2  0.02093078                198            276.9082            354.7907  ok
