@@ -407,7 +407,10 @@ static void row_csv(const struct ml_outspec *s, const struct ml_cell *cells,
 			d += ml_out_number(s, c, d);
 		} else {
 			b->len = (size_t)(d - b->p);
-			put_delim_text(b, c->v.s ? c->v.s : "", s->fmt);
+			if (s->fmt == ML_FMT_CSV)
+				put_csv_text(b, c->v.s ? c->v.s : "");
+			else
+				put_delim_text(b, c->v.s ? c->v.s : "", s->fmt);
 			if (reserve(b, room) == NULL)
 				return;
 			d = b->p + b->len;

@@ -202,6 +202,9 @@ static void eval_row(const struct run *r, struct worker *w, struct ml_buf *b,
 		     struct invalid_note *note, const char *const *keep)
 {
 	const struct ml_command *cmd = r->cmd;
+	const struct colref *refs = r->refs;
+	struct ml_cell *cells = w->cells;
+	size_t ncols = r->spec.ncols;
 	struct ml_point pt = {w->v};
 	struct ml_diag dg = {NULL, ""};
 	enum ml_status st;
@@ -235,9 +238,9 @@ static void eval_row(const struct run *r, struct worker *w, struct ml_buf *b,
 		memset(w->dirty, 1, cmd->nopts * sizeof(*w->dirty));
 		return;
 	}
-	for (j = 0; j < r->spec.ncols; j++) {
-		const struct colref *ref = &r->refs[j];
-		struct ml_cell *c = &w->cells[j];
+	for (j = 0; j < ncols; j++) {
+		const struct colref *ref = &refs[j];
+		struct ml_cell *c = &cells[j];
 
 		if (ref->src == SRC_OPT) {
 			/* Unchanged inputs keep the cell of the last row. */
@@ -245,16 +248,16 @@ static void eval_row(const struct run *r, struct worker *w, struct ml_buf *b,
 				continue;
 			ml_cell_from_opt(r, ref->idx, w->v[ref->idx], c);
 			cache_cell(r, &w->cache[j], w->v[ref->idx], c);
-		} else if (ref->src == SRC_KEEP) {
-			c->kind = ML_CELL_TEXT;
-			c->v.s = keep ? keep[ref->idx] : "";
 		} else if (ref->src == SRC_RES) {
 			cell_from_res(r, ref->idx, w->out[ref->idx], st == ML_OK,
 				      c);
 			cache_cell(r, &w->cache[j], c->v, c);
-		} else {
+		} else if (ref->src == SRC_STATUS) {
 			c->kind = ML_CELL_TEXT;
 			c->v.s = ml_status_word(st);
+		} else { /* SRC_KEEP, rare: last */
+			c->kind = ML_CELL_TEXT;
+			c->v.s = keep ? keep[ref->idx] : "";
 		}
 	}
 	ml_out_row(&r->spec, w->cells, b);
