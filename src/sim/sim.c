@@ -322,13 +322,11 @@ static void one_cycle(struct sim *s)
 {
 	unsigned i, n0;
 
-	for (i = 0; i < s->nact; i++)
-		net_route_phase(s, s->act[i]);
-	for (i = 0; i < s->nact; i++)
-		net_switch_phase(s, s->act[i]);
+	/* routers activated by an arrival in this pass hold only flits that
+	 * arrived this cycle: nothing to do for them until the next */
 	n0 = s->nact;
 	for (i = 0; i < n0; i++)
-		net_link_phase(s, s->act[i]);
+		net_router_cycle(s, s->act[i]);
 	net_inject_phase(s);
 	net_compact(s);
 }

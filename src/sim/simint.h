@@ -124,6 +124,7 @@ struct ivc {
 	uint32_t out;		/* output VC the head flit goes to */
 	uint64_t sw_at;		/* a routed header may switch from this cycle */
 	uint64_t pop_at;	/* last cycle a flit left (flow control) */
+	uint64_t arr_at;	/* last cycle a flit arrived */
 };
 
 /* Output virtual channel: a queue of `buffer` flits at the upstream end
@@ -141,6 +142,7 @@ struct inj {
 	uint32_t sent;	       /* flits of cur already injected */
 	uint64_t start_at;     /* cur's first flit may cross from here */
 	uint32_t qlen;
+	uint32_t node, in;     /* its node and router input VC */
 	uint8_t active;
 };
 
@@ -264,6 +266,9 @@ struct sim {
 	struct flit *iq, *oq; /* flit stores, B per VC */
 	uint64_t *imask;      /* nonempty input VCs, W per node */
 	uint64_t *omask;      /* nonempty output VCs, W per node */
+	uint64_t *rmask;      /* input VCs whose head awaits the routing
+			       * unit (nonempty and IV_IDLE), W per node */
+	uint16_t *port_of;    /* nvc_node: port of a VC bit */
 	uint32_t *rr_route;   /* routing unit round robin, per node */
 	uint8_t *rr_link;     /* DSRR pointer per output port */
 	uint32_t *act;	      /* active routers */
@@ -313,9 +318,7 @@ struct sim {
 /* router.c */
 int net_init(struct sim *s);
 void net_free(struct sim *s);
-void net_route_phase(struct sim *s, unsigned node);
-void net_switch_phase(struct sim *s, unsigned node);
-void net_link_phase(struct sim *s, unsigned node);
+void net_router_cycle(struct sim *s, unsigned node);
 void net_inject_phase(struct sim *s);
 void net_compact(struct sim *s);
 
