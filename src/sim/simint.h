@@ -295,7 +295,7 @@ struct sim {
 	/* generation */
 	struct gev *heap;
 	unsigned nheap;
-	uint32_t *scratch; /* N */
+	uint32_t *scratch; /* 2 N: destinations, then the candidates */
 	uint32_t *bcast_count; /* per source: broadcasts started (base dim) */
 	size_t trace_next;
 	unsigned mflits, uflits;
