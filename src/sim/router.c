@@ -150,66 +150,57 @@ void net_free(struct sim *s)
 /* ------------------------------------------------------------------ */
 /* 1. Routing unit. */
 
+/* The selection function: a free output VC of node among the
+ * candidates, or SIM_NONE.  Duato: a random free adaptive VC, else the
+ * escape VC if free; otherwise (dor, delivery) the first free VC in
+ * candidate order.  Free = no owner; a released VC is already empty. */
+uint32_t net_select(struct sim *s, unsigned node, const struct cand *c,
+		    unsigned nc)
+{
+	uint32_t obase = node * s->nvc_node, o = SIM_NONE, esc = SIM_NONE;
+	unsigned i, v, nfree = 0, pick;
+
+	for (i = 0; i < nc; i++) {
+		uint32_t b = obase + c[i].port * s->V;
+
+		for (v = c[i].vc0; v < (unsigned)c[i].vc0 + c[i].nvc; v++) {
+			if (s->ov[b + v].owner != SIM_NONE)
+				continue;
+			if (s->rc.routing != ML_SIM_DUATO ||
+			    c[i].port >= s->t.P)
+				return b + v;
+			if (c[i].escape)
+				esc = b + v;
+			else
+				nfree++;
+		}
+	}
+	if (!nfree)
+		return esc;
+	pick = nfree > 1 ? (unsigned)gsl_rng_uniform_int(s->rng, nfree) : 0;
+	for (i = 0; i < nc && o == SIM_NONE; i++) {
+		uint32_t b = obase + c[i].port * s->V;
+
+		if (c[i].escape)
+			continue;
+		for (v = c[i].vc0; v < (unsigned)c[i].vc0 + c[i].nvc; v++)
+			if (s->ov[b + v].owner == SIM_NONE && pick-- == 0) {
+				o = b + v;
+				break;
+			}
+	}
+	return o;
+}
+
 /* Reserve an output VC for the address at the head of input VC id of
  * node; 1 on success. */
 static int route_one(struct sim *s, unsigned node, uint32_t id)
 {
 	struct cand c[SIM_MAX_CAND];
 	const struct flit *f = &s->iq[(size_t)id * s->B + s->iv[id].head];
-	size_t obase = (size_t)node * s->nvc_node;
-	unsigned nc, i, v, nfree = 0, pick;
-	uint32_t o = SIM_NONE, esc = SIM_NONE;
+	unsigned nc = route_cands(&s->t, &s->rc, node, f->dest, f->wrapped, c);
+	uint32_t o = net_select(s, node, c, nc);
 
-	nc = route_cands(&s->t, &s->rc, node, f->dest, f->wrapped, c);
-	if (s->rc.routing == ML_SIM_DUATO && node != f->dest) {
-		for (i = 0; i < nc; i++) {
-			uint32_t b = (uint32_t)(obase + c[i].port * s->V);
-
-			for (v = c[i].vc0; v < (unsigned)c[i].vc0 + c[i].nvc;
-			     v++) {
-				if (s->ov[b + v].owner != SIM_NONE)
-					continue;
-				if (c[i].escape)
-					esc = b + v;
-				else
-					nfree++;
-			}
-		}
-		if (nfree) {
-			pick = nfree > 1 ? (unsigned)gsl_rng_uniform_int(
-						   s->rng, nfree)
-					 : 0;
-			for (i = 0; i < nc && o == SIM_NONE; i++) {
-				uint32_t b = (uint32_t)(obase +
-							c[i].port * s->V);
-
-				if (c[i].escape)
-					continue;
-				for (v = c[i].vc0;
-				     v < (unsigned)c[i].vc0 + c[i].nvc; v++) {
-					if (s->ov[b + v].owner != SIM_NONE)
-						continue;
-					if (pick-- == 0) {
-						o = b + v;
-						break;
-					}
-				}
-			}
-		} else {
-			o = esc;
-		}
-	} else {
-		for (i = 0; i < nc && o == SIM_NONE; i++) {
-			uint32_t b = (uint32_t)(obase + c[i].port * s->V);
-
-			for (v = c[i].vc0; v < (unsigned)c[i].vc0 + c[i].nvc;
-			     v++)
-				if (s->ov[b + v].owner == SIM_NONE) {
-					o = b + v;
-					break;
-				}
-		}
-	}
 	if (o == SIM_NONE)
 		return 0;
 	s->ov[o].owner = id;

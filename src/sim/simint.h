@@ -319,6 +319,8 @@ struct sim {
 int net_init(struct sim *s);
 void net_free(struct sim *s);
 void net_router_cycle(struct sim *s, unsigned node);
+uint32_t net_select(struct sim *s, unsigned node, const struct cand *c,
+		    unsigned nc);
 void net_inject_phase(struct sim *s);
 void net_compact(struct sim *s);
 
