@@ -76,6 +76,7 @@ static const struct zcase zcases[] = {
 	{ML_SIM_TORUS, 4, 3, 3, ML_SIM_DUATO},
 	{ML_SIM_HYPERCUBE, 2, 4, 2, ML_SIM_DUATO},
 	{ML_SIM_HYPERCUBE, 2, 5, 2, ML_SIM_DOR},
+	{ML_SIM_HYPERCUBE, 2, 5, 8, ML_SIM_DUATO}, /* 80 VCs per router */
 };
 
 START_TEST(test_zero_load_unicast)
@@ -284,6 +285,8 @@ static const struct scase scases[] = {
 	{ML_SIM_TORUS, 4, 2, 3, ML_SIM_DUATO, ML_SIM_UNICAST, 2},
 	{ML_SIM_MESH, 4, 2, 2, ML_SIM_DUATO, ML_SIM_BINOMIAL, 4},
 	{ML_SIM_TORUS, 3, 3, 4, ML_SIM_DOR, ML_SIM_BINOMIAL, ML_SIM_ALL},
+	/* 10 ports of 8 VCs: two 64-bit words of VC masks per router */
+	{ML_SIM_HYPERCUBE, 2, 5, 8, ML_SIM_DUATO, ML_SIM_UNICAST, ML_SIM_ALL},
 };
 
 START_TEST(test_saturation_drains)
@@ -662,6 +665,11 @@ static void v_topo(struct ml_sim_params *p)
 	p->topology = (enum ml_sim_topology)7;
 }
 static void v_big(struct ml_sim_params *p) { p->dims = 9; }
+static void v_huge(struct ml_sim_params *p)
+{
+	p->k = 1024; /* 2^20 nodes, 5 ports of 64 VCs */
+	p->vcs = 64;
+}
 
 static const unsigned bad_dest = 0;
 static const struct ml_sim_trace_msg bad_trace = {0, 0, 4, 1, &bad_dest};
@@ -679,6 +687,7 @@ static const struct vcase vcases[] = {
 	{"ports", v_ports},    {"buffer", v_buffer}, {"flits", v_flits},
 	{"ci", v_ci},	       {"replications", v_reps}, {"hotspot", v_hot},
 	{"topology", v_topo},  {"dims", v_big},	   {"trace", v_trace},
+	{"dims", v_huge},
 };
 
 START_TEST(test_validate)

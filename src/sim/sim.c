@@ -146,6 +146,12 @@ enum ml_status ml_sim_validate(const struct ml_sim_params *p,
 		return ml_diag_set(d, "dims", "more than %u nodes",
 				   SIM_MAX_NODES);
 	P = p->topology == ML_SIM_HYPERCUBE ? p->dims : 2 * p->dims;
+	if (p->vcs >= 1 && p->vcs <= SIM_MAX_VCS &&
+	    (unsigned long long)N * 2 * P * p->vcs > SIM_MAX_VC_TOTAL)
+		return ml_diag_set(d, "dims", "%u nodes with %u virtual "
+				   "channels per port: more than %u virtual "
+				   "channels in all", N, p->vcs,
+				   SIM_MAX_VC_TOTAL);
 	if (p->routing != ML_SIM_DOR && p->routing != ML_SIM_DUATO)
 		return ml_diag_set(d, "routing", "unknown routing");
 	if (p->vcs < 1 || p->vcs > SIM_MAX_VCS)

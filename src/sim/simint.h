@@ -26,6 +26,7 @@
 #define SIM_MAX_DIMS 20
 #define SIM_MAX_VCS 64
 #define SIM_MAX_BUFFER 1024
+#define SIM_MAX_VC_TOTAL (1u << 28) /* VC ids fit 32 bits, with room */
 #define SIM_MAX_CAND (2 * SIM_MAX_DIMS + 2)
 
 /* ------------------------------------------------------------------ */
@@ -162,7 +163,8 @@ struct msg {
 	uint32_t src, dest;
 	uint32_t lo, hi; /* BCOPY: subtree (list range, or hypercube level) */
 	uint32_t pos;	 /* BCOPY: the receiver's position in the list */
-	uint16_t flits, hops;
+	uint32_t hops;
+	uint16_t flits;
 	uint16_t got;	/* flits delivered (conservation check) */
 	uint8_t kind;
 	uint8_t measured;
