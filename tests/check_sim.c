@@ -10,6 +10,7 @@
  */
 #include <check.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -482,6 +483,49 @@ START_TEST(test_noconv_and_determinism)
 }
 END_TEST
 
+/* No hidden shared state: two simulations on two threads at once give
+ * exactly what they give one after the other. */
+struct job {
+	struct ml_sim_params p;
+	struct ml_sim_result r;
+	enum ml_status st;
+};
+
+static void *job_run(void *arg)
+{
+	struct job *j = arg;
+
+	j->st = ml_sim_run(&j->p, &j->r, NULL);
+	return NULL;
+}
+
+START_TEST(test_threads)
+{
+	struct job j[2], seq[2];
+	pthread_t th[2];
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		base(&j[i].p, i ? ML_SIM_HYPERCUBE : ML_SIM_TORUS, 4, 2 + 2 * i);
+		j[i].p.rate = 0.01;
+		j[i].p.flits = 8;
+		j[i].p.beta = 0.05;
+		j[i].p.seed = 3 + i;
+		j[i].p.max_cycles = 4000;
+		j[i].p.ci = 1e-6;
+		seq[i] = j[i];
+		job_run(&seq[i]);
+	}
+	for (i = 0; i < 2; i++)
+		ck_assert_int_eq(pthread_create(&th[i], NULL, job_run, &j[i]), 0);
+	for (i = 0; i < 2; i++) {
+		pthread_join(th[i], NULL);
+		ck_assert_int_eq(j[i].st, seq[i].st);
+		ck_assert(memcmp(&j[i].r, &seq[i].r, sizeof(j[i].r)) == 0);
+	}
+}
+END_TEST
+
 START_TEST(test_replications)
 {
 	struct ml_sim_params p;
@@ -752,6 +796,7 @@ Suite *suite_sim(void)
 	T("saturated_status", test_saturated_status);
 	T("noconv_and_determinism", test_noconv_and_determinism);
 	T("replications", test_replications);
+	T("threads", test_threads);
 	T("progress", test_progress);
 	T("generated_multicast", test_generated_multicast);
 	T("patterns", test_patterns);

@@ -25,6 +25,8 @@
 #define SAT_MIN 2000   /* measured messages before the throughput test */
 #define BATCH0 64      /* first batch size, generated traffic */
 #define MIN_BATCHES 10
+#define SAT_EVERY 1024	      /* cycles between throughput tests */
+#define PROGRESS_EVERY 16384  /* cycles between progress calls */
 
 void ml_sim_params_init(struct ml_sim_params *p, enum ml_sim_topology topology)
 {
@@ -341,6 +343,7 @@ static enum ml_status run_loop(struct sim *s, unsigned rep)
 {
 	const struct ml_sim_params *p = s->p;
 	uint64_t thr = 10ULL * (max_flits(p) + s->t.diameter + 100);
+	uint64_t next_prog = PROGRESS_EVERY, next_sat = SAT_EVERY;
 	double mean, half;
 
 	for (;;) {
@@ -366,8 +369,10 @@ static enum ml_status run_loop(struct sim *s, unsigned rep)
 		s->now++;
 		if (s->flits_in_net && s->now - s->last_move > thr)
 			return ML_DEADLOCK;
-		if (p->progress && (s->now & 0x3fff) == 0)
+		if (p->progress && s->now >= next_prog) {
+			next_prog = s->now + PROGRESS_EVERY;
 			progress(s, rep);
+		}
 		if (s->queued > p->max_queue)
 			return ML_SATURATED;
 		if (p->trace)
@@ -378,8 +383,11 @@ static enum ml_status run_loop(struct sim *s, unsigned rep)
 			if (s->bat.nb >= MIN_BATCHES && half <= p->ci * mean)
 				return saturated(s) ? ML_SATURATED : ML_OK;
 		}
-		if ((s->now & 1023) == 0 && saturated(s))
-			return ML_SATURATED;
+		if (s->now >= next_sat) {
+			next_sat = s->now + SAT_EVERY;
+			if (saturated(s))
+				return ML_SATURATED;
+		}
 	}
 }
 
