@@ -9,6 +9,7 @@
  * the network ports (P = 4 on 2-D, 3 on the 3-cube).
  */
 #include <check.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mcastlat/sim.h"
@@ -246,6 +247,61 @@ START_TEST(test_topology)
 }
 END_TEST
 
+/* The selection function on a 3-cube, V = 3 (VC 0 escape, 1-2
+ * adaptive), from node 0 to 3 (ports 0 and 1 minimal, escape port 0):
+ * a random free adaptive VC, all four about equally often; only the
+ * escape VC when every adaptive one is taken; none when that is taken
+ * too.  Dor: the first free VC of the candidate range. */
+START_TEST(test_select)
+{
+	struct net n;
+	struct sim s;
+	struct cand c[SIM_MAX_CAND];
+	unsigned nc, i, hits[12] = {0};
+	uint32_t o;
+
+	net_make(&n, ML_SIM_HYPERCUBE, 2, 3, ML_SIM_DUATO, 3);
+	memset(&s, 0, sizeof(s));
+	s.t = n.t;
+	s.rc = n.rc;
+	s.V = 3;
+	s.nvc_node = (n.t.P + n.t.L) * 3; /* 4 ports (3 + 1 delivery) */
+	s.rng = gsl_rng_alloc(gsl_rng_mt19937);
+	s.ov = calloc((size_t)n.t.N * s.nvc_node, sizeof(*s.ov));
+	for (i = 0; i < n.t.N * s.nvc_node; i++)
+		s.ov[i].owner = SIM_NONE;
+	nc = route_cands(&n.t, &n.rc, 0, 3, 0, c);
+	ck_assert_uint_eq(nc, 3);
+	for (i = 0; i < 4000; i++) {
+		o = net_select(&s, 0, c, nc);
+		ck_assert_uint_lt(o, 12);
+		hits[o]++;
+	}
+	/* port 0 VCs 1, 2 = ids 1, 2; port 1 VCs 1, 2 = ids 4, 5 */
+	ck_assert(hits[1] > 800 && hits[2] > 800 && hits[4] > 800 &&
+		  hits[5] > 800);
+	ck_assert_uint_eq(hits[0] + hits[3], 0);
+	s.ov[1].owner = s.ov[2].owner = s.ov[4].owner = 7;
+	ck_assert_uint_eq(net_select(&s, 0, c, nc), 5);
+	s.ov[5].owner = 7;
+	ck_assert_uint_eq(net_select(&s, 0, c, nc), 0); /* escape */
+	s.ov[0].owner = 7;
+	ck_assert_uint_eq(net_select(&s, 0, c, nc), SIM_NONE);
+	/* dor: candidate port 0, VCs 0..2, first free */
+	s.rc.routing = ML_SIM_DOR;
+	route_config(&s.rc, &n.t, ML_SIM_DOR, 3);
+	nc = route_cands(&n.t, &s.rc, 0, 3, 0, c);
+	ck_assert_uint_eq(nc, 1);
+	s.ov[0].owner = s.ov[1].owner = SIM_NONE;
+	ck_assert_uint_eq(net_select(&s, 0, c, nc), 0);
+	s.ov[0].owner = 7;
+	ck_assert_uint_eq(net_select(&s, 0, c, nc), 1);
+	free(s.ov);
+	gsl_rng_free(s.rng);
+	topo_free(&n.t);
+}
+END_TEST
+
 Suite *suite_sim_route(void);
 
 Suite *suite_sim_route(void)
@@ -258,6 +314,7 @@ Suite *suite_sim_route(void)
 	tcase_add_test(tc, test_cube_dor);
 	tcase_add_test(tc, test_duato);
 	tcase_add_test(tc, test_topology);
+	tcase_add_test(tc, test_select);
 	suite_add_tcase(s, tc);
 	return s;
 }
