@@ -221,6 +221,30 @@ START_TEST(test_binomial_mesh)
 }
 END_TEST
 
+START_TEST(test_binomial_torus)
+{
+	/* Ring of 5 (1-D torus), one port, R = 0, source 0: the list is
+	 * 0..4.  [0,5) splits at 3: send to 3 (over the wraparound, D = 2),
+	 * arriving a + 2; [0,3) splits at 2: send to 2 (D = 2) at 2a + 2;
+	 * [0,2): send to 1 (D = 1) at 3a + 1.  Node 3 holds [3,5): sends to
+	 * 4 (D = 1) at (a + 2) + a + 1 = 2a + 3.  Last 3a + 1 (a >= 2),
+	 * mean (8a + 8) / 4. */
+	unsigned dests[4] = {4, 3, 2, 1};
+	struct ml_sim_trace_msg m = {0, 0, 6, 4, dests};
+	struct ml_sim_params p;
+	struct ml_sim_result r;
+	double a = 1 + 6;
+
+	base(&p, ML_SIM_TORUS, 5, 1);
+	p.router_cycles = 0;
+	p.delta = 1;
+	run_trace(&p, &m, 1, &r, ML_OK);
+	ck_assert_double_eq(r.multicast_latency, 3 * a + 1);
+	ck_assert_double_eq(r.multicast_latency_dest, (8 * a + 8) / 4);
+	ck_assert_double_eq(r.channels, 6);
+}
+END_TEST
+
 START_TEST(test_unicast_multicast)
 {
 	/* software multicast by separate unicasts, 4x4 mesh, R = 0, M = 3,
@@ -788,6 +812,7 @@ Suite *suite_sim(void)
 	T("zero_load_delta_queue", test_zero_load_delta_queue);
 	T("binomial_cube", test_binomial_cube);
 	T("binomial_mesh", test_binomial_mesh);
+	T("binomial_torus", test_binomial_torus);
 	T("unicast_multicast", test_unicast_multicast);
 	TL("saturation_drains", test_saturation_drains,
 	   (int)(sizeof(scases) / sizeof(scases[0])));

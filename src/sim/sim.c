@@ -11,7 +11,7 @@
  * the accepted traffic is below the offered by more than 5 %; at
  * max_cycles it stops
  * with ML_ENOCONV.  Deadlock (flits in the network, none moved for
- * 10 (M + diameter + 100) cycles) is checked every cycle from the start
+ * 10 (M + diameter + 100) + R cycles) is checked every cycle from the start
  * and wins over everything.  A trace runs until every message is
  * complete (ML_OK), or max_cycles, deadlock or max_queue.
  * Idle stretches (no flit anywhere) are skipped to the next generation.
@@ -342,7 +342,9 @@ static void one_cycle(struct sim *s)
 static enum ml_status run_loop(struct sim *s, unsigned rep)
 {
 	const struct ml_sim_params *p = s->p;
-	uint64_t thr = 10ULL * (max_flits(p) + s->t.diameter + 100);
+	/* SPEC 7.3's 10 (M + diameter + 100), plus R: a header that waits
+	 * R cycles in a router is not stuck */
+	uint64_t thr = 10ULL * (max_flits(p) + s->t.diameter + 100) + s->R;
 	uint64_t next_prog = PROGRESS_EVERY, next_sat = SAT_EVERY;
 	double mean, half;
 
