@@ -158,14 +158,13 @@ START_TEST(test_load_rates)
 	ck_assert_double_eq_tol(r.lambda_cb, lsb, tol);
 	ck_assert_double_eq_tol(r.lambda_cr, rate_cases[_i].cr * lsb, tol);
 	ck_assert_double_eq_tol(r.lambda_cu, rate_cases[_i].cu * lsb, tol);
-	ck_assert_double_eq_tol(r.lambda_c,
-				(1 + rate_cases[_i].cr + rate_cases[_i].cu) *
-				    lsb,
-				tol);
-	ck_assert_double_eq_tol(r.lambda_s, rate_cases[_i].s * lsb, tol);
 	ck_assert_double_eq_tol(
-	    r.s_s, (rate_cases[_i].wb * r.s_b + r.s_u) / (rate_cases[_i].wb + 1),
-	    1e-12 * r.s_s);
+	    r.lambda_c, (1 + rate_cases[_i].cr + rate_cases[_i].cu) * lsb, tol);
+	ck_assert_double_eq_tol(r.lambda_s, rate_cases[_i].s * lsb, tol);
+	ck_assert_double_eq_tol(r.s_s,
+				(rate_cases[_i].wb * r.s_b + r.s_u) /
+				    (rate_cases[_i].wb + 1),
+				1e-12 * r.s_s);
 }
 END_TEST
 
@@ -686,15 +685,32 @@ static const struct {
 	int field;
 	double value;
 } bad_cases[] = {
-    {"dim", 0, 0},	    {"dim", 0, 21},	  {"vcs", 1, 1},
-    {"vcs", 1, 0},	    {"vcs", 1, 1025},	  {"flits", 2, 0.5},
-    {"flits", 2, 0},	    {"flits", 2, -1},	  {"flits", 2, NAN},
-    {"flits", 2, INFINITY}, {"beta", 3, -0.01},	  {"beta", 3, 1.01},
-    {"beta", 3, NAN},	    {"rate", 4, -1e-9},	  {"rate", 4, NAN},
-    {"rate", 4, INFINITY},  {"delta", 5, -1},	  {"delta", 5, NAN},
-    {"delta", 5, INFINITY}, {"epsrel", 6, 0},	  {"epsrel", 6, 0.1},
-    {"epsrel", 6, NAN},	    {"sat_epsrel", 7, 0}, {"sat_epsrel", 7, 0.5},
-    {"max_iter", 8, 9},	    {"max_iter", 8, 0},
+    {"dim", 0, 0},
+    {"dim", 0, 21},
+    {"vcs", 1, 1},
+    {"vcs", 1, 0},
+    {"vcs", 1, 1025},
+    {"flits", 2, 0.5},
+    {"flits", 2, 0},
+    {"flits", 2, -1},
+    {"flits", 2, NAN},
+    {"flits", 2, INFINITY},
+    {"beta", 3, -0.01},
+    {"beta", 3, 1.01},
+    {"beta", 3, NAN},
+    {"rate", 4, -1e-9},
+    {"rate", 4, NAN},
+    {"rate", 4, INFINITY},
+    {"delta", 5, -1},
+    {"delta", 5, NAN},
+    {"delta", 5, INFINITY},
+    {"epsrel", 6, 0},
+    {"epsrel", 6, 0.1},
+    {"epsrel", 6, NAN},
+    {"sat_epsrel", 7, 0},
+    {"sat_epsrel", 7, 0.5},
+    {"max_iter", 8, 9},
+    {"max_iter", 8, 0},
     {"load", 9, ML_HYPERCUBE_NLOAD},
 };
 

@@ -132,8 +132,11 @@ START_TEST(test_u_literal_evidence)
 	static const struct {
 		unsigned long long g;
 		double want;
-	} lit[] = {{10, 3801.916}, {14, 3801.916}, {11, 4434.904},
-		   {15, 4434.904}, {16, 2535.94}};
+	} lit[] = {{10, 3801.916},
+		   {14, 3801.916},
+		   {11, 4434.904},
+		   {15, 4434.904},
+		   {16, 2535.94}};
 	static const unsigned long long ks[] = {4, 8, 16};
 	struct ml_torus_params p;
 	size_t i;

@@ -38,8 +38,7 @@ struct ml_cluster_params {
 	struct ml_cluster_linear lat;	/* network latency L (2.3) */
 	struct ml_cluster_linear orcv;	/* asynchronous receive overhead O_r (2.5) */
 	double ur;			/* user receive overhead U_r */
-	double ctm_per_byte;		/* cache-to-memory copy: ctm(M) = c M
-					 * (bcast only) */
+	double ctm_per_byte;		/* ctm(M) = c M, bcast only */
 	double mtu;			/* b, bytes per packet, >= 1 */
 	double msg;			/* M, bytes, >= 0 */
 	long long nodes;		/* p, >= 2 (bcast only) */

@@ -34,8 +34,7 @@ static const struct ml_opt opts[NOPTS] = {
 		"lambda_g, generation rate (unused with --saturation)"},
     [O_DELTA] = {"delta", ML_OPT_TIME, "1", NULL, 0, 0, 0, 0, 0, NULL,
 		 "Delta, start-up latency per broadcast step"},
-    [O_LOAD] = {"load", ML_OPT_CHOICE, "paper", NULL, 0, 0, 0, 0, 0,
-		load_names,
+    [O_LOAD] = {"load", ML_OPT_CHOICE, "paper", NULL, 0, 0, 0, 0, 0, load_names,
 		"broadcast channel load: the paper's eqs 3, 11, 26, 27 or "
 		"the tree's (N-1)/n lambda_sb"},
     [O_SATURATION] = {"saturation", ML_OPT_FLAG, NULL, NULL, 0, 0, 0, 0, 0,

@@ -9,8 +9,8 @@
 
 static const char *const alg_names[] = {"sep", "u", "s", "md", "mu", NULL};
 static const char *const model_names[] = {"paper", "structural", NULL};
-static const char *const variant_names[] = {
-    "default", "eq6", "minus1", "steps", "literal", "e", "h", NULL};
+static const char *const variant_names[] = {"default", "eq6", "minus1", "steps",
+					    "literal", "e",   "h",	NULL};
 static const char *const placement_names[] = {"rowmajor", "random", NULL};
 
 enum {

@@ -253,8 +253,7 @@ static enum ml_status hc_setup(const struct ml_hypercube_params *p,
 		cbr = p->beta + relay * p->beta / n; /* eqs 8, 11 */
 		c->as = (n + relay) * p->beta /
 			((n + relay) * p->beta + (1 - p->beta));
-		c->bs = (1 - p->beta) /
-			((n + relay) * p->beta + (1 - p->beta));
+		c->bs = (1 - p->beta) / ((n + relay) * p->beta + (1 - p->beta));
 	} else {
 		cbr = p->beta + c->omega / n * rep * p->beta; /* eqs 8, 11 */
 		c->as = (p->beta + rep * p->beta) / (1 + rep * p->beta);
