@@ -83,8 +83,10 @@ int main(void)
 	if (c2 < 0 || c3 < 0)
 		return 1;
 	printf("simulate 8x8 torus, half saturation (%.3f flits/node/cycle): "
-	       "%.0f cycles/s (target > 150000)\n", acc2, c2);
+	       "%.0f cycles/s (target > 150000)\n",
+	       acc2, c2);
 	printf("simulate 8x8x8 torus, half saturation (%.3f flits/node/cycle): "
-	       "%.0f cycles/s (target > 0)\n", acc3, c3);
+	       "%.0f cycles/s (target > 0)\n",
+	       acc3, c3);
 	return 0;
 }

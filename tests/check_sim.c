@@ -71,13 +71,13 @@ struct zcase {
 };
 
 static const struct zcase zcases[] = {
-	{ML_SIM_MESH, 4, 2, 1, ML_SIM_DOR},
-	{ML_SIM_MESH, 5, 3, 2, ML_SIM_DUATO},
-	{ML_SIM_TORUS, 5, 2, 2, ML_SIM_DOR},
-	{ML_SIM_TORUS, 4, 3, 3, ML_SIM_DUATO},
-	{ML_SIM_HYPERCUBE, 2, 4, 2, ML_SIM_DUATO},
-	{ML_SIM_HYPERCUBE, 2, 5, 2, ML_SIM_DOR},
-	{ML_SIM_HYPERCUBE, 2, 5, 8, ML_SIM_DUATO}, /* 80 VCs per router */
+    {ML_SIM_MESH, 4, 2, 1, ML_SIM_DOR},
+    {ML_SIM_MESH, 5, 3, 2, ML_SIM_DUATO},
+    {ML_SIM_TORUS, 5, 2, 2, ML_SIM_DOR},
+    {ML_SIM_TORUS, 4, 3, 3, ML_SIM_DUATO},
+    {ML_SIM_HYPERCUBE, 2, 4, 2, ML_SIM_DUATO},
+    {ML_SIM_HYPERCUBE, 2, 5, 2, ML_SIM_DOR},
+    {ML_SIM_HYPERCUBE, 2, 5, 8, ML_SIM_DUATO}, /* 80 VCs per router */
 };
 
 START_TEST(test_zero_load_unicast)
@@ -280,7 +280,7 @@ END_TEST
 
 struct tally {
 	unsigned N;
-	unsigned *got;	/* per node: messages received */
+	unsigned *got; /* per node: messages received */
 	unsigned long long flits;
 };
 
@@ -304,14 +304,14 @@ struct scase {
 };
 
 static const struct scase scases[] = {
-	{ML_SIM_TORUS, 4, 2, 2, ML_SIM_DOR, ML_SIM_BINOMIAL, 1},
-	{ML_SIM_MESH, 4, 2, 1, ML_SIM_DOR, ML_SIM_UNICAST, 1},
-	{ML_SIM_HYPERCUBE, 2, 6, 2, ML_SIM_DUATO, ML_SIM_BINOMIAL, ML_SIM_ALL},
-	{ML_SIM_TORUS, 4, 2, 3, ML_SIM_DUATO, ML_SIM_UNICAST, 2},
-	{ML_SIM_MESH, 4, 2, 2, ML_SIM_DUATO, ML_SIM_BINOMIAL, 4},
-	{ML_SIM_TORUS, 3, 3, 4, ML_SIM_DOR, ML_SIM_BINOMIAL, ML_SIM_ALL},
-	/* 10 ports of 8 VCs: two 64-bit words of VC masks per router */
-	{ML_SIM_HYPERCUBE, 2, 5, 8, ML_SIM_DUATO, ML_SIM_UNICAST, ML_SIM_ALL},
+    {ML_SIM_TORUS, 4, 2, 2, ML_SIM_DOR, ML_SIM_BINOMIAL, 1},
+    {ML_SIM_MESH, 4, 2, 1, ML_SIM_DOR, ML_SIM_UNICAST, 1},
+    {ML_SIM_HYPERCUBE, 2, 6, 2, ML_SIM_DUATO, ML_SIM_BINOMIAL, ML_SIM_ALL},
+    {ML_SIM_TORUS, 4, 2, 3, ML_SIM_DUATO, ML_SIM_UNICAST, 2},
+    {ML_SIM_MESH, 4, 2, 2, ML_SIM_DUATO, ML_SIM_BINOMIAL, 4},
+    {ML_SIM_TORUS, 3, 3, 4, ML_SIM_DOR, ML_SIM_BINOMIAL, ML_SIM_ALL},
+    /* 10 ports of 8 VCs: two 64-bit words of VC masks per router */
+    {ML_SIM_HYPERCUBE, 2, 5, 8, ML_SIM_DUATO, ML_SIM_UNICAST, ML_SIM_ALL},
 };
 
 START_TEST(test_saturation_drains)
@@ -345,11 +345,12 @@ START_TEST(test_saturation_drains)
 			unsigned *ds = dl + (size_t)nm * 6, nd, j;
 
 			nd = gsl_rng_uniform(g) < 0.2
-				     ? 2 + (unsigned)gsl_rng_uniform_int(g, 4)
-				     : 1;
+				 ? 2 + (unsigned)gsl_rng_uniform_int(g, 4)
+				 : 1;
 			/* distinct destinations other than u */
 			for (j = 0; j < nd;) {
-				unsigned v = (unsigned)gsl_rng_uniform_int(g, N),
+				unsigned v = (unsigned)gsl_rng_uniform_int(g,
+									   N),
 					 q, dup = v == u;
 
 				for (q = 0; q < j; q++)
@@ -530,7 +531,8 @@ START_TEST(test_threads)
 	int i;
 
 	for (i = 0; i < 2; i++) {
-		base(&j[i].p, i ? ML_SIM_HYPERCUBE : ML_SIM_TORUS, 4, 2 + 2 * i);
+		base(&j[i].p, i ? ML_SIM_HYPERCUBE : ML_SIM_TORUS, 4,
+		     2 + 2 * i);
 		j[i].p.rate = 0.01;
 		j[i].p.flits = 8;
 		j[i].p.beta = 0.05;
@@ -541,7 +543,8 @@ START_TEST(test_threads)
 		job_run(&seq[i]);
 	}
 	for (i = 0; i < 2; i++)
-		ck_assert_int_eq(pthread_create(&th[i], NULL, job_run, &j[i]), 0);
+		ck_assert_int_eq(pthread_create(&th[i], NULL, job_run, &j[i]),
+				 0);
 	for (i = 0; i < 2; i++) {
 		pthread_join(th[i], NULL);
 		ck_assert_int_eq(j[i].st, seq[i].st);
@@ -652,13 +655,13 @@ START_TEST(test_patterns)
 		enum ml_sim_pattern pat;
 		unsigned want;
 	} c[] = {
-		{4, 1, ML_SIM_TRANSPOSE, 4}, {4, 1, ML_SIM_BITREV, 8},
-		{4, 1, ML_SIM_SHUFFLE, 2},   {4, 1, ML_SIM_BITCOMP, 14},
-		{4, 1, ML_SIM_TORNADO, 6},   {4, 1, ML_SIM_NEIGHBOR, 2},
-		{3, 1, ML_SIM_TRANSPOSE, 3}, {3, 1, ML_SIM_BITREV, 3},
-		{3, 1, ML_SIM_SHUFFLE, 3},   {3, 1, ML_SIM_BITCOMP, 7},
-		{3, 1, ML_SIM_TORNADO, 5},   {3, 1, ML_SIM_NEIGHBOR, 2},
-		{3, 4, ML_SIM_TRANSPOSE, SIM_NONE},
+	    {4, 1, ML_SIM_TRANSPOSE, 4},	{4, 1, ML_SIM_BITREV, 8},
+	    {4, 1, ML_SIM_SHUFFLE, 2},		{4, 1, ML_SIM_BITCOMP, 14},
+	    {4, 1, ML_SIM_TORNADO, 6},		{4, 1, ML_SIM_NEIGHBOR, 2},
+	    {3, 1, ML_SIM_TRANSPOSE, 3},	{3, 1, ML_SIM_BITREV, 3},
+	    {3, 1, ML_SIM_SHUFFLE, 3},		{3, 1, ML_SIM_BITCOMP, 7},
+	    {3, 1, ML_SIM_TORNADO, 5},		{3, 1, ML_SIM_NEIGHBOR, 2},
+	    {3, 4, ML_SIM_TRANSPOSE, SIM_NONE},
 	};
 	unsigned i, j, hot = 0;
 
@@ -702,27 +705,75 @@ struct vcase {
 	void (*set)(struct ml_sim_params *p);
 };
 
-static void v_k(struct ml_sim_params *p) { p->k = 1; }
-static void v_torus2(struct ml_sim_params *p) { p->k = 2; }
-static void v_dims(struct ml_sim_params *p) { p->dims = 0; }
-static void v_dor1(struct ml_sim_params *p) { p->vcs = 1; }
+static void v_k(struct ml_sim_params *p)
+{
+	p->k = 1;
+}
+static void v_torus2(struct ml_sim_params *p)
+{
+	p->k = 2;
+}
+static void v_dims(struct ml_sim_params *p)
+{
+	p->dims = 0;
+}
+static void v_dor1(struct ml_sim_params *p)
+{
+	p->vcs = 1;
+}
 static void v_duato(struct ml_sim_params *p)
 {
 	p->routing = ML_SIM_DUATO;
 	p->vcs = 2;
 }
-static void v_rate0(struct ml_sim_params *p) { p->rate = 0; }
-static void v_rate2(struct ml_sim_params *p) { p->rate = 1.5; }
-static void v_ratenan(struct ml_sim_params *p) { p->rate = NAN; }
-static void v_dests(struct ml_sim_params *p) { p->dests = 64; }
-static void v_beta(struct ml_sim_params *p) { p->beta = -0.1; }
-static void v_tree(struct ml_sim_params *p) { p->multicast = ML_SIM_TREE; }
-static void v_pm(struct ml_sim_params *p) { p->multicast = ML_SIM_PM; }
-static void v_ports(struct ml_sim_params *p) { p->ports = 5; }
-static void v_buffer(struct ml_sim_params *p) { p->buffer = 0; }
-static void v_flits(struct ml_sim_params *p) { p->flits = 0; }
-static void v_ci(struct ml_sim_params *p) { p->ci = 0; }
-static void v_reps(struct ml_sim_params *p) { p->replications = 0; }
+static void v_rate0(struct ml_sim_params *p)
+{
+	p->rate = 0;
+}
+static void v_rate2(struct ml_sim_params *p)
+{
+	p->rate = 1.5;
+}
+static void v_ratenan(struct ml_sim_params *p)
+{
+	p->rate = NAN;
+}
+static void v_dests(struct ml_sim_params *p)
+{
+	p->dests = 64;
+}
+static void v_beta(struct ml_sim_params *p)
+{
+	p->beta = -0.1;
+}
+static void v_tree(struct ml_sim_params *p)
+{
+	p->multicast = ML_SIM_TREE;
+}
+static void v_pm(struct ml_sim_params *p)
+{
+	p->multicast = ML_SIM_PM;
+}
+static void v_ports(struct ml_sim_params *p)
+{
+	p->ports = 5;
+}
+static void v_buffer(struct ml_sim_params *p)
+{
+	p->buffer = 0;
+}
+static void v_flits(struct ml_sim_params *p)
+{
+	p->flits = 0;
+}
+static void v_ci(struct ml_sim_params *p)
+{
+	p->ci = 0;
+}
+static void v_reps(struct ml_sim_params *p)
+{
+	p->replications = 0;
+}
 static void v_hot(struct ml_sim_params *p)
 {
 	p->pattern = ML_SIM_HOTSPOT;
@@ -732,7 +783,10 @@ static void v_topo(struct ml_sim_params *p)
 {
 	p->topology = (enum ml_sim_topology)7;
 }
-static void v_big(struct ml_sim_params *p) { p->dims = 9; }
+static void v_big(struct ml_sim_params *p)
+{
+	p->dims = 9;
+}
 static void v_huge(struct ml_sim_params *p)
 {
 	p->k = 1024; /* 2^20 nodes, 5 ports of 64 VCs */
@@ -748,14 +802,14 @@ static void v_trace(struct ml_sim_params *p)
 }
 
 static const struct vcase vcases[] = {
-	{"k", v_k},	       {"k", v_torus2},	   {"dims", v_dims},
-	{"vcs", v_dor1},       {"vcs", v_duato},   {"rate", v_rate0},
-	{"rate", v_rate2},     {"rate", v_ratenan}, {"dests", v_dests},
-	{"beta", v_beta},      {"multicast", v_tree}, {"multicast", v_pm},
-	{"ports", v_ports},    {"buffer", v_buffer}, {"flits", v_flits},
-	{"ci", v_ci},	       {"replications", v_reps}, {"hotspot", v_hot},
-	{"topology", v_topo},  {"dims", v_big},	   {"trace", v_trace},
-	{"dims", v_huge},
+    {"k", v_k},		  {"k", v_torus2},	    {"dims", v_dims},
+    {"vcs", v_dor1},	  {"vcs", v_duato},	    {"rate", v_rate0},
+    {"rate", v_rate2},	  {"rate", v_ratenan},	    {"dests", v_dests},
+    {"beta", v_beta},	  {"multicast", v_tree},    {"multicast", v_pm},
+    {"ports", v_ports},	  {"buffer", v_buffer},	    {"flits", v_flits},
+    {"ci", v_ci},	  {"replications", v_reps}, {"hotspot", v_hot},
+    {"topology", v_topo}, {"dims", v_big},	    {"trace", v_trace},
+    {"dims", v_huge},
 };
 
 START_TEST(test_validate)

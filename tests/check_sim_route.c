@@ -51,8 +51,8 @@ static void walk(struct net *n, unsigned src, unsigned dst,
 		nc = route_cands(&n->t, &n->rc, node, dst, wrapped, c);
 		ck_assert_uint_eq(nc, 1);
 		ck_assert_msg(c[0].port == want[i].port &&
-				      c[0].vc0 == want[i].vc0 &&
-				      c[0].nvc == want[i].nvc,
+				  c[0].vc0 == want[i].vc0 &&
+				  c[0].nvc == want[i].nvc,
 			      "%u->%u hop %u at node %u: got port %u vc %u+%u, "
 			      "want port %u vc %u+%u",
 			      src, dst, i, node, c[0].port, c[0].vc0, c[0].nvc,
@@ -72,11 +72,11 @@ START_TEST(test_mesh_dor)
 {
 	struct net n;
 	/* (0,0) -> (3,2): x first: +x +x +x, then +y +y; one VC class */
-	const struct hop a[] = {{0, 0, 1}, {0, 0, 1}, {0, 0, 1},
-				{2, 0, 1}, {2, 0, 1}};
+	const struct hop a[] = {
+	    {0, 0, 1}, {0, 0, 1}, {0, 0, 1}, {2, 0, 1}, {2, 0, 1}};
 	/* (3,3) = 15 -> (1,0) = 1: -x -x, then -y -y -y */
-	const struct hop b[] = {{1, 0, 1}, {1, 0, 1}, {3, 0, 1},
-				{3, 0, 1}, {3, 0, 1}};
+	const struct hop b[] = {
+	    {1, 0, 1}, {1, 0, 1}, {3, 0, 1}, {3, 0, 1}, {3, 0, 1}};
 	/* (2,1) = 6 -> (2,3) = 14: x done, +y +y */
 	const struct hop c[] = {{2, 0, 1}, {2, 0, 1}};
 	/* 2 VCs: both usable (one class) */
@@ -151,8 +151,8 @@ END_TEST
 
 /* Duato: candidate list = adaptive sets (in dimension order, + before
  * - on a torus tie), then the escape VC. */
-static void expect(struct net *n, unsigned node, unsigned dst,
-		   unsigned wrapped, const struct cand *want, unsigned nwant)
+static void expect(struct net *n, unsigned node, unsigned dst, unsigned wrapped,
+		   const struct cand *want, unsigned nwant)
 {
 	struct cand c[SIM_MAX_CAND];
 	unsigned nc = route_cands(&n->t, &n->rc, node, dst, wrapped, c), i;
@@ -160,9 +160,9 @@ static void expect(struct net *n, unsigned node, unsigned dst,
 	ck_assert_uint_eq(nc, nwant);
 	for (i = 0; i < nc; i++)
 		ck_assert_msg(c[i].port == want[i].port &&
-				      c[i].vc0 == want[i].vc0 &&
-				      c[i].nvc == want[i].nvc &&
-				      c[i].escape == want[i].escape,
+				  c[i].vc0 == want[i].vc0 &&
+				  c[i].nvc == want[i].nvc &&
+				  c[i].escape == want[i].escape,
 			      "%u->%u cand %u: got %u/%u+%u/%u", node, dst, i,
 			      c[i].port, c[i].vc0, c[i].nvc, c[i].escape);
 }
@@ -173,7 +173,7 @@ START_TEST(test_duato)
 	/* 3-cube V = 2: VC 1 adaptive, VC 0 escape.
 	 * 0 -> 7: adaptive on ports 0, 1, 2; escape port 0. */
 	const struct cand a[] = {
-		{0, 1, 1, 0}, {1, 1, 1, 0}, {2, 1, 1, 0}, {0, 0, 1, 1}};
+	    {0, 1, 1, 0}, {1, 1, 1, 0}, {2, 1, 1, 0}, {0, 0, 1, 1}};
 	/* 5 = 101 -> 6 = 110: bits 0 and 1; escape port 0 */
 	const struct cand b[] = {{0, 1, 1, 0}, {1, 1, 1, 0}, {0, 0, 1, 1}};
 	/* 4 -> 6 = bit 1 only, V = 4: adaptive VCs 1..3 */
@@ -186,7 +186,7 @@ START_TEST(test_duato)
 	 * -x are minimal; y +1; escape +x class 0 (no wrap at x = 0 going
 	 * +). */
 	const struct cand e[] = {
-		{0, 2, 1, 0}, {1, 2, 1, 0}, {2, 2, 1, 0}, {0, 0, 1, 1}};
+	    {0, 2, 1, 0}, {1, 2, 1, 0}, {2, 2, 1, 0}, {0, 0, 1, 1}};
 	/* (3,0) = 3 -> (1,0) = 1: tie, both ways adaptive; escape +x is the
 	 * wraparound: class 1 = VC 1 */
 	const struct cand f[] = {{0, 2, 1, 0}, {1, 2, 1, 0}, {0, 1, 1, 1}};
