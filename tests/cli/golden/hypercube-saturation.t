@@ -1,5 +1,5 @@
 $ mcastlat hypercube --saturation --dims 6:8 --vcs 2,4
-# flits=32 beta=0.01 delta=1
+# flits=32 beta=0.01 delta=1 load=paper
 dims  vcs  lambda_sat  latency_0[cycles]  latency_50[cycles]  latency_90[cycles]  status
    6    2  0.02093078                198            276.9082            354.7907  ok
    6    4  0.02734118                198            350.0035            553.6867  ok
