@@ -102,7 +102,17 @@ START_TEST(test_range_details)
 	/* 0.1 steps to 1: 11 points, the last exactly 1 (0.1 * 10 is not). */
 	ck_assert_uint_eq(expand("0:1:0.1", &opt_real, "us", v, 64), 11);
 	ck_assert_double_eq(v[10].r, 1.0);
-	ck_assert_double_eq(v[3].r, 3 * 0.1); /* first + i*step, seq-style */
+	/* Decimal first and step: point i is the decimal first + i step,
+	 * rounded once (0.3, where 3 * 0.1 is 0.30000000000000004). */
+	ck_assert(v[3].r == 0.3 && 3 * 0.1 != 0.3);
+	ck_assert_uint_eq(expand("0:0.02:0.001", &opt_real, "us", v, 64), 21);
+	ck_assert(v[9].r == 0.009 && v[13].r == 0.013 && v[18].r == 0.018);
+	ck_assert_uint_eq(expand("-1.5:1.5:0.7", &opt_real, "us", v, 64), 5);
+	ck_assert(v[1].r == -0.8 && v[3].r == 0.6);
+	/* A step that is no short decimal: first + i*step, seq-style. */
+	ck_assert_uint_eq(expand("0:1:0.33333333333333331", &opt_real, "us",
+				 v, 64), 4);
+	ck_assert(v[2].r == 2 * 0.33333333333333331);
 	ck_assert_uint_eq(expand("1:1000:*10", &opt_real, "us", v, 64), 4);
 	ck_assert_double_eq(v[3].r, 1000.0);
 	ck_assert_uint_eq(expand("1.5:2.5:0.25", &opt_real, "us", v, 64), 5);

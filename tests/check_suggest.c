@@ -63,6 +63,10 @@ START_TEST(test_progress_text)
 	ml_progress_text(b, sizeof(b), 1000, 1000000, 10.0);
 	ck_assert_str_eq(b,
 			 "1000/1000000 points (0%), 100 points/s, 2h46m left");
+	/* 3 * 10^6 of 10^7 in 2 s: 1.5M/s, 7 * 10^6 left: 4.67 s */
+	ml_progress_text(b, sizeof(b), 3000000, 10000000, 2.0);
+	ck_assert_str_eq(b, "3000000/10000000 points (30%), 1.5M points/s, "
+			    "5s left");
 	ml_progress_text(b, sizeof(b), 0, 10, 1.0);
 	ck_assert_str_eq(b, "0/10 points (0%), 0 points/s, ? left");
 }

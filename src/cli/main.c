@@ -1,7 +1,7 @@
 /*
  * main.c - mcastlat: the command table and dispatch.
  *
- *   mcastlat [--help] [--version] COMMAND [OPTIONS]
+ *   mcastlat [-h|--help] [-V|--version] COMMAND [OPTIONS]
  *   mcastlat help COMMAND
  *   mcastlat list
  */
@@ -20,7 +20,7 @@ static void usage(FILE *f)
 {
 	size_t i;
 
-	fputs("usage: mcastlat [--help] [--version] COMMAND [OPTIONS]\n"
+	fputs("usage: mcastlat [-h|--help] [-V|--version] COMMAND [OPTIONS]\n"
 	      "       mcastlat help COMMAND\n"
 	      "       mcastlat list\n\n"
 	      "Predicts multicast and broadcast latency in parallel-computer\n"
@@ -64,7 +64,7 @@ static int dispatch(int argc, char **argv, struct ml_ctx *ctx)
 		return ML_EXIT_USAGE;
 	}
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
-	    strcmp(argv[1], "--version") == 0) {
+	    strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
 		/* Operands are an error everywhere, as in the commands. */
 		if (argc > 2) {
 			ml_err(ctx, "%s: unexpected argument %s", argv[1],
@@ -76,7 +76,7 @@ static int dispatch(int argc, char **argv, struct ml_ctx *ctx)
 		usage(ctx->out);
 		return ML_EXIT_OK;
 	}
-	if (strcmp(argv[1], "--version") == 0) {
+	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
 		fprintf(ctx->out, "mcastlat %s\n", ML_VERSION);
 		return ML_EXIT_OK;
 	}

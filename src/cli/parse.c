@@ -405,6 +405,36 @@ static int check_domain(struct pctx *c, const char *tok, union ml_val v)
 	return -1;
 }
 
+static const double dec_p10[16] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,
+				   1e6, 1e7, 1e8,  1e9,  1e10, 1e11,
+				   1e12, 1e13, 1e14, 1e15};
+
+/*
+ * The decimal form of a real LIN item: the least dec <= 15 at which
+ * first and step are integers a and s over 10^dec (each reads back as
+ * the same double), when every a + i s of the item stays below 2^53
+ * (exact in a double).  Otherwise dec = -1.
+ */
+static void find_decimal(struct ml_item *it)
+{
+	double f = it->first.r, st = it->step.r, lim = 9007199254740992.0;
+	int d;
+
+	it->dec = -1;
+	for (d = 0; d <= 15; d++) {
+		double a = nearbyint(f * dec_p10[d]), s = nearbyint(st * dec_p10[d]);
+
+		if (a / dec_p10[d] != f || s / dec_p10[d] != st)
+			continue;
+		if (fabs(a) + (double)it->count * fabs(s) >= lim)
+			return;
+		it->dec = d;
+		it->a = a;
+		it->s = s;
+		return;
+	}
+}
+
 /* Point i of a range by its formula, first + i*step or first * factor^i
  * (never accumulated, as coreutils seq). */
 static union ml_val item_formula(const struct ml_item *it, bool is_int,
@@ -418,6 +448,8 @@ static union ml_val item_formula(const struct ml_item *it, bool is_int,
 		if (is_int)
 			v.i = (long long)((unsigned long long)it->first.i +
 					  i * (unsigned long long)it->step.i);
+		else if (it->dec >= 0)
+			v.r = (it->a + (double)i * it->s) / dec_p10[it->dec];
 		else
 			v.r = it->first.r + (double)i * it->step.r;
 	} else if (is_int) {
@@ -550,6 +582,8 @@ static int count_item(struct pctx *c, struct ml_item *it, bool isint,
 			return fail(c, tok,
 				    "has more than 10^9 points");
 		it->count = (unsigned long long)floor(q) + 1;
+		if (it->kind == ML_ITEM_LIN)
+			find_decimal(it);
 		/* The last point: the end itself when it is hit within the
 		 * tolerance; a point beyond the end (rounding) is dropped. */
 		for (;;) {
@@ -610,6 +644,7 @@ static int parse_item_parts(struct pctx *c, char *tok, const char *orig,
 	int n;
 
 	memset(it, 0, sizeof(*it));
+	it->dec = -1;
 	n = split_range(tok, part);
 	if (n == 1) {
 		it->kind = ML_ITEM_ONE;

@@ -31,6 +31,12 @@ struct ml_item {
 	union ml_val first, last, step; /* GEO: step.r is the factor */
 	unsigned long long count;
 	unsigned long long start; /* index of its first point in the list */
+	/* Real LIN whose first and step are decimals of at most 15
+	 * places (0:0.02:0.001): point i is (a + i s) / 10^dec, a and s
+	 * integers, one rounding, so 9 * 0.001 prints as 0.009, not
+	 * 0.009000000000000001.  dec < 0: first + i step. */
+	int dec;
+	double a, s;
 };
 
 /* A parsed value list; points are numbered 0 .. count-1 across items. */

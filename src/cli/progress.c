@@ -41,9 +41,26 @@ void ml_progress_text(char *buf, size_t len, unsigned long long done,
 		fmt_dur(eta, sizeof(eta), (double)(total - done) / rate);
 	else
 		strcpy(eta, "?");
-	snprintf(buf, len, "%llu/%llu points (%.0f%%), %.3g points/s, %s left",
-		 done, total, total ? 100.0 * (double)done / (double)total : 0,
-		 rate, eta);
+	{
+		/* 1.2M points/s rather than 1.2e+06 */
+		const char *sfx = "";
+
+		if (rate >= 1e9) {
+			rate /= 1e9;
+			sfx = "G";
+		} else if (rate >= 1e6) {
+			rate /= 1e6;
+			sfx = "M";
+		} else if (rate >= 1e4) {
+			rate /= 1e3;
+			sfx = "k";
+		}
+		snprintf(buf, len,
+			 "%llu/%llu points (%.0f%%), %.3g%s points/s, %s left",
+			 done, total,
+			 total ? 100.0 * (double)done / (double)total : 0, rate,
+			 sfx, eta);
+	}
 }
 
 void ml_progress_start(struct ml_progress *p, FILE *f, int mode,
