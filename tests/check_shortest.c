@@ -238,7 +238,7 @@ START_TEST(test_int)
 	long long p = 1, v;
 	int e, j;
 
-	for (e = 0; e <= 18; e++, p *= 10) {
+	for (e = 0; e <= 18; e++, p = e <= 18 ? p * 10 : p) {
 		for (j = -3; j <= 3; j++) {
 			v = p + j;
 			ml_fmt_int(mine, v);

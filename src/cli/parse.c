@@ -491,7 +491,10 @@ static int step_misuse(struct pctx *c, struct ml_item *it, bool isint,
 	if (isint)
 		over = it->last.i > it->first.i &&
 		       (it->kind == ML_ITEM_LIN
-			    ? it->step.i > it->last.i - it->first.i
+			    ? it->step.i > 0 &&
+				      (unsigned long long)it->step.i >
+					      (unsigned long long)it->last.i -
+						      (unsigned long long)it->first.i
 			    : it->first.i > 0 && it->step.i >= 2 &&
 				      it->first.i > it->last.i / it->step.i);
 	else
