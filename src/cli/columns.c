@@ -19,6 +19,7 @@
 
 #include "cli/columns.h"
 #include "cli/shortest.h"
+#include "cli/suggest.h"
 #include "cli/sweep.h"
 
 static bool flag_set(const struct ml_command *cmd, const union ml_val *base,
@@ -190,6 +191,28 @@ static size_t by_alias(const struct run *r, const char *tok, size_t len,
 	return nall;
 }
 
+/* The column name nearest a mistyped one (suggest.c), or NULL. */
+static const char *suggest_column(const char *name, size_t nall,
+				  const struct ml_outcol *oc)
+{
+	char plain[64][64];
+	const char *names[64] = {NULL};
+	size_t k, n = 0;
+
+	for (k = 0; k < nall && n < 64; k++) {
+		snprintf(plain[n], sizeof(plain[n]), "%.*s",
+			 (int)strcspn(oc[k].name, "["), oc[k].name);
+		names[n] = plain[n];
+		n++;
+	}
+	const char *pick = n ? ml_suggest(name, names, n) : NULL;
+
+	for (k = 0; pick && k < n; k++)
+		if (pick == plain[k])
+			return oc[k].name;
+	return NULL;
+}
+
 /* Number of names in a --columns list (commas + 1). */
 static size_t count_names(const char *list)
 {
@@ -231,9 +254,18 @@ static int select_columns(struct run *r, const char *list, size_t nall,
 			k = by_alias(r, tok, len, nall, oc);
 		if (k == nall) {
 			char *name = strndup(tok, len);
+			const char *pick = name ? suggest_column(name, nall, oc)
+						: NULL;
 
-			snprintf(msg, sizeof(msg), "%s is not a column (see --help)",
-				 ml_quote(q, sizeof(q), name ? name : "?"));
+			if (pick)
+				snprintf(msg, sizeof(msg),
+					 "%s is not a column (did you mean %.*s?)",
+					 ml_quote(q, sizeof(q), name),
+					 (int)strcspn(pick, "["), pick);
+			else
+				snprintf(msg, sizeof(msg),
+					 "%s is not a column (see --help)",
+					 ml_quote(q, sizeof(q), name ? name : "?"));
 			free(name);
 			return ml_usage_err(r->ctx, r->cmd->name, opt, msg);
 		}

@@ -11,6 +11,7 @@
 
 #include "cli/commands.h"
 #include "cli/run.h"
+#include "cli/suggest.h"
 
 #ifndef ML_VERSION
 #define ML_VERSION "unknown"
@@ -48,9 +49,18 @@ static void list(FILE *f)
 static int unknown_command(struct ml_ctx *ctx, const char *name)
 {
 	char q[ML_QUOTE_LEN];
+	const char *names[64], *pick;
+	size_t i, n = 0;
 
-	ml_err(ctx, "%s is not a mcastlat command (see 'mcastlat list')",
-	       ml_quote(q, sizeof(q), name));
+	for (i = 0; i < ml_ncommands && n < 64; i++)
+		names[n++] = ml_commands[i]->name;
+	pick = ml_suggest(name, names, n);
+	if (pick)
+		ml_err(ctx, "%s is not a mcastlat command (did you mean %s?)",
+		       ml_quote(q, sizeof(q), name), pick);
+	else
+		ml_err(ctx, "%s is not a mcastlat command (see 'mcastlat list')",
+		       ml_quote(q, sizeof(q), name));
 	return ML_EXIT_USAGE;
 }
 

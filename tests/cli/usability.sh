@@ -78,6 +78,9 @@ expect 2 '' 'mcastlat: kbinomial: --nodse: unknown option (did you mean --nodes?
 expect 2 '' 'mcastlat: kbinomial: --formta: unknown option (did you mean --format?)\n' \
 	-- kbinomial --formta csv
 expect 2 '' 'mcastlat: kbinomial: --zzz: unknown option\n' -- kbinomial --zzz
+expect 2 '' "mcastlat: 'torsu' is not a mcastlat command (did you mean torus?)\n" -- torsu
+expect 2 '' "mcastlat: kbinomial: --columns: 'latncy' is not a column (did you mean latency?)\n" \
+	-- kbinomial --columns nodes,latncy
 
 # Short options and the version.
 expect 0 'mcastlat 0.1.0\n' '' -- kbinomial --version
