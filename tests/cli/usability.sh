@@ -54,7 +54,7 @@ if [ $rc -ne 3 ] || [ "$(wc -l < "$tmp/out")" -ne 2 ] ||
 else
 	pass=$((pass + 1))
 fi
-expect 2 '' "mcastlat: kbinomial: --value: 'latenc' is not a column (see --help)\n" \
+expect 2 '' "mcastlat: kbinomial: --value: 'latenc' is not a column (did you mean latency?)\n" \
 	-- kbinomial --value latenc
 expect 2 '' 'mcastlat: kbinomial: --value: names one column (see --columns for more)\n' \
 	-- kbinomial --value latency,k
