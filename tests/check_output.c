@@ -68,7 +68,7 @@ START_TEST(test_fmt_g_matches_printf)
 END_TEST
 
 static const struct ml_outcol cols3[] = {
-	{"name", 6, true}, {"value", 12, false}, {"n", 6, false}};
+	{"name", true}, {"value", false}, {"n", false}};
 
 static char *render(enum ml_fmt fmt, bool header, const struct ml_cell *row)
 {

@@ -228,22 +228,6 @@ size_t ml_fmt_g(char *out, double x, int prec)
 	return (size_t)snprintf(out, 33, "%.*g", prec, x);
 }
 
-int ml_out_width(enum ml_cell_kind kind, int prec)
-{
-	switch (kind) {
-	case ML_CELL_REAL:
-		/* room for a sign, a point and the digits; scientific
-		 * notation, rarer, may push the row right */
-		return prec + 3;
-	case ML_CELL_INT:
-		return 6;
-	case ML_CELL_TEXT:
-	case ML_CELL_RAW:
-		break;
-	}
-	return 4;
-}
-
 size_t ml_out_number(const struct ml_outspec *s, const struct ml_cell *c,
 		     char *buf)
 {

@@ -29,8 +29,7 @@ struct ml_cell {
 
 struct ml_outcol {
 	const char *name;
-	int width;	/* table only: minimum width */
-	bool left;	/* table only: left-aligned (text) */
+	bool left;	/* table only: left-aligned (text); see table.c */
 };
 
 struct ml_outspec {
@@ -76,7 +75,5 @@ size_t ml_fmt_g(char *out, double x, int prec);
 size_t ml_out_number(const struct ml_outspec *s, const struct ml_cell *c,
 		     char *buf);
 
-/* The table width a column of this kind needs at this precision. */
-int ml_out_width(enum ml_cell_kind kind, int prec);
 
 #endif
