@@ -111,7 +111,12 @@ static int emit(const struct ml_table *t, const char *s, size_t n, FILE *f)
 
 static int release(struct ml_table *t, FILE *f)
 {
-	const char *p = t->held.p, *end = p + t->held.len;
+	const char *p = t->held.p, *end;
+
+	t->streaming = true;
+	if (t->held.len == 0)
+		return 0;
+	end = p + t->held.len;
 
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -149,7 +154,11 @@ static int take(struct ml_table *t, const char *s, size_t n, FILE *f)
 
 int ml_table_feed(struct ml_table *t, const char *p, size_t n, FILE *f)
 {
-	const char *end = p + n;
+	const char *end;
+
+	if (n == 0)
+		return 0; /* p may be NULL: an empty buffer */
+	end = p + n;
 
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
