@@ -136,6 +136,8 @@ void ml_help(const struct ml_command *cmd, FILE *f)
 		  "table); csv, tsv and json print every number in full");
 	help_line(f, "--columns A,B,...",
 		  "print only these columns, in this order");
+	help_line(f, "--all-columns", "the table shows every input, not "
+		  "only those that vary (the others go on its # line)");
 	help_line(f, "--value COL", "print only COL, one bare value per row, "
 		  "for $(...); exit 3 when a row is not ok");
 	help_line(f, "--precision N",
@@ -151,7 +153,10 @@ void ml_help(const struct ml_command *cmd, FILE *f)
 	help_line(f, "-o, --output FILE", "write to FILE, replaced only when "
 		  "the run succeeds");
 	help_line(f, "--input FILE|-",
-		  "batch mode: CSV of points, header = option names");
+		  "batch mode: CSV of points, header = option names (the CSV "
+		  "this command prints is valid input)");
+	help_line(f, "--keep", "with --input: copy columns that are no "
+		  "option (ids, labels) to the output");
 	help_line(f, "-j, --jobs N",
 		  "evaluate on N threads, same output (default 1)");
 	help_line(f, "--shard I/N", "evaluate only slice I of N of the sweep");
