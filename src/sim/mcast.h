@@ -17,6 +17,7 @@
 #define MCASTLAT_SIM_MCAST_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 enum ml_mc_dir {
 	ML_MC_XP = 0, /* +x, east */
@@ -90,5 +91,71 @@ size_t ml_tree_layout(const unsigned *dests, size_t n, unsigned data,
  * into out[0 .. n + D - 1]; returns n + D. */
 size_t ml_path_layout(const unsigned *dests, size_t n, unsigned data,
 		      struct ml_mc_flit *out);
+
+/* ---- Router side (tree.c, path.c), called by router.c and sim.c ------- */
+
+struct sim;
+struct flit;
+struct msg;
+
+/* Per input VC state of a hardware multicast worm (ivc.mc != IVM_NONE). */
+struct mcin {
+	uint32_t msg;	  /* the worm's message (replayed data flits) */
+	uint32_t loc;	  /* path: local delivery output VC, SIM_NONE */
+	uint32_t onw;	  /* path: onward output VC, SIM_NONE */
+	uint16_t nbr;	  /* tree: reserved branches (struct mcnet.br) */
+	uint16_t replay;  /* tree: data flits still to replay from aux */
+	uint16_t seen;	  /* tree: data flits copied into the aux buffer */
+	uint16_t blocked; /* consecutive cycles the head could not move */
+	uint8_t rt;	  /* the head address has been routed */
+	uint8_t newbr;	  /* tree: the routed address opened a branch */
+	uint8_t tail;	  /* tree: the worm's last flit has passed */
+	uint8_t hold;	  /* path: an address was stripped here; the next
+			   * address is routed onward */
+};
+
+/* The multicast state of a simulation (struct sim.mc). */
+struct mcnet {
+	struct mcin *in;  /* per input VC (N * nvc_node) */
+	uint32_t *br;	  /* per input VC: maxbr reserved output VCs */
+	unsigned maxbr;
+	uint16_t *dcnt;	  /* per delivery channel (N * L): data flits the
+			   * current destination received */
+	uint8_t *darm;	  /* per delivery channel: its address arrived */
+	uint32_t *pend, *pnext; /* input VCs an end mark reached, empty:
+				 * handled next cycle (notes A2) */
+	unsigned npend, npnext;
+	int pruning;
+	unsigned prune_wait;
+	int pm; /* path worms: PM (else Dual-Path) */
+};
+
+/* Allocate the multicast state when p->multicast is tree, dual-path or
+ * pm (s->mc stays NULL otherwise); 0 or -1 (no memory). */
+int mc_init(struct sim *s);
+void mc_free(struct sim *s);
+/* Start of every cycle: end marks that reached an empty input VC in the
+ * previous cycle release that input's branches (notes A2). */
+void mc_cycle(struct sim *s);
+/* Routing unit, for input VC id of node: -1 when the head is not a
+ * hardware multicast worm (the engine routes it), else 1 for a
+ * successful decision, 0 for none. */
+int mc_route(struct sim *s, unsigned node, uint32_t id);
+/* Switch stage of a multicast input VC (ivc.mc set). */
+void mc_switch(struct sim *s, unsigned node, uint32_t id);
+/* Flit f of a hardware multicast message reaches the node through
+ * delivery channel l. */
+void mc_deliver(struct sim *s, unsigned node, unsigned l,
+		const struct flit *f);
+/* The sent-th flit of hardware multicast message m at its source. */
+void mc_flit(const struct sim *s, const struct msg *m, unsigned sent,
+	     struct flit *f);
+/* Release the end of output VC o's worm (notes A2): mark its last queued
+ * flit, or pass the mark downstream. */
+void mc_mark_end(struct sim *s, uint32_t o);
+
+/* path.c */
+int path_route(struct sim *s, unsigned node, uint32_t id);
+void path_switch(struct sim *s, unsigned node, uint32_t id);
 
 #endif

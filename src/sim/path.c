@@ -21,6 +21,10 @@
  */
 #include "sim/mcast.h"
 
+#include <string.h>
+
+#include "sim/simint.h"
+
 
 unsigned ml_dp_label(unsigned w, unsigned node)
 {
@@ -172,4 +176,160 @@ size_t ml_path_layout(const unsigned *dests, size_t n, unsigned data,
 	for (unsigned j = 0; j < data; j++)
 		out[f].kind = ML_MC_DATA, out[f++].dest = j;
 	return f;
+}
+
+/* ------------------------------------------------------------------ */
+/* Path worms in the router (absorb and forward, notes A15).
+ *
+ * A worm [a_1 .. a_k][data] travels as a unicast towards its leading
+ * address (the routing function of Dual-Path or PM, one output).  At the
+ * node a_i it is routed to a delivery channel and stripped there (a_i
+ * goes to the node only); the next address is then routed onward, and
+ * from it on every flit goes both to the node and onward, moving only
+ * when both queues have room (the input drives two outputs).  The last
+ * data flit ends both.  Dual-Path's high worms deliver on the even
+ * delivery channels and low worms on the odd ones (two consumption
+ * channel classes, notes A6; with one delivery channel they share it);
+ * PM takes any free delivery channel. */
+
+int path_route(struct sim *s, unsigned node, uint32_t id)
+{
+	struct ivc *iv = &s->iv[id];
+	struct mcin *t = &s->mc->in[id];
+	const struct flit *f = &s->iq[(size_t)id * s->B + iv->head];
+	const struct msg *m = &s->msgs[f->msg];
+	uint32_t obase = node * s->nvc_node, best = SIM_NONE;
+	unsigned P = s->t.P, V = s->V, l, port, v, mask;
+	int bestfree = -1;
+
+	if (iv->mc == IVM_NONE) {
+		memset(t, 0, sizeof(*t));
+		t->loc = t->onw = SIM_NONE;
+		t->msg = f->msg;
+		iv->mc = IVM_PATH;
+	}
+	if (f->dest == node) { /* absorb: a delivery channel of its class */
+		for (l = 0; l < s->t.L && best == SIM_NONE; l++) {
+			uint32_t o = obase + (P + l) * V;
+
+			if (!s->mc->pm && s->t.L > 1 && l % 2 != m->pos)
+				continue;
+			if (s->ov[o].owner == SIM_NONE)
+				best = o;
+		}
+		if (best == SIM_NONE)
+			return 0;
+		t->loc = best;
+	} else {
+		unsigned inport = id % s->nvc_node / V;
+
+		if (s->mc->pm)
+			mask = ml_pm_route(s->t.k, node, f->dest,
+					   f->dest == m->dest,
+					   inport < P ? (int)inport
+						      : ML_MC_NONE);
+		else
+			mask = ML_MC_BIT(ml_dp_route(s->t.k, s->t.k, node,
+						     f->dest));
+		/* a free VC; among ports, the emptiest queue, then +x */
+		for (port = 0; port < ML_MC_NDIR; port++) {
+			if (!(mask & ML_MC_BIT(port)))
+				continue;
+			for (v = 0; v < V; v++) {
+				uint32_t o = obase + port * V + v;
+				int fr = (int)s->B - (int)s->ov[o].cnt;
+
+				if (s->ov[o].owner != SIM_NONE)
+					continue;
+				if (fr > bestfree)
+					best = o, bestfree = fr;
+				break;
+			}
+		}
+		if (best == SIM_NONE)
+			return 0;
+		t->onw = best;
+		s->ops[m->op].channels++;
+	}
+	s->ov[best].owner = id;
+	t->rt = 1;
+	iv->out = best;
+	iv->state = IV_ROUTED;
+	iv->sw_at = s->now + s->R;
+	return 1;
+}
+
+static void put(struct sim *s, unsigned node, uint32_t o, const struct flit *f)
+{
+	struct ovc *ov = &s->ov[o];
+	unsigned slot = ov->head + ov->cnt;
+
+	if (slot >= s->B)
+		slot -= s->B;
+	s->oq[(size_t)o * s->B + slot] = *f;
+	if (ov->cnt++ == 0) {
+		unsigned b = o - node * s->nvc_node;
+
+		s->omask[(size_t)node * s->W + (b >> 6)] |= (uint64_t)1
+							    << (b & 63);
+	}
+}
+
+void path_switch(struct sim *s, unsigned node, uint32_t id)
+{
+	struct ivc *iv = &s->iv[id];
+	struct mcin *t = &s->mc->in[id];
+	const struct flit *f;
+	uint32_t o1 = SIM_NONE, o2 = SIM_NONE;
+	int strip = 0;
+	unsigned b = id - node * s->nvc_node;
+
+	if (iv->cnt == 0)
+		return;
+	f = &s->iq[(size_t)id * s->B + iv->head];
+	if (f->kind == FK_ADDR && (t->hold || iv->state == IV_IDLE) &&
+	    !t->rt)
+		return; /* waits for the routing unit */
+	if (t->rt && iv->sw_at > s->now)
+		return;
+	if (t->rt && f->dest == node) {
+		strip = 1;
+		o1 = t->loc;
+	} else if (t->hold && f->kind == FK_DATA) {
+		t->hold = 0; /* a_i was the last address: the rest is ours */
+		o1 = t->loc;
+	} else {
+		o1 = t->loc;
+		o2 = t->onw;
+		if (o1 == SIM_NONE)
+			o1 = o2, o2 = SIM_NONE;
+	}
+	if (o1 == SIM_NONE || s->ov[o1].cnt >= s->B ||
+	    (o2 != SIM_NONE && s->ov[o2].cnt >= s->B)) {
+		t->blocked++;
+		return;
+	}
+	put(s, node, o1, f);
+	if (o2 != SIM_NONE) {
+		put(s, node, o2, f);
+		s->flits_in_net++;
+	}
+	t->blocked = 0;
+	iv->state = IV_ACTIVE;
+	if (t->rt) {
+		t->rt = 0;
+		t->hold = (uint8_t)strip;
+	}
+	if (++iv->head == s->B)
+		iv->head = 0;
+	iv->pop_at = s->now;
+	s->last_move = s->now;
+	if (f->flags & FF_TAIL) { /* copies keep the mark: both worms end */
+		iv->mc = IVM_NONE;
+		iv->state = IV_IDLE;
+		iv->out = SIM_NONE;
+	}
+	if (--iv->cnt == 0)
+		s->imask[(size_t)node * s->W + (b >> 6)] &=
+			~((uint64_t)1 << (b & 63));
 }

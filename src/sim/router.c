@@ -60,6 +60,7 @@
 
 #include <gsl/gsl_randist.h>
 
+#include "sim/mcast.h"
 #include "sim/simint.h"
 
 static inline void bit_set(uint64_t *m, unsigned b)
@@ -221,6 +222,16 @@ void net_route_phase(struct sim *s, unsigned node)
 				bits &= bits - 1;
 				if ((pass == 0) != (b >= start))
 					continue;
+				if (s->mc) { /* tree and path worms: tree.c */
+					int r = mc_route(s, node, base + b);
+
+					if (r > 0) {
+						s->rr_route[node] = b + 1;
+						return;
+					}
+					if (r == 0)
+						continue;
+				}
 				if (s->iv[base + b].state != IV_IDLE)
 					continue;
 				if (route_one(s, node, base + b)) {
@@ -253,6 +264,10 @@ void net_switch_phase(struct sim *s, unsigned node)
 			struct flit *f;
 
 			bits &= bits - 1;
+			if (iv->mc) { /* a tree or path worm: tree.c */
+				mc_switch(s, node, id);
+				continue;
+			}
 			if (iv->state == IV_IDLE)
 				continue;
 			if (iv->state == IV_ROUTED) {
@@ -328,6 +343,12 @@ static void link_port(struct sim *s, unsigned node, unsigned port)
 	if (f.flags & FF_TAIL)
 		ov->owner = SIM_NONE;
 	s->last_move = s->now;
+	if (s->hooks && s->hooks->flit)
+		s->hooks->flit(s->hooks->arg, node, port, v, &f, s->now);
+	if (dn == SIM_NONE && s->mc && s->msgs[f.msg].kind >= MK_TREE) {
+		mc_deliver(s, node, port - s->t.P, &f);
+		return;
+	}
 	if (dn == SIM_NONE) {
 		/* delivery channel: the node takes the flit */
 		struct msg *m = &s->msgs[f.msg];
@@ -435,6 +456,11 @@ void net_inject_phase(struct sim *s)
 		    iv->cnt + (unsigned)(iv->pop_at == s->now) >= B)
 			continue;
 		m = &s->msgs[in->cur];
+		/* path worms: the source sorts and splits the destinations
+		 * first (--prep-cycles, SPEC 8) */
+		if (m->kind == MK_PATH && in->sent == 0 &&
+		    m->gen + s->p->prep_cycles > s->now)
+			continue;
 		slot = iv->head + iv->cnt;
 		if (slot >= B)
 			slot -= B;
@@ -444,6 +470,8 @@ void net_inject_phase(struct sim *s)
 		f->wrapped = 0;
 		f->kind = in->sent == 0 ? FK_ADDR : FK_DATA;
 		f->flags = in->sent + 1 == m->flits ? FF_TAIL : 0;
+		if (m->kind >= MK_TREE) /* worm layouts: tree.c */
+			mc_flit(s, m, in->sent, f);
 		if (iv->cnt++ == 0)
 			bit_set(s->imask + (size_t)node * s->W,
 				id - node * s->nvc_node);

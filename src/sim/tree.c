@@ -1,12 +1,51 @@
 /*
  * tree.c - tree-based multicast with pruning (Malumbres & Duato, paper
  * 004 sections 2 to 4; SPEC section 8; notes/multicast_mechanisms.md
- * section 3): the worm layout [d_1, data, d_2 .. d_n] of 004 Figure 1.
- * Every branch created on the way keeps that layout: its opening address,
- * the D data flits (replayed from the auxiliary buffer), then the
- * addresses that follow it.
+ * section 3 and ambiguities A1-A15) in the router of router.c, and what
+ * tree and path worms share: their state, end marks, delivery.
+ *
+ * The worm is [d_1, data_1 .. data_D, d_2 .. d_n] (004 Figure 1).  At
+ * every input VC (struct mcin):
+ *  - every address is routed by the routing unit (one decision per
+ *    router per cycle, A8), with the unicast routing function (DOR);
+ *  - an address reuses a branch this worm already holds at this router
+ *    when the routing function permits it (same port and VC: A14), and
+ *    crosses like a data flit, with no data after it; otherwise it opens
+ *    a branch on a free permitted output VC and, when the data have
+ *    already passed (they are in the auxiliary buffer), the D data flits
+ *    are replayed behind it, one per cycle, before the input moves on;
+ *  - total pruning (004 section 3, A4): an address with neither a
+ *    reusable nor a free output releases every branch of the worm at
+ *    this router and waits; the pruning after flow-control blocking
+ *    (A3): when the head flit (or a replayed one) finds its branch's
+ *    queue full for prune_wait consecutive cycles, every other branch is
+ *    released;
+ *  - normal release (A1): the branches are held until the worm's last
+ *    flit, and its replay, have crossed; then each is released.
+ * Releasing a branch (mc_mark_end, A2): the last flit still queued on it
+ * gets the end mark FF_TAIL (the output VC is freed when it crosses the
+ * link, as for a unicast tail); if that flit is already downstream, the
+ * mark goes to the last flit queued in the downstream input VC, or, when
+ * that is empty too, to the input VC itself, which releases its own
+ * branches at the start of the next cycle: the mark travels at most one
+ * hop per cycle and takes no buffer slot.  A released (pruned) branch is
+ * thus an ordinary worm ending after its last flit; the addresses behind
+ * open new branches with a replay, so every destination gets its address
+ * and the D data exactly once (tests/check_mcast.c checks it under load).
+ * Flits moved on a branch never carry the worm's own FF_TAIL: the end of
+ * each branch is marked by its release.
+ *
+ * Delivery: a destination's delivery channel receives its address then
+ * the D data flits (as a branch of the worm, held until the worm ends,
+ * A5); when the D-th arrives the destination has the message.  Path
+ * worms also pass the addresses of later destinations through it (A15):
+ * those are not counted as received traffic (SPEC 8).
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "sim/mcast.h"
+#include "sim/simint.h"
 
 size_t ml_tree_layout(const unsigned *dests, size_t n, unsigned data,
 		      struct ml_mc_flit *out)
@@ -21,4 +60,447 @@ size_t ml_tree_layout(const unsigned *dests, size_t n, unsigned data,
 	for (size_t i = 1; i < n; i++)
 		out[f].kind = ML_MC_ADDR, out[f++].dest = dests[i];
 	return f;
+}
+
+/* ------------------------------------------------------------------ */
+/* State. */
+
+int mc_init(struct sim *s)
+{
+	const struct ml_sim_params *p = s->p;
+	size_t nvc = (size_t)s->t.N * s->nvc_node;
+	size_t ndl = (size_t)s->t.N * s->t.L;
+	struct mcnet *mc;
+
+	if (p->multicast != ML_SIM_TREE && p->multicast != ML_SIM_DUAL_PATH &&
+	    p->multicast != ML_SIM_PM)
+		return 0;
+	mc = calloc(1, sizeof(*mc));
+	if (!mc)
+		return -1;
+	s->mc = mc;
+	/* DOR: at most one VC per port and dateline class, one delivery
+	 * channel (the destinations are distinct) */
+	mc->maxbr = 2 * s->t.P + s->t.L;
+	mc->in = calloc(nvc, sizeof(*mc->in));
+	mc->br = malloc(nvc * mc->maxbr * sizeof(*mc->br));
+	mc->dcnt = calloc(ndl, sizeof(*mc->dcnt));
+	mc->darm = calloc(ndl, 1);
+	mc->pend = malloc(nvc * sizeof(*mc->pend));
+	mc->pnext = malloc(nvc * sizeof(*mc->pnext));
+	if (!mc->in || !mc->br || !mc->dcnt || !mc->darm || !mc->pend ||
+	    !mc->pnext)
+		return -1;
+	mc->pruning = p->pruning;
+	mc->prune_wait = p->prune_wait ? p->prune_wait : 1;
+	mc->pm = p->multicast == ML_SIM_PM;
+	return 0;
+}
+
+void mc_free(struct sim *s)
+{
+	struct mcnet *mc = s->mc;
+
+	if (!mc)
+		return;
+	free(mc->in);
+	free(mc->br);
+	free(mc->dcnt);
+	free(mc->darm);
+	free(mc->pend);
+	free(mc->pnext);
+	free(mc);
+	s->mc = NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Queues. */
+
+static inline struct flit *iq_at(const struct sim *s, uint32_t id,
+				 unsigned i)
+{
+	unsigned slot = s->iv[id].head + i;
+
+	if (slot >= s->B)
+		slot -= s->B;
+	return &s->iq[(size_t)id * s->B + slot];
+}
+
+/* Append f to output VC o of node (the caller checked there is room). */
+static void push_out(struct sim *s, unsigned node, uint32_t o,
+		     const struct flit *f)
+{
+	struct ovc *ov = &s->ov[o];
+	unsigned slot = ov->head + ov->cnt;
+
+	if (slot >= s->B)
+		slot -= s->B;
+	s->oq[(size_t)o * s->B + slot] = *f;
+	if (ov->cnt++ == 0) {
+		unsigned b = o - node * s->nvc_node;
+
+		s->omask[(size_t)node * s->W + (b >> 6)] |= (uint64_t)1
+							    << (b & 63);
+	}
+	s->last_move = s->now;
+}
+
+/* Drop the head flit of input VC id of node. */
+static void pop_in(struct sim *s, uint32_t id)
+{
+	struct ivc *iv = &s->iv[id];
+
+	if (++iv->head == s->B)
+		iv->head = 0;
+	iv->cnt--;
+	iv->pop_at = s->now;
+	s->last_move = s->now;
+}
+
+/* Clear input VC id's bit in the router's nonempty mask when nothing is
+ * left to switch (a pending replay counts as something). */
+static void settle(struct sim *s, unsigned node, uint32_t id)
+{
+	unsigned b = id - node * s->nvc_node;
+
+	if (s->iv[id].cnt == 0 && s->mc->in[id].replay == 0)
+		s->imask[(size_t)node * s->W + (b >> 6)] &=
+			~((uint64_t)1 << (b & 63));
+}
+
+void mc_mark_end(struct sim *s, uint32_t o)
+{
+	struct ovc *ov = &s->ov[o];
+	unsigned node, port, v;
+	uint32_t d;
+
+	if (ov->cnt) { /* the branch's last flit is still here */
+		unsigned slot = ov->head + ov->cnt - 1;
+
+		if (slot >= s->B)
+			slot -= s->B;
+		s->oq[(size_t)o * s->B + slot].flags |= FF_TAIL;
+		return;
+	}
+	ov->owner = SIM_NONE;
+	node = o / s->nvc_node;
+	port = o % s->nvc_node / s->V;
+	v = o % s->V;
+	if (port >= s->t.P) /* delivery channel: the node has it all */
+		return;
+	d = (s->t.nbr[(size_t)node * s->t.P + port] * s->t.nport + port) *
+		    s->V + v;
+	if (s->iv[d].cnt) { /* no other worm can be behind it */
+		iq_at(s, d, s->iv[d].cnt - 1u)->flags |= FF_TAIL;
+		return;
+	}
+	s->mc->pnext[s->mc->npnext++] = d;
+}
+
+static struct mop *op_of(struct sim *s, uint32_t m)
+{
+	return &s->ops[s->msgs[m].op];
+}
+
+/* The worm has left input VC id: release every branch (A1). */
+static void tree_finish(struct sim *s, uint32_t id)
+{
+	struct mcin *t = &s->mc->in[id];
+	const uint32_t *br = s->mc->br + (size_t)id * s->mc->maxbr;
+	struct ivc *iv = &s->iv[id];
+	unsigned i;
+
+	for (i = 0; i < t->nbr; i++)
+		mc_mark_end(s, br[i]);
+	memset(t, 0, sizeof(*t));
+	iv->mc = IVM_NONE;
+	iv->state = IV_IDLE;
+	iv->out = SIM_NONE;
+	settle(s, id / s->nvc_node, id);
+}
+
+/* Release every branch of input VC id but keep (SIM_NONE: all). */
+static void prune(struct sim *s, uint32_t id, uint32_t keep)
+{
+	struct mcin *t = &s->mc->in[id];
+	uint32_t *br = s->mc->br + (size_t)id * s->mc->maxbr;
+	unsigned i, j = 0;
+
+	for (i = 0; i < t->nbr; i++) {
+		if (br[i] == keep)
+			br[j++] = br[i];
+		else
+			mc_mark_end(s, br[i]);
+	}
+	t->nbr = (uint16_t)j;
+	if (keep == SIM_NONE)
+		s->iv[id].out = SIM_NONE;
+	op_of(s, t->msg)->prunings++;
+}
+
+void mc_cycle(struct sim *s)
+{
+	struct mcnet *mc = s->mc;
+	uint32_t *x = mc->pend;
+	unsigned i, n;
+
+	/* this cycle handles the marks of the last one; new ones wait */
+	mc->pend = mc->pnext;
+	mc->pnext = x;
+	n = mc->npnext;
+	mc->npend = n;
+	mc->npnext = 0;
+	for (i = 0; i < n; i++) {
+		uint32_t d = mc->pend[i];
+		struct mcin *t = &mc->in[d];
+
+		if (s->iv[d].cnt) { /* cannot happen: defensive */
+			iq_at(s, d, s->iv[d].cnt - 1u)->flags |= FF_TAIL;
+			continue;
+		}
+		if (s->iv[d].mc != IVM_TREE)
+			continue;
+		if (t->replay)
+			t->tail = 1;
+		else
+			tree_finish(s, d);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Tree routing (step 1 of the cycle). */
+
+static int tree_route(struct sim *s, unsigned node, uint32_t id)
+{
+	struct cand c[SIM_MAX_CAND];
+	struct ivc *iv = &s->iv[id];
+	struct mcin *t = &s->mc->in[id];
+	uint32_t *br = s->mc->br + (size_t)id * s->mc->maxbr;
+	const struct flit *f = iq_at(s, id, 0);
+	uint32_t obase = node * s->nvc_node;
+	unsigned nc, i, j, v;
+
+	if (iv->mc == IVM_NONE) { /* the opening address of a worm */
+		memset(t, 0, sizeof(*t));
+		iv->mc = IVM_TREE;
+		t->msg = f->msg;
+	}
+	nc = route_cands(&s->t, &s->rc, node, f->dest, f->wrapped, c);
+	/* reuse a branch the routing function permits (004 2.1(b), A14) */
+	for (i = 0; i < t->nbr; i++) {
+		unsigned port = br[i] % s->nvc_node / s->V;
+
+		v = br[i] % s->V;
+		for (j = 0; j < nc; j++)
+			if (c[j].port == port && v >= c[j].vc0 &&
+			    v < (unsigned)c[j].vc0 + c[j].nvc)
+				goto found;
+	}
+	/* a new branch on a free permitted output VC (004 2.1(a)) */
+	for (j = 0; j < nc && t->nbr < s->mc->maxbr; j++)
+		for (v = c[j].vc0; v < (unsigned)c[j].vc0 + c[j].nvc; v++) {
+			uint32_t o = obase + c[j].port * s->V + v;
+			struct mop *op;
+
+			if (s->ov[o].owner != SIM_NONE)
+				continue;
+			s->ov[o].owner = id;
+			br[t->nbr] = o;
+			i = t->nbr++;
+			/* the data already passed: replay them behind it */
+			t->newbr = t->seen != 0;
+			op = op_of(s, t->msg);
+			op->branches += t->newbr;
+			op->channels += c[j].port < s->t.P;
+			goto routed;
+		}
+	/* no output at all: total pruning (004 section 3, A4) */
+	if (s->mc->pruning && t->nbr)
+		prune(s, id, SIM_NONE);
+	return 0;
+found:
+	t->newbr = 0;
+routed:
+	t->rt = 1;
+	iv->out = br[i];
+	iv->state = IV_ROUTED;
+	iv->sw_at = s->now + s->R;
+	return 1;
+}
+
+int mc_route(struct sim *s, unsigned node, uint32_t id)
+{
+	struct ivc *iv = &s->iv[id];
+	struct mcin *t = &s->mc->in[id];
+	const struct flit *f;
+
+	if (iv->cnt == 0)
+		return iv->mc ? 0 : -1;
+	f = iq_at(s, id, 0);
+	switch (iv->mc) {
+	case IVM_NONE:
+		if (iv->state != IV_IDLE)
+			return -1;
+		switch (s->msgs[f->msg].kind) {
+		case MK_TREE:
+			return tree_route(s, node, id);
+		case MK_PATH:
+			return path_route(s, node, id);
+		default:
+			return -1;
+		}
+	case IVM_TREE:
+		if (f->kind != FK_ADDR || t->rt || t->replay)
+			return 0;
+		return tree_route(s, node, id);
+	default:
+		if (f->kind != FK_ADDR || t->rt || !t->hold)
+			return 0;
+		return path_route(s, node, id);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Tree switch (step 2). */
+
+/* The head of input VC id cannot move: its branch o is full (A3). */
+static void tree_blocked(struct sim *s, uint32_t id, uint32_t o)
+{
+	struct mcin *t = &s->mc->in[id];
+
+	if (++t->blocked >= s->mc->prune_wait && s->mc->pruning &&
+	    t->nbr > 1) {
+		prune(s, id, o);
+		t->blocked = 0;
+	}
+}
+
+static void tree_switch(struct sim *s, unsigned node, uint32_t id)
+{
+	struct ivc *iv = &s->iv[id];
+	struct mcin *t = &s->mc->in[id];
+	uint32_t o = iv->out;
+	struct flit *f, x;
+
+	if (t->replay) { /* the aux buffer's data, behind a new branch */
+		if (s->ov[o].cnt >= s->B) {
+			tree_blocked(s, id, o);
+			return;
+		}
+		memset(&x, 0, sizeof(x));
+		x.msg = t->msg;
+		x.kind = FK_DATA;
+		push_out(s, node, o, &x);
+		s->flits_in_net++;
+		t->blocked = 0;
+		if (--t->replay == 0) {
+			if (t->tail)
+				tree_finish(s, id);
+			else
+				settle(s, node, id);
+		}
+		return;
+	}
+	if (iv->cnt == 0)
+		return;
+	f = iq_at(s, id, 0);
+	if (f->kind == FK_ADDR && (!t->rt || iv->sw_at > s->now))
+		return; /* not routed yet, or in the router's R cycles */
+	if (o == SIM_NONE)
+		return;
+	if (s->ov[o].cnt >= s->B) {
+		tree_blocked(s, id, o);
+		return;
+	}
+	x = *f;
+	x.flags &= (uint8_t)~FF_TAIL;
+	push_out(s, node, o, &x);
+	pop_in(s, id);
+	t->blocked = 0;
+	if (x.kind == FK_DATA) {
+		t->seen++; /* copied into the aux buffer (004 section 4) */
+	} else {
+		t->rt = 0;
+		iv->state = IV_ACTIVE;
+		if (t->newbr) {
+			t->replay = t->seen;
+			t->newbr = 0;
+		}
+	}
+	if (f->flags & FF_TAIL) {
+		if (t->replay) {
+			t->tail = 1;
+		} else {
+			tree_finish(s, id);
+			return;
+		}
+	}
+	settle(s, node, id);
+}
+
+void mc_switch(struct sim *s, unsigned node, uint32_t id)
+{
+	if (s->iv[id].mc == IVM_TREE)
+		tree_switch(s, node, id);
+	else
+		path_switch(s, node, id);
+}
+
+/* ------------------------------------------------------------------ */
+/* Source and delivery. */
+
+void mc_flit(const struct sim *s, const struct msg *m, unsigned sent,
+	     struct flit *f)
+{
+	const struct mop *op = &s->ops[m->op];
+	const uint32_t *l = s->lists + (size_t)op->list * s->list_slot + m->lo;
+	unsigned n = m->hi - m->lo, D = m->flits - n;
+
+	if (m->kind == MK_TREE) { /* [d_1, data, d_2 .. d_n] */
+		if (sent == 0 || sent > D) {
+			f->kind = FK_ADDR;
+			f->dest = l[sent ? sent - D : 0];
+		} else {
+			f->kind = FK_DATA;
+		}
+		return;
+	}
+	if (sent < n) { /* [a_1 .. a_n][data] */
+		f->kind = FK_ADDR;
+		f->dest = l[sent];
+	} else {
+		f->kind = FK_DATA;
+	}
+}
+
+void mc_deliver(struct sim *s, unsigned node, unsigned l,
+		const struct flit *f)
+{
+	struct mcnet *mc = s->mc;
+	size_t ch = (size_t)node * s->t.L + l;
+	const struct msg *m = &s->msgs[f->msg];
+
+	s->flits_in_net--;
+	s->cnt.flits_delivered++;
+	if (f->kind == FK_ADDR) {
+		if (f->dest != node)
+			return; /* a path worm's later address: not counted */
+		if (mc->darm[ch])
+			s->cnt.bad_flits++;
+		mc->darm[ch] = 1;
+		mc->dcnt[ch] = 0;
+		if (s->measuring)
+			s->accepted_flits += 1;
+		return;
+	}
+	if (!mc->darm[ch]) { /* data without its address */
+		s->cnt.bad_flits++;
+		return;
+	}
+	if (s->measuring)
+		s->accepted_flits += 1;
+	if (++mc->dcnt[ch] == m->flits - (m->hi - m->lo)) {
+		mc->darm[ch] = 0;
+		traffic_mc_done(s, node, f->msg);
+	}
 }
