@@ -8,9 +8,15 @@
  * labels; PM legs minimal, never west after leg 0, no +y -> -y turn).
  */
 #include <check.h>
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include <gsl/gsl_rng.h>
+
+#include "mcastlat/sim.h"
 #include "sim/mcast.h"
+#include "sim/simint.h"
 
 /* Check's ck_assert marks a point through a pipe on every call, too slow
  * for millions of checks in the brute-force loops: fail only when false. */
@@ -339,6 +345,346 @@ START_TEST(test_layouts)
 }
 END_TEST
 
+/* ------------------------------------------------------------------ */
+/* The mechanisms in the simulator.  A recorder of every link and
+ * delivery crossing (struct sim_hooks.flit) and of every destination
+ * that has the whole message (hooks.deliver). */
+
+#define MAXEV 4096
+
+struct ev {
+	unsigned long long c;
+	unsigned node, port, kind, dest, tail, msg;
+};
+
+struct rec {
+	struct ev ev[MAXEV];
+	unsigned nev;
+	unsigned long long done_at[64]; /* per node, last completion */
+	unsigned done[64];		 /* per node, completions */
+};
+
+static void rec_flit(void *arg, unsigned node, unsigned port, unsigned vc,
+		     const struct flit *f, unsigned long long c)
+{
+	struct rec *r = arg;
+	struct ev *e;
+
+	(void)vc;
+	if (r->nev == MAXEV)
+		return;
+	e = &r->ev[r->nev++];
+	e->c = c;
+	e->node = node;
+	e->port = port;
+	e->kind = f->kind;
+	e->dest = f->kind == FK_ADDR ? f->dest : 0;
+	e->tail = !!(f->flags & FF_TAIL);
+	e->msg = f->msg;
+}
+
+static void rec_done(void *arg, unsigned node, unsigned src, unsigned dest,
+		     unsigned op, unsigned flits, unsigned long long c)
+{
+	struct rec *r = arg;
+
+	(void)src, (void)op, (void)flits;
+	ck_assert_uint_eq(node, dest);
+	if (node < 64) {
+		r->done[node]++;
+		r->done_at[node] = c;
+	}
+}
+
+static enum ml_status run_rec(struct ml_sim_params *p,
+			      const struct ml_sim_trace_msg *m, size_t n,
+			      struct ml_sim_result *r, struct rec *rc)
+{
+	struct sim_hooks h = {rec_done, NULL, 0, rec_flit};
+	struct ml_diag d = {0};
+
+	memset(rc, 0, sizeof(*rc));
+	h.arg = rc;
+	p->trace = m;
+	p->ntrace = n;
+	return sim_run_hooked(p, r, &d, &h, NULL);
+}
+
+static void mesh4(struct ml_sim_params *p, enum ml_sim_multicast mc)
+{
+	ml_sim_params_init(p, ML_SIM_MESH);
+	p->k = 4;
+	p->warmup = 0;
+	p->flits = 2;
+	p->multicast = mc;
+}
+
+/*
+ * A tree multicast worked by hand: 4x4 mesh, XY, R = 2, buffers of 2,
+ * one data flit (M = 2), generated at cycle 0 at node 0 = (0,0) with the
+ * destinations in the order 6 = (2,1), 1 = (1,0), 14 = (2,3), 3 = (3,0):
+ * the worm [6, D, 1, 14, 3].
+ *
+ * Engine timing (router.c): a flit that arrives at a router in cycle t
+ * is switched at t + 1 at the earliest and crosses the link (or the
+ * delivery channel) in the same cycle; an address is routed at t + 1 and
+ * switched at t + 1 + R; the routing unit takes only the head flit, so
+ * the addresses of one input are 3 cycles apart; the 2-flit injection
+ * queue takes a flit when it had room at the start of the cycle.
+ *
+ * Source 0: 6 injected at 0, routed at 1 (+x), crosses at 3; D at 4; the
+ * queue refills at 4 (address 1) and 5 (address 14) and 8 (address 3):
+ * 1 routed 5, crosses 7 (reuses +x); 14 routed 8, crosses 10 (reuse);
+ * 3 routed 11, crosses 13 (reuse), the worm's last flit: the branch ends
+ * there (end mark on 3).
+ * Node 1 = (1,0): 6 arrives 3, crosses +x at 6; D at 7; 1 arrives 7,
+ * routed 8 to the delivery channel: a new branch, crosses 10 and the
+ * data are replayed from the aux buffer at 11 (node 1 done at 11); 14
+ * arrives 10, is routed only after the replay, at 12: crosses +x 14;
+ * 3 arrives 13, crosses 17 with the end mark.
+ * Node 2 = (2,0): 6 +y at 9, D 10; 14 arrives 14, reuses +y at 17; 3
+ * arrives 17, routed 18 to +x, a new branch: crosses 20, replay 21 (the
+ * worm's end there: marked).
+ * Node 6 = (2,1): 6 delivered 12, D 13 (done at 13); 14 arrives 17, new
+ * branch +y at 20, replay 21.  The +y branch's end mark reaches node 6's
+ * empty input at 21 and releases its branches at 22; the last flit on
+ * +y, the replayed D, waits at node 10, which gets the mark.
+ * Node 10 = (2,2): 14 at 23, D at 24 (end).  Node 14: 14 at 26, D at 27.
+ * Node 3 = (3,0): 3 at 23, D at 24.
+ * Multicast latency 27; per destination (11 + 13 + 24 + 27) / 4 = 18.75;
+ * 3 branches with replay (nodes 1, 2, 6); 6 network channels.
+ */
+static const struct hev {
+	unsigned c, node, port, addr, dest, tail;
+} tree_hand[] = {
+	{3, 0, 0, 1, 6, 0},   {4, 0, 0, 0, 0, 0},   {6, 1, 0, 1, 6, 0},
+	{7, 0, 0, 1, 1, 0},   {7, 1, 0, 0, 0, 0},   {9, 2, 2, 1, 6, 0},
+	{10, 0, 0, 1, 14, 0}, {10, 1, 4, 1, 1, 0},  {10, 2, 2, 0, 0, 0},
+	{11, 1, 4, 0, 0, 0},  {12, 6, 4, 1, 6, 0},  {13, 0, 0, 1, 3, 1},
+	{13, 6, 4, 0, 0, 0},  {14, 1, 0, 1, 14, 0}, {17, 1, 0, 1, 3, 1},
+	{17, 2, 2, 1, 14, 0}, {20, 2, 0, 1, 3, 0},  {20, 6, 2, 1, 14, 0},
+	{21, 2, 0, 0, 0, 1},  {21, 6, 2, 0, 0, 0},  {23, 3, 4, 1, 3, 0},
+	{23, 10, 2, 1, 14, 0}, {24, 3, 4, 0, 0, 1}, {24, 10, 2, 0, 0, 1},
+	{26, 14, 4, 1, 14, 0}, {27, 14, 4, 0, 0, 1},
+};
+
+START_TEST(test_tree_hand)
+{
+	static const unsigned dests[4] = {6, 1, 14, 3};
+	const struct ml_sim_trace_msg m = {0, 0, 2, 4, dests};
+	const size_t n = sizeof(tree_hand) / sizeof(tree_hand[0]);
+	struct ml_sim_params p;
+	struct ml_sim_result r;
+	static struct rec rc;
+	size_t i;
+
+	mesh4(&p, ML_SIM_TREE);
+	ck_assert_int_eq(run_rec(&p, &m, 1, &r, &rc), ML_OK);
+	ck_assert_uint_eq(rc.nev, n);
+	for (i = 0; i < n; i++) {
+		const struct hev *h = &tree_hand[i];
+		int found = 0;
+
+		/* crossings of one cycle may come in any router order */
+		for (unsigned j = 0; j < rc.nev && !found; j++) {
+			const struct ev *e = &rc.ev[j];
+
+			found = e->c == h->c && e->node == h->node &&
+				e->port == h->port &&
+				(e->kind == FK_ADDR) == (int)h->addr &&
+				e->dest == h->dest && e->tail == h->tail;
+		}
+		ck_assert_msg(found, "event %zu: cycle %u node %u port %u", i,
+			      h->c, h->node, h->port);
+	}
+	ck_assert_uint_eq(rc.done[1], 1);
+	ck_assert_uint_eq(rc.done_at[1], 11);
+	ck_assert_uint_eq(rc.done_at[6], 13);
+	ck_assert_uint_eq(rc.done_at[3], 24);
+	ck_assert_uint_eq(rc.done_at[14], 27);
+	ck_assert_double_eq(r.multicast_latency, 27);
+	ck_assert_double_eq(r.multicast_latency_dest, 18.75);
+	ck_assert_double_eq(r.branches, 3);
+	ck_assert_double_eq(r.channels, 6);
+	ck_assert_double_eq(r.prunings, 0);
+	/* the same multicast without pruning: nothing blocks, same times */
+	p.pruning = 0;
+	ck_assert_int_eq(run_rec(&p, &m, 1, &r, &rc), ML_OK);
+	ck_assert_double_eq(r.multicast_latency, 27);
+}
+END_TEST
+
+/*
+ * The deadlock of 004 Figure 3 on a 4x4 mesh with XY routing.  Q = node
+ * 5 = (1,1), P = node 6 = (2,1).  Multicast A from node 4 = (0,1) at cycle
+ * 0 to a_1 = 7 = (3,1), a_2 = 13 = (1,3), a_3 = 14; its first branch goes
+ * 4 -> Q -> P -> a_1 (east).  Multicast B from P at cycle 3 to b_1 = 9 =
+ * (1,2), then b_2 = 11 = (3,2), 13, 5, 4, 15; its first branch goes P -> Q
+ * -> b_1 (west, then north): the paper's T, where B waits with its branch
+ * to b_1 open, is here B's source P itself (under XY a worm that needs
+ * P's east output at P and crossed Q must start at P).
+ * Times (as in test_tree_hand): a_1 takes Q's east output at 4 and P's
+ * at 7; b_1 takes P's west output at 4 and Q's north output at 7.  At 8
+ * both second addresses are routed: a_2 at Q needs north (held by B's
+ * branch, open because B's input at P still has addresses), b_2 at P
+ * needs east (held by A's branch, open because Q waits for A's later
+ * addresses).
+ * Without pruning: a deadlock, detected (status deadlock), not a hang.
+ * With pruning, at cycle 8: A prunes at Q (its branch to a_1 becomes a
+ * worm ending after its data flit, whose end mark crosses P -> a_1 at
+ * 10, freeing P's east output), and B prunes at P (its branch to b_1
+ * ends after its data: the mark crosses Q -> b_1 at 10, freeing Q's
+ * north output): the paper's pruning1 at Q and pruning2 at T.  Both
+ * multicasts complete, each pruned once, every destination reached once.
+ */
+START_TEST(test_figure3)
+{
+	static const unsigned da[3] = {7, 13, 14}, db[6] = {9, 11, 13, 5, 4, 15};
+	const struct ml_sim_trace_msg m[2] = {{0, 4, 2, 3, da},
+					      {3, 6, 2, 6, db}};
+	struct ml_sim_params p;
+	struct ml_sim_result r;
+	static struct rec rc;
+	unsigned i, cut_a = 0, cut_b = 0;
+
+	mesh4(&p, ML_SIM_TREE);
+	p.pruning = 0;
+	ck_assert_int_eq(run_rec(&p, m, 2, &r, &rc), ML_DEADLOCK);
+	ck_assert(r.cycles < 2000); /* 10 (M + diameter + 100) idle cycles */
+	ck_assert_uint_eq(rc.done[7] + rc.done[9], 2); /* a_1, b_1 only */
+	ck_assert_uint_eq(rc.done[13] + rc.done[11], 0);
+
+	p.pruning = 1;
+	ck_assert_int_eq(run_rec(&p, m, 2, &r, &rc), ML_OK);
+	ck_assert_double_eq(r.prunings, 1);
+	for (i = 0; i < rc.nev; i++) {
+		const struct ev *e = &rc.ev[i];
+
+		/* the pruned branches' last flits (the data) carry the end */
+		if (e->c == 10 && e->node == 6 && e->port == ML_MC_XP &&
+		    e->kind == FK_DATA && e->tail)
+			cut_a++;
+		if (e->c == 10 && e->node == 5 && e->port == ML_MC_YP &&
+		    e->kind == FK_DATA && e->tail)
+			cut_b++;
+	}
+	ck_assert_uint_eq(cut_a, 1);
+	ck_assert_uint_eq(cut_b, 1);
+	for (i = 0; i < 3; i++)
+		ck_assert_uint_eq(rc.done[da[i]], da[i] == 13 ? 2 : 1);
+	for (i = 0; i < 6; i++)
+		ck_assert_uint_eq(rc.done[db[i]], db[i] == 13 ? 2 : 1);
+}
+END_TEST
+
+/* The network channels (node, port) a worm's flits first crossed, in
+ * order, for message id msg. */
+static unsigned worm_path(const struct rec *rc, unsigned msg, unsigned *np,
+			  unsigned *pp)
+{
+	unsigned i, j, n = 0;
+
+	for (i = 0; i < rc->nev; i++) {
+		const struct ev *e = &rc->ev[i];
+		int seen = 0;
+
+		if (e->msg != msg || e->port >= 4)
+			continue;
+		for (j = 0; j < n; j++)
+			seen |= np[j] == e->node && pp[j] == e->port;
+		if (!seen)
+			np[n] = e->node, pp[n++] = e->port;
+	}
+	return n;
+}
+
+/*
+ * Dual-Path in the simulator, the multicast of test_dp_split: source 5 =
+ * (1,1), L6, ports 2.  High worm [4, 10, 15]: R from L6 to L7 is -x to
+ * node 4; from L7 to L10 +y (L8), +x (L9), +x (L10 = node 10); from L10
+ * to L12: +x (L11), +y (L12 = node 15).  Low worm [3, 0]: from L6 to L3
+ * +x (L5), +x (L4), -y (L3 = node 3); then -x three times to node 0.  The
+ * high worm delivers on delivery channel 0 (port 4), the low one on 1.
+ */
+START_TEST(test_dp_sim)
+{
+	static const unsigned dests[5] = {15, 0, 10, 3, 4};
+	static const unsigned hn[6] = {5, 4, 8, 9, 10, 11},
+			      hp[6] = {1, 2, 0, 0, 0, 2};
+	static const unsigned ln[6] = {5, 6, 7, 3, 2, 1},
+			      lp[6] = {0, 0, 3, 1, 1, 1};
+	const struct ml_sim_trace_msg m = {0, 5, 2, 5, dests};
+	struct ml_sim_params p;
+	struct ml_sim_result r;
+	static struct rec rc;
+	unsigned np[32], pp[32], i, hi = SIM_NONE;
+
+	mesh4(&p, ML_SIM_DUAL_PATH);
+	p.ports = 2;
+	ck_assert_int_eq(run_rec(&p, &m, 1, &r, &rc), ML_OK);
+	for (i = 0; i < rc.nev; i++)
+		if (rc.ev[i].kind == FK_ADDR && rc.ev[i].dest == 4)
+			hi = rc.ev[i].msg;
+	ck_assert_uint_eq(worm_path(&rc, hi, np, pp), 6);
+	for (i = 0; i < 6; i++) {
+		ck_assert_uint_eq(np[i], hn[i]);
+		ck_assert_uint_eq(pp[i], hp[i]);
+	}
+	ck_assert_uint_eq(worm_path(&rc, hi ^ 1, np, pp), 6);
+	for (i = 0; i < 6; i++) {
+		ck_assert_uint_eq(np[i], ln[i]);
+		ck_assert_uint_eq(pp[i], lp[i]);
+	}
+	for (i = 0; i < rc.nev; i++) /* delivery classes */
+		if (rc.ev[i].port >= 4)
+			ck_assert_uint_eq(rc.ev[i].port,
+					  rc.ev[i].msg == hi ? 4 : 5);
+	for (i = 0; i < 5; i++)
+		ck_assert_uint_eq(rc.done[dests[i]], 1);
+	ck_assert_double_eq(r.channels, 12);
+}
+END_TEST
+
+/*
+ * PM in the simulator, the multicast of test_pm_hand (source 6, order 8,
+ * 1, 13, 3, 15) at zero load: leg 0 -x, -x, +y; then +x, -y, -y; +y, +y,
+ * +y; +x and, at 14 where +x and -y are both free with equal room, +x
+ * (the tie goes east), then -y three times; +y three times to 15.
+ * --prep-cycles 10 delays the worm, and the latency, by 10.
+ */
+START_TEST(test_pm_sim)
+{
+	static const unsigned dests[5] = {15, 8, 1, 13, 3};
+	static const unsigned wn[17] = {6, 5, 4, 8, 9, 5, 1, 5, 9,
+					13, 14, 15, 11, 7, 3, 7, 11};
+	static const unsigned wp[17] = {1, 1, 2, 0, 3, 3, 2, 2, 2,
+					0, 0, 3, 3, 3, 2, 2, 2};
+	const struct ml_sim_trace_msg m = {0, 6, 2, 5, dests};
+	struct ml_sim_params p;
+	struct ml_sim_result r;
+	static struct rec rc;
+	unsigned np[64], pp[64], i, n;
+	double lat;
+
+	mesh4(&p, ML_SIM_PM);
+	ck_assert_int_eq(run_rec(&p, &m, 1, &r, &rc), ML_OK);
+	/* the 17 channels are distinct: first crossings give the path */
+	n = worm_path(&rc, rc.ev[0].msg, np, pp);
+	for (i = 0; i < n && i < 17; i++) {
+		ck_assert_uint_eq(np[i], wn[i]);
+		ck_assert_uint_eq(pp[i], wp[i]);
+	}
+	ck_assert_uint_eq(n, 17);
+	ck_assert_double_eq(r.channels, 17);
+	for (i = 0; i < 5; i++)
+		ck_assert_uint_eq(rc.done[dests[i]], 1);
+	lat = r.multicast_latency;
+	p.prep_cycles = 10;
+	ck_assert_int_eq(run_rec(&p, &m, 1, &r, &rc), ML_OK);
+	ck_assert_double_eq(r.multicast_latency, lat + 10);
+}
+END_TEST
+
 Suite *suite_mcast(void)
 {
 	Suite *s = suite_create("mcast");
@@ -352,6 +698,12 @@ Suite *suite_mcast(void)
 	tcase_add_test(tc, test_pm_hand);
 	tcase_add_test(tc, test_pm_brute);
 	tcase_add_test(tc, test_layouts);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("sim");
+	tcase_add_test(tc, test_tree_hand);
+	tcase_add_test(tc, test_figure3);
+	tcase_add_test(tc, test_dp_sim);
+	tcase_add_test(tc, test_pm_sim);
 	suite_add_tcase(s, tc);
 	return s;
 }
