@@ -685,6 +685,238 @@ START_TEST(test_pm_sim)
 }
 END_TEST
 
+/* ------------------------------------------------------------------ */
+/* Conservation and deadlock freedom far beyond saturation: every node
+ * sends every 2 cycles for 100 cycles, multicasts (2 to 9 destinations,
+ * 2 to 4 flits) mixed with unicasts; the trace ends, the network must
+ * drain (status ok, no deadlock), and every destination get exactly its
+ * address and the D data of each multicast it is in, once: counted per
+ * node by the deliver hook, and checked flit by flit by the engine
+ * (bad_flits: data without its address or an address twice on a
+ * delivery channel; misdelivered: a node not in the list, or twice). */
+
+struct tally {
+	unsigned got[64];
+	unsigned long long flits;
+};
+
+static void tally_done(void *arg, unsigned node, unsigned src, unsigned dest,
+		       unsigned op, unsigned flits, unsigned long long c)
+{
+	struct tally *t = arg;
+
+	(void)src, (void)op, (void)c;
+	ck_assert_uint_eq(node, dest);
+	t->got[node]++;
+	t->flits += flits;
+}
+
+struct ccase {
+	enum ml_sim_topology t;
+	unsigned k, dims;
+	enum ml_sim_multicast mc;
+	unsigned ports, prune_wait;
+};
+
+static const struct ccase ccases[] = {
+	{ML_SIM_MESH, 4, 2, ML_SIM_TREE, 1, 1},
+	{ML_SIM_MESH, 4, 2, ML_SIM_TREE, 1, 50},
+	{ML_SIM_MESH, 4, 2, ML_SIM_TREE, 2, 3},
+	{ML_SIM_TORUS, 4, 2, ML_SIM_TREE, 1, 1},
+	{ML_SIM_TORUS, 4, 2, ML_SIM_TREE, 1, 50},
+	{ML_SIM_TORUS, 3, 3, ML_SIM_TREE, 1, 1},
+	{ML_SIM_MESH, 4, 2, ML_SIM_DUAL_PATH, 2, 1},
+	{ML_SIM_MESH, 5, 2, ML_SIM_DUAL_PATH, 4, 1},
+	{ML_SIM_MESH, 4, 2, ML_SIM_PM, 4, 1},
+	{ML_SIM_MESH, 5, 2, ML_SIM_PM, 4, 1},
+};
+
+START_TEST(test_conservation)
+{
+	const struct ccase *c = &ccases[_i];
+	struct ml_sim_params p;
+	struct ml_sim_result r;
+	struct tally t;
+	struct sim_hooks h = {tally_done, NULL, 0, NULL};
+	struct sim_counters cnt;
+	struct ml_diag d = {0};
+	gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+	unsigned N = 1, i, u, cyc, nm = 0, want[64] = {0}, *dl;
+	struct ml_sim_trace_msg *m;
+	unsigned long long flits = 0, tree_flits = 0;
+	const unsigned cycles = 100, every = 2;
+
+	for (i = 0; i < c->dims; i++)
+		N *= c->k;
+	m = calloc((size_t)N * cycles, sizeof(*m));
+	dl = calloc((size_t)N * cycles * 9, sizeof(*dl));
+	memset(&t, 0, sizeof(t));
+	h.arg = &t;
+	gsl_rng_set(g, 5 + _i);
+	for (cyc = 0; cyc < cycles; cyc += every)
+		for (u = 0; u < N; u++) {
+			struct ml_sim_trace_msg *x = &m[nm];
+			unsigned *ds = dl + (size_t)nm * 9, nd, j;
+
+			nd = gsl_rng_uniform(g) < 0.7
+				     ? 2 + (unsigned)gsl_rng_uniform_int(g, 8)
+				     : 1;
+			for (j = 0; j < nd;) {
+				unsigned v = (unsigned)gsl_rng_uniform_int(g, N),
+					 q, dup = v == u;
+
+				for (q = 0; q < j; q++)
+					dup |= ds[q] == v;
+				if (!dup)
+					ds[j++] = v;
+			}
+			x->cycle = cyc;
+			x->source = u;
+			x->flits = nd > 1 ? 2 + (unsigned)gsl_rng_uniform_int(g, 3)
+					  : 1 + (unsigned)gsl_rng_uniform_int(g, 8);
+			x->ndests = nd;
+			x->dests = ds;
+			for (j = 0; j < nd; j++) {
+				want[ds[j]]++;
+				flits += x->flits;
+			}
+			if (nd > 1)
+				tree_flits += (unsigned long long)nd * x->flits;
+			else
+				tree_flits += x->flits;
+			nm++;
+		}
+	ml_sim_params_init(&p, c->t);
+	p.k = c->k;
+	p.dims = c->dims;
+	p.warmup = 0;
+	p.multicast = c->mc;
+	p.ports = c->ports;
+	p.prune_wait = c->prune_wait;
+	p.trace = m;
+	p.ntrace = nm;
+	p.max_cycles = 1000000;
+	ck_assert_int_eq(sim_run_hooked(&p, &r, &d, &h, &cnt), ML_OK);
+	for (u = 0; u < N; u++)
+		ck_assert_uint_eq(t.got[u], want[u]);
+	ck_assert_uint_eq(t.flits, flits);
+	ck_assert_uint_eq(cnt.misdelivered, 0);
+	ck_assert_uint_eq(cnt.bad_flits, 0);
+	ck_assert_uint_eq(r.messages, nm);
+	/* a tree delivers exactly an address and the data per destination;
+	 * path worms also pass later addresses to the nodes on the way */
+	if (c->mc == ML_SIM_TREE)
+		ck_assert_uint_eq(cnt.flits_delivered, tree_flits);
+	else
+		ck_assert_uint_gt(cnt.flits_delivered, tree_flits);
+	/* it was loaded: the last messages waited long, trees were pruned */
+	ck_assert(r.latency > 100);
+	if (c->mc == ML_SIM_TREE)
+		ck_assert(r.prunings > 0);
+	free(m);
+	free(dl);
+	gsl_rng_free(g);
+}
+END_TEST
+
+/* Generated traffic, the same seed twice: the same result, bit for bit;
+ * another seed: another result. */
+START_TEST(test_determinism)
+{
+	struct ml_sim_params p;
+	struct ml_sim_result a, b;
+
+	ml_sim_params_init(&p, ML_SIM_TORUS);
+	p.k = 4;
+	p.multicast = _i == 0 ? ML_SIM_TREE : ML_SIM_DUAL_PATH;
+	if (_i)
+		p.topology = ML_SIM_MESH, p.vcs = 1;
+	p.beta = 0.6;
+	p.flits = 2;
+	p.unicast_flits = 9;
+	p.dests = 5;
+	p.rate = 0.02;
+	p.warmup = 500;
+	p.max_cycles = 30000;
+	p.seed = 7;
+	ml_sim_run(&p, &a, NULL);
+	ml_sim_run(&p, &b, NULL);
+	ck_assert(memcmp(&a, &b, sizeof(a)) == 0);
+	ck_assert(a.messages > 1000);
+	ck_assert(a.multicast_latency > 0 && a.unicast_latency > 0);
+	p.seed = 8;
+	ml_sim_run(&p, &b, NULL);
+	ck_assert(a.latency != b.latency);
+}
+END_TEST
+
+/* Sustained saturation with generated traffic, every mechanism on small
+ * networks: the run stops as saturated (or meets its target), never
+ * deadlocks. */
+START_TEST(test_saturation_no_deadlock)
+{
+	static const struct {
+		enum ml_sim_topology t;
+		unsigned dims;
+		enum ml_sim_multicast mc;
+	} cs[] = {
+		{ML_SIM_MESH, 2, ML_SIM_TREE},	    {ML_SIM_TORUS, 2, ML_SIM_TREE},
+		{ML_SIM_MESH, 2, ML_SIM_DUAL_PATH}, {ML_SIM_MESH, 2, ML_SIM_PM},
+		{ML_SIM_MESH, 2, ML_SIM_UNICAST},   {ML_SIM_TORUS, 2, ML_SIM_BINOMIAL},
+	};
+	struct ml_sim_params p;
+	struct ml_sim_result r;
+	enum ml_status st;
+
+	ml_sim_params_init(&p, cs[_i].t);
+	p.k = 4;
+	p.multicast = cs[_i].mc;
+	p.beta = 1;
+	p.flits = 2;
+	p.dests = 6;
+	p.rate = 0.5; /* 6 flits per node per cycle offered */
+	p.warmup = 200;
+	p.max_cycles = 20000;
+	p.max_queue = 3000;
+	st = ml_sim_run(&p, &r, NULL);
+	ck_assert_msg(st == ML_SATURATED, "status %s", ml_status_word(st));
+	ck_assert(r.accepted > 0.3);
+}
+END_TEST
+
+START_TEST(test_mc_validate)
+{
+	struct ml_sim_params p;
+	struct ml_diag d = {0};
+
+	ml_sim_params_init(&p, ML_SIM_HYPERCUBE);
+	p.multicast = ML_SIM_TREE;
+	ck_assert_int_eq(ml_sim_validate(&p, &d), ML_EINVAL);
+	ck_assert_str_eq(d.param, "multicast");
+	ml_sim_params_init(&p, ML_SIM_TORUS);
+	p.multicast = ML_SIM_DUAL_PATH;
+	ck_assert_int_eq(ml_sim_validate(&p, &d), ML_EINVAL);
+	ck_assert_str_eq(d.param, "multicast");
+	ml_sim_params_init(&p, ML_SIM_MESH);
+	p.dims = 3;
+	p.multicast = ML_SIM_PM;
+	ck_assert_int_eq(ml_sim_validate(&p, &d), ML_EINVAL);
+	p.dims = 2;
+	ck_assert_int_eq(ml_sim_validate(&p, &d), ML_OK);
+	p.multicast = ML_SIM_TREE;
+	p.flits = 4;
+	p.aux = 2; /* cannot hold D = 3 */
+	ck_assert_int_eq(ml_sim_validate(&p, &d), ML_EINVAL);
+	ck_assert_str_eq(d.param, "aux");
+	p.aux = 3;
+	ck_assert_int_eq(ml_sim_validate(&p, &d), ML_OK);
+	p.beta = 0.5;
+	p.flits = 1;
+	ck_assert_int_eq(ml_sim_validate(&p, &d), ML_EINVAL);
+	ck_assert_str_eq(d.param, "flits");
+}
+END_TEST
+
 Suite *suite_mcast(void)
 {
 	Suite *s = suite_create("mcast");
@@ -704,6 +936,11 @@ Suite *suite_mcast(void)
 	tcase_add_test(tc, test_figure3);
 	tcase_add_test(tc, test_dp_sim);
 	tcase_add_test(tc, test_pm_sim);
+	tcase_add_loop_test(tc, test_conservation, 0,
+			    sizeof(ccases) / sizeof(ccases[0]));
+	tcase_add_loop_test(tc, test_determinism, 0, 2);
+	tcase_add_loop_test(tc, test_saturation_no_deadlock, 0, 6);
+	tcase_add_test(tc, test_mc_validate);
 	suite_add_tcase(s, tc);
 	return s;
 }
