@@ -78,7 +78,19 @@ if has hypercube; then
 		"$(verdict "$sp" '>=' 1.8)"
 fi
 
-# 4. Peak memory: 10^5 against 10^7 points must be flat.
+# 4. The flit-level simulator (SPEC 7.5), in process, one thread.
+if [ -f src/sim/sim.c ]; then
+	$cc -O2 -Iinclude -o "$B/bench/bench_sim" scripts/bench_sim.c \
+		libmcastlat.a $gsl -lm
+	"$B/bench/bench_sim" > "$B/bench/sim.txt"
+	while IFS= read -r line; do
+		v=$(printf '%s\n' "$line" | sed 's/^[^:]*: *\([0-9.]*\).*/\1/')
+		t=$(printf '%s\n' "$line" | sed 's/.*target > *\([0-9.]*\).*/\1/')
+		printf '%-69s %s\n' "$line" "$(verdict "$v" '>' "$t")"
+	done < "$B/bench/sim.txt"
+fi
+
+# 5. Peak memory: 10^5 against 10^7 points must be flat.
 small=$("$B/bench/bench_exec" 1 $bin cluster --msg 0:99999 --format csv | cut -d' ' -f2)
 big=$("$B/bench/bench_exec" 1 $bin cluster --msg 0:9999999 --format csv | cut -d' ' -f2)
 printf '%-58s %10s KiB  (10^5 points: %s KiB; target flat, < +10%%) %s\n' \

@@ -1,7 +1,8 @@
 /*
- * check_run.c - the engine (src/cli/run.c) driven through a fake command:
- * sweep order, defaults, --columns, --unit, per-point checks, statuses,
- * --jobs and --shard equality, batch files and usage errors.
+ * check_run.c - the engine (src/cli/run.c and the files it drives)
+ * driven through a fake command: sweep order, defaults, --columns,
+ * --unit, per-point checks, statuses, --jobs and --shard equality, batch
+ * files and usage errors.
  */
 #include <check.h>
 #include <math.h>

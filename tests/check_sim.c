@@ -76,6 +76,7 @@ static const struct zcase zcases[] = {
 	{ML_SIM_TORUS, 4, 3, 3, ML_SIM_DUATO},
 	{ML_SIM_HYPERCUBE, 2, 4, 2, ML_SIM_DUATO},
 	{ML_SIM_HYPERCUBE, 2, 5, 2, ML_SIM_DOR},
+	{ML_SIM_HYPERCUBE, 2, 5, 8, ML_SIM_DUATO}, /* 80 VCs per router */
 };
 
 START_TEST(test_zero_load_unicast)
@@ -284,6 +285,8 @@ static const struct scase scases[] = {
 	{ML_SIM_TORUS, 4, 2, 3, ML_SIM_DUATO, ML_SIM_UNICAST, 2},
 	{ML_SIM_MESH, 4, 2, 2, ML_SIM_DUATO, ML_SIM_BINOMIAL, 4},
 	{ML_SIM_TORUS, 3, 3, 4, ML_SIM_DOR, ML_SIM_BINOMIAL, ML_SIM_ALL},
+	/* 10 ports of 8 VCs: two 64-bit words of VC masks per router */
+	{ML_SIM_HYPERCUBE, 2, 5, 8, ML_SIM_DUATO, ML_SIM_UNICAST, ML_SIM_ALL},
 };
 
 START_TEST(test_saturation_drains)
@@ -523,6 +526,106 @@ START_TEST(test_progress)
 }
 END_TEST
 
+/* Generated multicasts to a few destinations, both software mechanisms,
+ * light load on a 4x4 mesh (R = 2, M = 4, 3 destinations): the
+ * unicast mechanism's copies cross sum of the distances, the binomial
+ * tree's as many links or more; the mean over destinations is below the
+ * last destination's latency; dests = 1 is still a multicast. */
+START_TEST(test_generated_multicast)
+{
+	struct ml_sim_params p;
+	struct ml_sim_result r;
+	/* mean distance on a 4x4 mesh between distinct nodes: per dimension
+	 * sum |x - y| over 16 pairs = 20, so 2 * 20 / 16 * 16 / 15 */
+	double dbar = 2.0 * 20 / 16 * 16 / 15;
+
+	base(&p, ML_SIM_MESH, 4, 2);
+	p.flits = 4;
+	p.rate = 0.002;
+	p.beta = 0.5;
+	p.dests = 3;
+	p.warmup = 300;
+	p.ci = 0.03;
+	p.multicast = ML_SIM_UNICAST;
+	ck_assert_int_eq(ml_sim_run(&p, &r, NULL), ML_OK);
+	ck_assert_double_eq_tol(r.channels, 3 * dbar, 0.1 * 3 * dbar);
+	ck_assert(r.multicast_latency_dest < r.multicast_latency);
+	ck_assert(r.multicast_latency > r.unicast_latency);
+	ck_assert_double_eq_tol(r.accepted, 0.002 * 4 * (0.5 + 0.5 * 3),
+				0.1 * 0.016);
+	p.multicast = ML_SIM_BINOMIAL;
+	ck_assert_int_eq(ml_sim_run(&p, &r, NULL), ML_OK);
+	ck_assert(r.channels > 2.5);
+	ck_assert(r.multicast_latency_dest < r.multicast_latency);
+	p.dests = 1;
+	ck_assert_int_eq(ml_sim_run(&p, &r, NULL), ML_OK);
+	ck_assert(isfinite(r.multicast_latency));
+	ck_assert_double_eq(r.multicast_latency, r.multicast_latency_dest);
+	ck_assert_double_eq_tol(r.channels, dbar, 0.1 * dbar);
+}
+END_TEST
+
+/* Unicast patterns, worked by hand (traffic.c's definitions). */
+START_TEST(test_patterns)
+{
+	struct ml_sim_params p;
+	struct sim s;
+	/* 4x4 (16 = 2^4, bit forms), source 1 = bits 0001 = (1,0):
+	 * transpose rotates by 2 bits: 0100 = 4; bitrev 1000 = 8; shuffle
+	 * rotates left by 1: 0010 = 2; bitcomp 1110 = 14; tornado adds
+	 * ceil(4/2) - 1 = 1 to each coordinate: (2,1) = 6; neighbor (2,0) =
+	 * 2.  3x3 (9 nodes, digit forms), source 1 = (1,0): transpose,
+	 * bitrev and shuffle all swap the two digits: (0,1) = 3; bitcomp
+	 * (1,2) = 7; tornado adds ceil(3/2) - 1 = 1: (2,1) = 5; neighbor
+	 * (2,0) = 2.  Diagonal node 4 = (1,1) of the 3x3 maps to itself
+	 * under transpose: no message. */
+	static const struct {
+		unsigned k, src;
+		enum ml_sim_pattern pat;
+		unsigned want;
+	} c[] = {
+		{4, 1, ML_SIM_TRANSPOSE, 4}, {4, 1, ML_SIM_BITREV, 8},
+		{4, 1, ML_SIM_SHUFFLE, 2},   {4, 1, ML_SIM_BITCOMP, 14},
+		{4, 1, ML_SIM_TORNADO, 6},   {4, 1, ML_SIM_NEIGHBOR, 2},
+		{3, 1, ML_SIM_TRANSPOSE, 3}, {3, 1, ML_SIM_BITREV, 3},
+		{3, 1, ML_SIM_SHUFFLE, 3},   {3, 1, ML_SIM_BITCOMP, 7},
+		{3, 1, ML_SIM_TORNADO, 5},   {3, 1, ML_SIM_NEIGHBOR, 2},
+		{3, 4, ML_SIM_TRANSPOSE, SIM_NONE},
+	};
+	unsigned i, j, hot = 0;
+
+	memset(&s, 0, sizeof(s));
+	s.rng = gsl_rng_alloc(gsl_rng_mt19937);
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		base(&p, ML_SIM_MESH, c[i].k, 2);
+		p.pattern = c[i].pat;
+		s.p = &p;
+		ck_assert_int_eq(topo_init(&s.t, &p), 0);
+		ck_assert_msg(traffic_pattern_dest(&s, c[i].src) == c[i].want,
+			      "case %u: %u", i,
+			      traffic_pattern_dest(&s, c[i].src));
+		topo_free(&s.t);
+	}
+	/* hotspot: fraction 0.5 to node 5 from node 0 */
+	base(&p, ML_SIM_MESH, 4, 2);
+	p.pattern = ML_SIM_HOTSPOT;
+	p.hotspot = 5;
+	p.hotspot_fraction = 0.5;
+	s.p = &p;
+	ck_assert_int_eq(topo_init(&s.t, &p), 0);
+	for (j = 0; j < 10000; j++) {
+		unsigned d = traffic_pattern_dest(&s, 0);
+
+		ck_assert(d != 0 && d < 16);
+		hot += d == 5;
+	}
+	/* 0.5 + 0.5 / 15 = 0.5333, sd of the count ~ 50 */
+	ck_assert(hot > 5333 - 250 && hot < 5333 + 250);
+	topo_free(&s.t);
+	gsl_rng_free(s.rng);
+}
+END_TEST
+
 /* ------------------------------------------------------------------ */
 /* Validation. */
 
@@ -567,6 +670,11 @@ static void v_topo(struct ml_sim_params *p)
 	p->topology = (enum ml_sim_topology)7;
 }
 static void v_big(struct ml_sim_params *p) { p->dims = 9; }
+static void v_huge(struct ml_sim_params *p)
+{
+	p->k = 1024; /* 2^20 nodes, 5 ports of 64 VCs */
+	p->vcs = 64;
+}
 
 static const unsigned bad_dest = 0;
 static const struct ml_sim_trace_msg bad_trace = {0, 0, 4, 1, &bad_dest};
@@ -584,6 +692,7 @@ static const struct vcase vcases[] = {
 	{"ports", v_ports},    {"buffer", v_buffer}, {"flits", v_flits},
 	{"ci", v_ci},	       {"replications", v_reps}, {"hotspot", v_hot},
 	{"topology", v_topo},  {"dims", v_big},	   {"trace", v_trace},
+	{"dims", v_huge},
 };
 
 START_TEST(test_validate)
@@ -649,6 +758,8 @@ Suite *suite_sim(void)
 	T("noconv_and_determinism", test_noconv_and_determinism);
 	T("replications", test_replications);
 	T("progress", test_progress);
+	T("generated_multicast", test_generated_multicast);
+	T("patterns", test_patterns);
 	TL("validate", test_validate,
 	   (int)(sizeof(vcases) / sizeof(vcases[0])));
 	T("defaults", test_defaults);

@@ -90,7 +90,9 @@ struct ml_sim_params {
 	double hotspot_fraction;  /* ML_SIM_HOTSPOT: share sent to it */
 	unsigned delta;		/* start-up cycles before each send */
 	unsigned long seed;	/* seed of the GSL generator */
-	const struct ml_sim_trace_msg *trace; /* not NULL: replay instead */
+	const struct ml_sim_trace_msg *trace; /* not NULL: replay instead;
+				 * warmup still applies (0 measures every
+				 * message), the run ends when all are done */
 	size_t ntrace;
 
 	/* Tree-based multicast and path-based rivals (SPEC 8). */

@@ -150,6 +150,10 @@ void mc_deliver(struct sim *s, unsigned node, unsigned l,
 /* The sent-th flit of hardware multicast message m at its source. */
 void mc_flit(const struct sim *s, const struct msg *m, unsigned sent,
 	     struct flit *f);
+/* Input VC id of node changed: its bits in the router's masks of
+ * nonempty inputs (a pending replay counts) and of inputs waiting for
+ * the routing unit. */
+void mc_settle(struct sim *s, unsigned node, uint32_t id);
 /* Release the end of output VC o's worm (notes A2): mark its last queued
  * flit, or pass the mark downstream. */
 void mc_mark_end(struct sim *s, uint32_t o);

@@ -256,6 +256,7 @@ int path_route(struct sim *s, unsigned node, uint32_t id)
 	iv->out = best;
 	iv->state = IV_ROUTED;
 	iv->sw_at = s->now + s->R;
+	mc_settle(s, node, id);
 	return 1;
 }
 
@@ -282,9 +283,8 @@ void path_switch(struct sim *s, unsigned node, uint32_t id)
 	const struct flit *f;
 	uint32_t o1 = SIM_NONE, o2 = SIM_NONE;
 	int strip = 0;
-	unsigned b = id - node * s->nvc_node;
 
-	if (iv->cnt == 0)
+	if (iv->cnt == 0 || (iv->cnt == 1 && iv->arr_at == s->now))
 		return;
 	f = &s->iq[(size_t)id * s->B + iv->head];
 	if (f->kind == FK_ADDR && (t->hold || iv->state == IV_IDLE) &&
@@ -324,12 +324,11 @@ void path_switch(struct sim *s, unsigned node, uint32_t id)
 		iv->head = 0;
 	iv->pop_at = s->now;
 	s->last_move = s->now;
+	iv->cnt--;
 	if (f->flags & FF_TAIL) { /* copies keep the mark: both worms end */
 		iv->mc = IVM_NONE;
 		iv->state = IV_IDLE;
 		iv->out = SIM_NONE;
 	}
-	if (--iv->cnt == 0)
-		s->imask[(size_t)node * s->W + (b >> 6)] &=
-			~((uint64_t)1 << (b & 63));
+	mc_settle(s, node, id);
 }

@@ -8,7 +8,8 @@
  * input ports P .. P+L-1 (VC 0), delivery channels drain output ports
  * P .. P+L-1 (VC 0) into the node, which always accepts.
  *
- * One cycle, in this order over all active routers:
+ * One cycle, for each active router (in any order, see
+ * net_router_cycle), then the injection channels:
  *  1. routing: each router's routing unit makes at most one successful
  *     decision (notes A8), round robin over its input VCs whose head flit
  *     is an unrouted address: it reserves a free permitted output VC
@@ -36,6 +37,11 @@
  * cycle g (with Delta = 0), so a header crosses the delivery channel at
  * g + (R + 1)(D + 1) over D hops, and the last of M flits M - 1 cycles
  * later: the zero-load latency (R + 1)(D + 1) + M - 1 of SPEC 7.1.
+ *
+ * Bookkeeping: per router, bit masks of its nonempty input VCs (imask),
+ * nonempty output VCs (omask) and input VCs whose head flit waits for
+ * the routing unit (rmask); only routers with something queued are on
+ * the active list, so idle routers cost nothing.
  *
  * Wormhole: a header reserves an output VC (ovc.owner) and its input VC
  * follows it (ivc.out) until the flit marked FF_TAIL has been switched;
@@ -94,6 +100,8 @@ int net_init(struct sim *s)
 	s->oq = malloc(nvc * s->B * sizeof(*s->oq));
 	s->imask = calloc((size_t)s->t.N * s->W, sizeof(*s->imask));
 	s->omask = calloc((size_t)s->t.N * s->W, sizeof(*s->omask));
+	s->rmask = calloc((size_t)s->t.N * s->W, sizeof(*s->rmask));
+	s->port_of = malloc(s->nvc_node * sizeof(*s->port_of));
 	s->rr_route = calloc(s->t.N, sizeof(*s->rr_route));
 	s->rr_link = calloc(nports, 1);
 	s->act = malloc(s->t.N * sizeof(*s->act));
@@ -102,16 +110,22 @@ int net_init(struct sim *s)
 	s->inj_act = malloc((size_t)s->t.N * s->t.L * sizeof(*s->inj_act));
 	if (!s->iv || !s->ov || !s->iq || !s->oq || !s->imask || !s->omask ||
 	    !s->rr_route || !s->rr_link || !s->act || !s->in_act || !s->inj ||
-	    !s->inj_act)
+	    !s->inj_act || !s->rmask || !s->port_of)
 		return -1;
+	for (i = 0; i < s->nvc_node; i++)
+		s->port_of[i] = (uint16_t)(i / s->V);
 	for (i = 0; i < nvc; i++) {
 		s->iv[i].out = SIM_NONE;
 		s->iv[i].pop_at = UINT64_MAX;
+		s->iv[i].arr_at = UINT64_MAX;
 		s->ov[i].owner = SIM_NONE;
 	}
 	for (i = 0; i < (size_t)s->t.N * s->t.L; i++) {
 		s->inj[i].qhead = s->inj[i].qtail = SIM_NONE;
 		s->inj[i].cur = SIM_NONE;
+		s->inj[i].node = (uint32_t)(i / s->t.L);
+		s->inj[i].in = (uint32_t)(s->inj[i].node * s->nvc_node +
+					  (s->t.P + i % s->t.L) * s->V);
 	}
 	return 0;
 }
@@ -124,6 +138,8 @@ void net_free(struct sim *s)
 	free(s->oq);
 	free(s->imask);
 	free(s->omask);
+	free(s->rmask);
+	free(s->port_of);
 	free(s->rr_route);
 	free(s->rr_link);
 	free(s->act);
@@ -135,81 +151,83 @@ void net_free(struct sim *s)
 /* ------------------------------------------------------------------ */
 /* 1. Routing unit. */
 
+/* The selection function: a free output VC of node among the
+ * candidates, or SIM_NONE.  Duato: a random free adaptive VC, else the
+ * escape VC if free; otherwise (dor, delivery) the first free VC in
+ * candidate order.  Free = no owner; a released VC is already empty. */
+uint32_t net_select(struct sim *s, unsigned node, const struct cand *c,
+		    unsigned nc)
+{
+	uint32_t obase = node * s->nvc_node, o = SIM_NONE, esc = SIM_NONE;
+	unsigned i, v, nfree = 0, pick;
+
+	for (i = 0; i < nc; i++) {
+		uint32_t b = obase + c[i].port * s->V;
+
+		for (v = c[i].vc0; v < (unsigned)c[i].vc0 + c[i].nvc; v++) {
+			if (s->ov[b + v].owner != SIM_NONE)
+				continue;
+			if (s->rc.routing != ML_SIM_DUATO ||
+			    c[i].port >= s->t.P)
+				return b + v;
+			if (c[i].escape)
+				esc = b + v;
+			else
+				nfree++;
+		}
+	}
+	if (!nfree)
+		return esc;
+	pick = nfree > 1 ? (unsigned)gsl_rng_uniform_int(s->rng, nfree) : 0;
+	for (i = 0; i < nc && o == SIM_NONE; i++) {
+		uint32_t b = obase + c[i].port * s->V;
+
+		if (c[i].escape)
+			continue;
+		for (v = c[i].vc0; v < (unsigned)c[i].vc0 + c[i].nvc; v++)
+			if (s->ov[b + v].owner == SIM_NONE && pick-- == 0) {
+				o = b + v;
+				break;
+			}
+	}
+	return o;
+}
+
 /* Reserve an output VC for the address at the head of input VC id of
  * node; 1 on success. */
 static int route_one(struct sim *s, unsigned node, uint32_t id)
 {
 	struct cand c[SIM_MAX_CAND];
 	const struct flit *f = &s->iq[(size_t)id * s->B + s->iv[id].head];
-	size_t obase = (size_t)node * s->nvc_node;
-	unsigned nc, i, v, nfree = 0, pick;
-	uint32_t o = SIM_NONE, esc = SIM_NONE;
+	unsigned nc = route_cands(&s->t, &s->rc, node, f->dest, f->wrapped, c);
+	uint32_t o = net_select(s, node, c, nc);
 
-	nc = route_cands(&s->t, &s->rc, node, f->dest, f->wrapped, c);
-	if (s->rc.routing == ML_SIM_DUATO && node != f->dest) {
-		for (i = 0; i < nc; i++) {
-			uint32_t b = (uint32_t)(obase + c[i].port * s->V);
-
-			for (v = c[i].vc0; v < (unsigned)c[i].vc0 + c[i].nvc;
-			     v++) {
-				if (s->ov[b + v].owner != SIM_NONE)
-					continue;
-				if (c[i].escape)
-					esc = b + v;
-				else
-					nfree++;
-			}
-		}
-		if (nfree) {
-			pick = nfree > 1 ? (unsigned)gsl_rng_uniform_int(
-						   s->rng, nfree)
-					 : 0;
-			for (i = 0; i < nc && o == SIM_NONE; i++) {
-				uint32_t b = (uint32_t)(obase +
-							c[i].port * s->V);
-
-				if (c[i].escape)
-					continue;
-				for (v = c[i].vc0;
-				     v < (unsigned)c[i].vc0 + c[i].nvc; v++) {
-					if (s->ov[b + v].owner != SIM_NONE)
-						continue;
-					if (pick-- == 0) {
-						o = b + v;
-						break;
-					}
-				}
-			}
-		} else {
-			o = esc;
-		}
-	} else {
-		for (i = 0; i < nc && o == SIM_NONE; i++) {
-			uint32_t b = (uint32_t)(obase + c[i].port * s->V);
-
-			for (v = c[i].vc0; v < (unsigned)c[i].vc0 + c[i].nvc;
-			     v++)
-				if (s->ov[b + v].owner == SIM_NONE) {
-					o = b + v;
-					break;
-				}
-		}
-	}
 	if (o == SIM_NONE)
 		return 0;
 	s->ov[o].owner = id;
 	s->iv[id].out = o;
 	s->iv[id].state = IV_ROUTED;
 	s->iv[id].sw_at = s->now + s->R;
+	bit_clr(s->rmask + (size_t)node * s->W, id - node * s->nvc_node);
 	return 1;
 }
 
-void net_route_phase(struct sim *s, unsigned node)
+static inline int arrived_now(const struct sim *s, const struct ivc *iv)
 {
-	const uint64_t *m = s->imask + (size_t)node * s->W;
+	return iv->cnt == 1 && iv->arr_at == s->now;
+}
+
+static void route_phase(struct sim *s, unsigned node)
+{
+	const uint64_t *m = s->rmask + (size_t)node * s->W;
 	uint32_t base = node * s->nvc_node;
 	unsigned start = s->rr_route[node], pass, w;
+	uint64_t any = 0;
 
+	for (w = 0; w < s->W; w++)
+		any |= m[w];
+	if (!any)
+		return;
 	/* two passes: bits >= start, then bits < start */
 	for (pass = 0; pass < 2; pass++) {
 		for (w = 0; w < s->W; w++) {
@@ -220,7 +238,8 @@ void net_route_phase(struct sim *s, unsigned node)
 					     (unsigned)__builtin_ctzll(bits);
 
 				bits &= bits - 1;
-				if ((pass == 0) != (b >= start))
+				if ((pass == 0) != (b >= start) ||
+				    arrived_now(s, &s->iv[base + b]))
 					continue;
 				if (s->mc) { /* tree and path worms: tree.c */
 					int r = mc_route(s, node, base + b);
@@ -232,8 +251,6 @@ void net_route_phase(struct sim *s, unsigned node)
 					if (r == 0)
 						continue;
 				}
-				if (s->iv[base + b].state != IV_IDLE)
-					continue;
 				if (route_one(s, node, base + b)) {
 					s->rr_route[node] = b + 1;
 					return;
@@ -246,15 +263,16 @@ void net_route_phase(struct sim *s, unsigned node)
 /* ------------------------------------------------------------------ */
 /* 2. Switch. */
 
-void net_switch_phase(struct sim *s, unsigned node)
+static void switch_phase(struct sim *s, unsigned node)
 {
 	uint64_t *m = s->imask + (size_t)node * s->W;
 	uint64_t *om = s->omask + (size_t)node * s->W;
+	uint64_t *rm = s->rmask + (size_t)node * s->W;
 	uint32_t base = node * s->nvc_node;
 	unsigned w, B = s->B;
 
 	for (w = 0; w < s->W; w++) {
-		uint64_t bits = m[w];
+		uint64_t bits = m[w] & ~rm[w];
 
 		while (bits) {
 			unsigned b = w * 64 + (unsigned)__builtin_ctzll(bits);
@@ -268,7 +286,7 @@ void net_switch_phase(struct sim *s, unsigned node)
 				mc_switch(s, node, id);
 				continue;
 			}
-			if (iv->state == IV_IDLE)
+			if (arrived_now(s, iv))
 				continue;
 			if (iv->state == IV_ROUTED) {
 				if (iv->sw_at > s->now)
@@ -288,15 +306,17 @@ void net_switch_phase(struct sim *s, unsigned node)
 			}
 			if (ov->cnt++ == 0)
 				bit_set(om, iv->out - base);
-			if (f->flags & FF_TAIL) {
-				iv->state = IV_IDLE;
-				iv->out = SIM_NONE;
-			}
 			if (++iv->head == B)
 				iv->head = 0;
 			iv->pop_at = s->now;
 			if (--iv->cnt == 0)
 				bit_clr(m, b);
+			if (f->flags & FF_TAIL) {
+				iv->state = IV_IDLE;
+				iv->out = SIM_NONE;
+				if (iv->cnt)
+					bit_set(rm, b); /* the next worm */
+			}
 			s->last_move = s->now;
 		}
 	}
@@ -310,13 +330,14 @@ static void link_port(struct sim *s, unsigned node, unsigned port)
 	unsigned V = s->V, B = s->B, i, v;
 	uint32_t base = node * s->nvc_node, ob = base + port * V;
 	uint8_t *rr = &s->rr_link[(size_t)node * s->t.nport + port];
-	uint32_t dn = SIM_NONE;
+	uint32_t dn = SIM_NONE, nb = 0;
 	struct ovc *ov;
 	struct flit f;
 
-	if (port < s->t.P)
-		dn = (s->t.nbr[(size_t)node * s->t.P + port] * s->t.nport +
-		      port) * V;
+	if (port < s->t.P) {
+		nb = s->t.nbr[(size_t)node * s->t.P + port];
+		dn = nb * s->nvc_node + port * V;
+	}
 	for (i = 1; i <= V; i++) {
 		v = *rr + i;
 		if (v >= V)
@@ -370,18 +391,26 @@ static void link_port(struct sim *s, unsigned node, unsigned port)
 	{
 		uint32_t did = dn + v;
 		struct ivc *d = &s->iv[did];
-		unsigned slot = d->head + d->cnt, nb = did / s->nvc_node;
+		unsigned slot = d->head + d->cnt;
 
 		if (slot >= B)
 			slot -= B;
 		s->iq[(size_t)did * B + slot] = f;
-		if (d->cnt++ == 0)
-			bit_set(s->imask + (size_t)nb * s->W, did - nb * s->nvc_node);
+		d->arr_at = s->now;
+		if (d->cnt++ == 0) {
+			unsigned b = did - nb * s->nvc_node;
+
+			bit_set(s->imask + (size_t)nb * s->W, b);
+			if (d->state == IV_IDLE)
+				bit_set(s->rmask + (size_t)nb * s->W, b);
+			else if (d->mc) /* an address the worm routes */
+				mc_settle(s, nb, did);
+		}
 		activate(s, nb);
 	}
 }
 
-void net_link_phase(struct sim *s, unsigned node)
+static void link_phase(struct sim *s, unsigned node)
 {
 	const uint64_t *m = s->omask + (size_t)node * s->W;
 	unsigned w, last = SIM_NONE;
@@ -391,7 +420,7 @@ void net_link_phase(struct sim *s, unsigned node)
 
 		while (bits) {
 			unsigned b = w * 64 + (unsigned)__builtin_ctzll(bits);
-			unsigned port = b / s->V;
+			unsigned port = s->port_of[b];
 
 			bits &= bits - 1;
 			if (port == last)
@@ -400,6 +429,18 @@ void net_link_phase(struct sim *s, unsigned node)
 			link_port(s, node, port);
 		}
 	}
+}
+
+/* One router's cycle: routing unit, switch, links.  Routers are taken in
+ * any order: a link into a router already done this cycle sees the
+ * flit it switched out (pop_at), one not yet done has its start-of-cycle
+ * count, and a flit that arrives this cycle (arr_at) is neither routed
+ * nor switched before the next. */
+void net_router_cycle(struct sim *s, unsigned node)
+{
+	route_phase(s, node);
+	switch_phase(s, node);
+	link_phase(s, node);
 }
 
 /* ------------------------------------------------------------------ */
@@ -440,8 +481,8 @@ void net_inject_phase(struct sim *s)
 	for (i = 0; i < s->ninj_act; i++) {
 		uint32_t ch = s->inj_act[i];
 		struct inj *in = &s->inj[ch];
-		unsigned node = ch / s->t.L, lp = ch % s->t.L;
-		uint32_t id = node * s->nvc_node + (s->t.P + lp) * s->V;
+		unsigned node = in->node;
+		uint32_t id = in->in;
 		struct ivc *iv = &s->iv[id];
 		struct msg *m;
 		struct flit *f;
@@ -472,9 +513,16 @@ void net_inject_phase(struct sim *s)
 		f->flags = in->sent + 1 == m->flits ? FF_TAIL : 0;
 		if (m->kind >= MK_TREE) /* worm layouts: tree.c */
 			mc_flit(s, m, in->sent, f);
-		if (iv->cnt++ == 0)
+		iv->arr_at = s->now;
+		if (iv->cnt++ == 0) {
 			bit_set(s->imask + (size_t)node * s->W,
 				id - node * s->nvc_node);
+			if (iv->state == IV_IDLE)
+				bit_set(s->rmask + (size_t)node * s->W,
+					id - node * s->nvc_node);
+			else if (iv->mc)
+				mc_settle(s, node, id);
+		}
 		activate(s, node);
 		s->flits_in_net++;
 		s->cnt.flits_injected++;

@@ -153,6 +153,12 @@ enum ml_status ml_sim_validate(const struct ml_sim_params *p,
 		return ml_diag_set(d, "dims", "more than %u nodes",
 				   SIM_MAX_NODES);
 	P = p->topology == ML_SIM_HYPERCUBE ? p->dims : 2 * p->dims;
+	if (p->vcs >= 1 && p->vcs <= SIM_MAX_VCS &&
+	    (unsigned long long)N * 2 * P * p->vcs > SIM_MAX_VC_TOTAL)
+		return ml_diag_set(d, "dims", "%u nodes with %u virtual "
+				   "channels per port: more than %u virtual "
+				   "channels in all", N, p->vcs,
+				   SIM_MAX_VC_TOTAL);
 	if (p->routing != ML_SIM_DOR && p->routing != ML_SIM_DUATO)
 		return ml_diag_set(d, "routing", "unknown routing");
 	if (p->vcs < 1 || p->vcs > SIM_MAX_VCS)
@@ -355,13 +361,11 @@ static void one_cycle(struct sim *s)
 
 	if (s->mc) /* end marks of tree branches (tree.c) */
 		mc_cycle(s);
-	for (i = 0; i < s->nact; i++)
-		net_route_phase(s, s->act[i]);
-	for (i = 0; i < s->nact; i++)
-		net_switch_phase(s, s->act[i]);
+	/* routers activated by an arrival in this pass hold only flits that
+	 * arrived this cycle: nothing to do for them until the next */
 	n0 = s->nact;
 	for (i = 0; i < n0; i++)
-		net_link_phase(s, s->act[i]);
+		net_router_cycle(s, s->act[i]);
 	net_inject_phase(s);
 	net_compact(s);
 }

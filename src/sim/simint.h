@@ -26,6 +26,7 @@
 #define SIM_MAX_DIMS 20
 #define SIM_MAX_VCS 64
 #define SIM_MAX_BUFFER 1024
+#define SIM_MAX_VC_TOTAL (1u << 28) /* VC ids fit 32 bits, with room */
 #define SIM_MAX_CAND (2 * SIM_MAX_DIMS + 2)
 
 /* ------------------------------------------------------------------ */
@@ -124,6 +125,7 @@ struct ivc {
 	uint32_t out;		/* output VC the head flit goes to */
 	uint64_t sw_at;		/* a routed header may switch from this cycle */
 	uint64_t pop_at;	/* last cycle a flit left (flow control) */
+	uint64_t arr_at;	/* last cycle a flit arrived */
 };
 
 /* What an input VC carries when it is not an ordinary wormhole: a tree or
@@ -150,6 +152,7 @@ struct inj {
 	uint32_t sent;	       /* flits of cur already injected */
 	uint64_t start_at;     /* cur's first flit may cross from here */
 	uint32_t qlen;
+	uint32_t node, in;     /* its node and router input VC */
 	uint8_t active;
 };
 
@@ -173,7 +176,8 @@ struct msg {
 			  * TREE, PATH: the worm's addresses in the op list */
 	uint32_t pos;	 /* BCOPY: the receiver's position in the list;
 			  * PATH: Dual-Path delivery class (0 high, 1 low) */
-	uint16_t flits, hops;
+	uint32_t hops;
+	uint16_t flits;
 	uint16_t got;	/* flits delivered (conservation check); TREE,
 			 * PATH: destinations that have the whole message */
 	uint8_t kind;
@@ -284,6 +288,9 @@ struct sim {
 	struct flit *iq, *oq; /* flit stores, B per VC */
 	uint64_t *imask;      /* nonempty input VCs, W per node */
 	uint64_t *omask;      /* nonempty output VCs, W per node */
+	uint64_t *rmask;      /* input VCs whose head awaits the routing
+			       * unit (nonempty and IV_IDLE), W per node */
+	uint16_t *port_of;    /* nvc_node: port of a VC bit */
 	uint32_t *rr_route;   /* routing unit round robin, per node */
 	uint8_t *rr_link;     /* DSRR pointer per output port */
 	uint32_t *act;	      /* active routers */
@@ -310,7 +317,7 @@ struct sim {
 	/* generation */
 	struct gev *heap;
 	unsigned nheap;
-	uint32_t *scratch; /* N */
+	uint32_t *scratch; /* 2 N: destinations, then the candidates */
 	uint32_t *bcast_count; /* per source: broadcasts started (base dim) */
 	size_t trace_next;
 	unsigned mflits, uflits;
@@ -337,9 +344,9 @@ struct sim {
 /* router.c */
 int net_init(struct sim *s);
 void net_free(struct sim *s);
-void net_route_phase(struct sim *s, unsigned node);
-void net_switch_phase(struct sim *s, unsigned node);
-void net_link_phase(struct sim *s, unsigned node);
+void net_router_cycle(struct sim *s, unsigned node);
+uint32_t net_select(struct sim *s, unsigned node, const struct cand *c,
+		    unsigned nc);
 void net_inject_phase(struct sim *s);
 void net_compact(struct sim *s);
 

@@ -196,7 +196,7 @@ int traffic_init(struct sim *s)
 	s->msg_free = s->op_free = SIM_NONE;
 	s->uflits = p->unicast_flits ? p->unicast_flits : p->flits;
 	s->mflits = p->flits;
-	s->scratch = malloc(sizeof(*s->scratch) * s->t.N);
+	s->scratch = malloc(sizeof(*s->scratch) * 2 * s->t.N);
 	s->bcast_count = calloc(s->t.N, sizeof(*s->bcast_count));
 	if (!s->scratch || !s->bcast_count)
 		return -1;
@@ -571,9 +571,10 @@ static void start_multicast(struct sim *s, unsigned src, const unsigned *dests,
 	}
 }
 
-/* A message or operation is born at node src now. */
+/* A message or operation is born at node src now; mcast: a multicast
+ * (measured as one, even with a single destination). */
 static void new_message(struct sim *s, unsigned src, const unsigned *dests,
-			unsigned nd, unsigned flits)
+			unsigned nd, unsigned flits, int mcast)
 {
 	int measured = ++s->generated > s->p->warmup;
 	uint32_t m;
@@ -587,7 +588,7 @@ static void new_message(struct sim *s, unsigned src, const unsigned *dests,
 		s->meas_generated++;
 	}
 	s->outstanding++;
-	if (nd > 1) {
+	if (mcast) {
 		start_multicast(s, src, dests, nd, flits, measured);
 		return;
 	}
@@ -629,13 +630,13 @@ static void generate_at(struct sim *s, unsigned src)
 			gsl_ran_choose(s->rng, s->scratch, nd, others, N - 1,
 				       sizeof(*others));
 		}
-		new_message(s, src, s->scratch, nd, s->mflits);
+		new_message(s, src, s->scratch, nd, s->mflits, 1);
 		return;
 	}
 	d = traffic_pattern_dest(s, src);
 	if (d == SIM_NONE)
 		return;
-	new_message(s, src, &d, 1, s->uflits);
+	new_message(s, src, &d, 1, s->uflits, 0);
 }
 
 int traffic_generate(struct sim *s)
@@ -649,7 +650,7 @@ int traffic_generate(struct sim *s)
 				&p->trace[s->trace_next++];
 
 			new_message(s, t->source, t->dests, t->ndests,
-				    t->flits);
+				    t->flits, t->ndests > 1);
 		}
 		return traffic_failed(s) ? -1 : 0;
 	}

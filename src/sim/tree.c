@@ -157,15 +157,32 @@ static void pop_in(struct sim *s, uint32_t id)
 	s->last_move = s->now;
 }
 
-/* Clear input VC id's bit in the router's nonempty mask when nothing is
- * left to switch (a pending replay counts as something). */
-static void settle(struct sim *s, unsigned node, uint32_t id)
+void mc_settle(struct sim *s, unsigned node, uint32_t id)
 {
+	const struct ivc *iv = &s->iv[id];
+	const struct mcin *t = &s->mc->in[id];
 	unsigned b = id - node * s->nvc_node;
+	uint64_t bit = (uint64_t)1 << (b & 63);
+	uint64_t *im = s->imask + (size_t)node * s->W + (b >> 6);
+	uint64_t *rm = s->rmask + (size_t)node * s->W + (b >> 6);
+	int need = 0;
 
-	if (s->iv[id].cnt == 0 && s->mc->in[id].replay == 0)
-		s->imask[(size_t)node * s->W + (b >> 6)] &=
-			~((uint64_t)1 << (b & 63));
+	if (iv->cnt || (iv->mc == IVM_TREE && t->replay))
+		*im |= bit;
+	else
+		*im &= ~bit;
+	if (iv->cnt) {
+		const struct flit *f = iq_at(s, id, 0);
+
+		if (iv->mc == IVM_NONE)
+			need = iv->state == IV_IDLE;
+		else if (f->kind == FK_ADDR && !t->rt)
+			need = iv->mc == IVM_TREE ? !t->replay : t->hold;
+	}
+	if (need)
+		*rm |= bit;
+	else
+		*rm &= ~bit;
 }
 
 void mc_mark_end(struct sim *s, uint32_t o)
@@ -216,7 +233,7 @@ static void tree_finish(struct sim *s, uint32_t id)
 	iv->mc = IVM_NONE;
 	iv->state = IV_IDLE;
 	iv->out = SIM_NONE;
-	settle(s, id / s->nvc_node, id);
+	mc_settle(s, id / s->nvc_node, id);
 }
 
 /* Release every branch of input VC id but keep (SIM_NONE: all). */
@@ -325,6 +342,7 @@ routed:
 	iv->out = br[i];
 	iv->state = IV_ROUTED;
 	iv->sw_at = s->now + s->R;
+	mc_settle(s, node, id);
 	return 1;
 }
 
@@ -334,8 +352,12 @@ int mc_route(struct sim *s, unsigned node, uint32_t id)
 	struct mcin *t = &s->mc->in[id];
 	const struct flit *f;
 
-	if (iv->cnt == 0)
-		return iv->mc ? 0 : -1;
+	if (iv->cnt == 0) {
+		if (!iv->mc)
+			return -1;
+		mc_settle(s, node, id);
+		return 0;
+	}
 	f = iq_at(s, id, 0);
 	switch (iv->mc) {
 	case IVM_NONE:
@@ -351,13 +373,15 @@ int mc_route(struct sim *s, unsigned node, uint32_t id)
 		}
 	case IVM_TREE:
 		if (f->kind != FK_ADDR || t->rt || t->replay)
-			return 0;
+			break;
 		return tree_route(s, node, id);
 	default:
 		if (f->kind != FK_ADDR || t->rt || !t->hold)
-			return 0;
+			break;
 		return path_route(s, node, id);
 	}
+	mc_settle(s, node, id); /* nothing to route: out of the mask */
+	return 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -397,12 +421,12 @@ static void tree_switch(struct sim *s, unsigned node, uint32_t id)
 			if (t->tail)
 				tree_finish(s, id);
 			else
-				settle(s, node, id);
+				mc_settle(s, node, id);
 		}
 		return;
 	}
-	if (iv->cnt == 0)
-		return;
+	if (iv->cnt == 0 || (iv->cnt == 1 && iv->arr_at == s->now))
+		return; /* nothing, or a flit that arrived this cycle */
 	f = iq_at(s, id, 0);
 	if (f->kind == FK_ADDR && (!t->rt || iv->sw_at > s->now))
 		return; /* not routed yet, or in the router's R cycles */
@@ -435,7 +459,7 @@ static void tree_switch(struct sim *s, unsigned node, uint32_t id)
 			return;
 		}
 	}
-	settle(s, node, id);
+	mc_settle(s, node, id);
 }
 
 void mc_switch(struct sim *s, unsigned node, uint32_t id)
