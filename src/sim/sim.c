@@ -213,6 +213,11 @@ enum ml_status ml_sim_validate(const struct ml_sim_params *p,
 		return ml_diag_set(d, "multicast", "%s needs a 2-D mesh",
 				   p->multicast == ML_SIM_PM ? "pm"
 							     : "dual-path");
+	if (p->multicast == ML_SIM_DUAL_PATH && p->ports != ML_SIM_ALL &&
+	    p->ports < 2)
+		return ml_diag_set(d, "ports", "dual-path needs 2 delivery "
+				   "channels, one per class (high and low "
+				   "worms), got %u", p->ports);
 	if (p->multicast >= ML_SIM_TREE && p->beta > 0 && !p->trace &&
 	    (p->dests == ML_SIM_ALL ? N - 1 : p->dests) + p->flits - 1 >
 		    65535)

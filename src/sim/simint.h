@@ -198,6 +198,8 @@ struct mop {
 	double dest_sum; /* sum over destinations of their latency */
 	uint64_t channels;
 	uint32_t prunings, branches; /* tree multicast (tree.c) */
+	uint8_t unicast; /* a Dual-Path unicast: a path worm, measured as a
+			  * unicast */
 };
 
 /* Events of a generation heap: next message of a node. */
@@ -313,6 +315,7 @@ struct sim {
 	uint32_t *lists; /* per op: slot of list_slot node ids */
 	unsigned list_slot;
 	unsigned long long ops_live;
+	uint32_t last_op; /* the op start_multicast allocated last */
 
 	/* generation */
 	struct gev *heap;

@@ -219,6 +219,8 @@ int traffic_init(struct sim *s)
 		} else if (p->beta > 0) {
 			slot = p->dests == ML_SIM_ALL ? s->t.N - 1 : p->dests;
 		}
+		if (slot == 0) /* Dual-Path unicasts are path worms */
+			slot = 1;
 	}
 	s->list_slot = slot ? slot + 1 : 0;
 	if (p->trace)
@@ -512,6 +514,7 @@ static void start_multicast(struct sim *s, unsigned src, const unsigned *dests,
 		fail(s);
 		return;
 	}
+	s->last_op = o;
 	op = &s->ops[o];
 	op->gen = s->now;
 	op->src = src;
@@ -590,6 +593,15 @@ static void new_message(struct sim *s, unsigned src, const unsigned *dests,
 	s->outstanding++;
 	if (mcast) {
 		start_multicast(s, src, dests, nd, flits, measured);
+		return;
+	}
+	if (s->p->multicast == ML_SIM_DUAL_PATH) {
+		/* Dual-Path's unicasts follow its Hamiltonian routing too:
+		 * mixed with dimension-order worms on one VC the high and
+		 * low networks would deadlock (Lin & Ni; 004 section 1) */
+		start_multicast(s, src, dests, nd, flits, measured);
+		if (s->nops && !s->failed)
+			s->ops[s->last_op].unicast = 1;
 		return;
 	}
 	m = msg_alloc(s);
@@ -756,7 +768,9 @@ void traffic_mc_done(struct sim *s, unsigned node, uint32_t mi)
 		msg_release(s, mi);
 	if (--op->left)
 		return;
-	if (op->measured) {
+	if (op->measured && op->unicast) {
+		record(s, lat, 0);
+	} else if (op->measured) {
 		record(s, lat, 1);
 		acc_add(&s->mdest, op->dest_sum / op->ndest);
 		acc_add(&s->chan, (double)op->channels);

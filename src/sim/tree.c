@@ -177,7 +177,9 @@ void mc_settle(struct sim *s, unsigned node, uint32_t id)
 		if (iv->mc == IVM_NONE)
 			need = iv->state == IV_IDLE;
 		else if (f->kind == FK_ADDR && !t->rt)
-			need = iv->mc == IVM_TREE ? !t->replay : t->hold;
+			need = iv->mc == IVM_TREE
+				       ? !t->replay
+				       : t->hold || iv->state == IV_IDLE;
 	}
 	if (need)
 		*rm |= bit;
@@ -376,7 +378,8 @@ int mc_route(struct sim *s, unsigned node, uint32_t id)
 			break;
 		return tree_route(s, node, id);
 	default:
-		if (f->kind != FK_ADDR || t->rt || !t->hold)
+		if (f->kind != FK_ADDR || t->rt ||
+		    !(t->hold || iv->state == IV_IDLE))
 			break;
 		return path_route(s, node, id);
 	}
@@ -515,6 +518,10 @@ void mc_deliver(struct sim *s, unsigned node, unsigned l,
 		mc->dcnt[ch] = 0;
 		if (s->measuring)
 			s->accepted_flits += 1;
+		if (m->flits == m->hi - m->lo) { /* no data (a 1-flit unicast) */
+			mc->darm[ch] = 0;
+			traffic_mc_done(s, node, f->msg);
+		}
 		return;
 	}
 	if (!mc->darm[ch]) { /* data without its address */
