@@ -122,8 +122,8 @@ struct mcnet {
 	uint16_t *dcnt;	  /* per delivery channel (N * L): data flits the
 			   * current destination received */
 	uint8_t *darm;	  /* per delivery channel: its address arrived */
-	uint32_t *pend, *pnext; /* input VCs an end mark reached, empty:
-				 * handled next cycle (notes A2) */
+	uint32_t *pend, *pnext; /* output VCs whose end mark crosses to
+				 * an empty input VC next cycle (A2) */
 	unsigned npend, npnext;
 	int pruning;
 	unsigned prune_wait;

@@ -187,10 +187,18 @@ void mc_settle(struct sim *s, unsigned node, uint32_t id)
 		*rm &= ~bit;
 }
 
+/* The input VC at the far end of network output VC o. */
+static uint32_t downstream(const struct sim *s, uint32_t o)
+{
+	unsigned node = o / s->nvc_node, port = o % s->nvc_node / s->V;
+
+	return (s->t.nbr[(size_t)node * s->t.P + port] * s->t.nport + port) *
+		       s->V + o % s->V;
+}
+
 void mc_mark_end(struct sim *s, uint32_t o)
 {
 	struct ovc *ov = &s->ov[o];
-	unsigned node, port, v;
 	uint32_t d;
 
 	if (ov->cnt) { /* the branch's last flit is still here */
@@ -201,19 +209,19 @@ void mc_mark_end(struct sim *s, uint32_t o)
 		s->oq[(size_t)o * s->B + slot].flags |= FF_TAIL;
 		return;
 	}
-	ov->owner = SIM_NONE;
-	node = o / s->nvc_node;
-	port = o % s->nvc_node / s->V;
-	v = o % s->V;
-	if (port >= s->t.P) /* delivery channel: the node has it all */
-		return;
-	d = (s->t.nbr[(size_t)node * s->t.P + port] * s->t.nport + port) *
-		    s->V + v;
-	if (s->iv[d].cnt) { /* no other worm can be behind it */
-		iq_at(s, d, s->iv[d].cnt - 1u)->flags |= FF_TAIL;
+	if (o % s->nvc_node / s->V >= s->t.P) { /* delivery: all there */
+		ov->owner = SIM_NONE;
 		return;
 	}
-	s->mc->pnext[s->mc->npnext++] = d;
+	d = downstream(s, o);
+	if (s->iv[d].cnt) { /* no other worm can be behind it */
+		iq_at(s, d, s->iv[d].cnt - 1u)->flags |= FF_TAIL;
+		ov->owner = SIM_NONE;
+		return;
+	}
+	/* the mark crosses the link next cycle; o stays taken until then,
+	 * so no new worm can reach d before d has ended this one */
+	s->mc->pnext[s->mc->npnext++] = o;
 }
 
 static struct mop *op_of(struct sim *s, uint32_t m)
@@ -270,13 +278,10 @@ void mc_cycle(struct sim *s)
 	mc->npend = n;
 	mc->npnext = 0;
 	for (i = 0; i < n; i++) {
-		uint32_t d = mc->pend[i];
+		uint32_t o = mc->pend[i], d = downstream(s, o);
 		struct mcin *t = &mc->in[d];
 
-		if (s->iv[d].cnt) { /* cannot happen: defensive */
-			iq_at(s, d, s->iv[d].cnt - 1u)->flags |= FF_TAIL;
-			continue;
-		}
+		s->ov[o].owner = SIM_NONE;
 		if (s->iv[d].mc != IVM_TREE)
 			continue;
 		if (t->replay)
