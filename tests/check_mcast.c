@@ -724,16 +724,16 @@ static const struct ccase ccases[] = {
 	{ML_SIM_MESH, 4, 2, ML_SIM_TREE, 1, 1, 0},
 	{ML_SIM_TORUS, 4, 2, ML_SIM_TREE, 1, 1, 1},
 	{ML_SIM_MESH, 4, 2, ML_SIM_PM, 4, 1, 0},
-	{ML_SIM_MESH, 4, 2, ML_SIM_TREE, 1, 1},
-	{ML_SIM_MESH, 4, 2, ML_SIM_TREE, 1, 50},
-	{ML_SIM_MESH, 4, 2, ML_SIM_TREE, 2, 3},
-	{ML_SIM_TORUS, 4, 2, ML_SIM_TREE, 1, 1},
-	{ML_SIM_TORUS, 4, 2, ML_SIM_TREE, 1, 50},
-	{ML_SIM_TORUS, 3, 3, ML_SIM_TREE, 1, 1},
-	{ML_SIM_MESH, 4, 2, ML_SIM_DUAL_PATH, 2, 1},
-	{ML_SIM_MESH, 5, 2, ML_SIM_DUAL_PATH, 4, 1},
-	{ML_SIM_MESH, 4, 2, ML_SIM_PM, 4, 1},
-	{ML_SIM_MESH, 5, 2, ML_SIM_PM, 4, 1},
+	{ML_SIM_MESH, 4, 2, ML_SIM_TREE, 1, 1, 2},
+	{ML_SIM_MESH, 4, 2, ML_SIM_TREE, 1, 50, 2},
+	{ML_SIM_MESH, 4, 2, ML_SIM_TREE, 2, 3, 2},
+	{ML_SIM_TORUS, 4, 2, ML_SIM_TREE, 1, 1, 2},
+	{ML_SIM_TORUS, 4, 2, ML_SIM_TREE, 1, 50, 2},
+	{ML_SIM_TORUS, 3, 3, ML_SIM_TREE, 1, 1, 2},
+	{ML_SIM_MESH, 4, 2, ML_SIM_DUAL_PATH, 2, 1, 2},
+	{ML_SIM_MESH, 5, 2, ML_SIM_DUAL_PATH, 4, 1, 2},
+	{ML_SIM_MESH, 4, 2, ML_SIM_PM, 4, 1, 2},
+	{ML_SIM_MESH, 5, 2, ML_SIM_PM, 4, 1, 2},
 };
 
 START_TEST(test_conservation)
@@ -798,9 +798,7 @@ START_TEST(test_conservation)
 	p.multicast = c->mc;
 	p.ports = c->ports;
 	p.prune_wait = c->prune_wait;
-	p.router_cycles = c->R ? c->R : 2;
-	if (_i < 3)
-		p.router_cycles = c->R;
+	p.router_cycles = c->R;
 	p.trace = m;
 	p.ntrace = nm;
 	p.max_cycles = 1000000;
