@@ -74,6 +74,7 @@ struct run {
 	struct colref *refs;
 	unsigned jobs;
 	unsigned long long shard_i, shard_n;
+	const void *prep; /* the command's prepare() for the command line */
 };
 
 /* One sweep: the value list of every option and the order of dims. */
@@ -84,6 +85,7 @@ struct sweep {
 	unsigned long long total;
 	const union ml_val *base; /* values of options not swept */
 	size_t nopts;
+	const void *prep; /* the command's prepare() for this sweep */
 };
 
 /*
@@ -105,6 +107,8 @@ struct worker {
 	unsigned long long *idx;
 	struct colcache *cache;
 	bool *dirty; /* per option: changed since its cells were built */
+	char *text;  /* ML_TEXT_MAX bytes for the row's TEXT cells */
+	const void *prep;
 };
 
 /* The command-line state before value lists are built. */
@@ -148,6 +152,11 @@ static void cell_from_opt(const struct run *r, size_t i, union ml_val v,
 		c->v.r = o->kind == ML_OPT_TIME ? v.r / r->unit_scale : v.r;
 		return;
 	case ML_OPT_CHOICE:
+		if (v.i == ML_AUTO_INT) {
+			c->kind = ML_CELL_TEXT;
+			c->v.s = "auto";
+			return;
+		}
 		if ((o->flags & ML_OPT_INTOK) && v.i >= 0) {
 			c->kind = ML_CELL_INT;
 			c->v = v;
@@ -224,7 +233,8 @@ static void eval_row(const struct run *r, struct worker *w, struct ml_buf *b,
 		     struct invalid_note *note)
 {
 	const struct ml_command *cmd = r->cmd;
-	struct ml_point pt = {w->v};
+	struct ml_point pt = {w->v, w->prep, w->text, r->ctx->max_work, NULL,
+			      NULL};
 	struct ml_diag dg = {NULL, ""};
 	enum ml_status st;
 	size_t j;
@@ -232,6 +242,7 @@ static void eval_row(const struct run *r, struct worker *w, struct ml_buf *b,
 	/* eval() rejects what check() rejects (see cmd.h), so check() runs
 	 * only to explain the first invalid row, not on every row. */
 	reset_results(cmd, w->out);
+	w->text[0] = '\0';
 	st = cmd->eval(&pt, w->out);
 	if (st == ML_EINVAL && !note->set) {
 		note->set = true;
@@ -301,6 +312,7 @@ static void run_chunk(const struct run *r, const struct sweep *sw,
 		      struct invalid_note *note)
 {
 	memcpy(w->v, sw->base, r->cmd->nopts * sizeof(*w->v));
+	w->prep = sw->prep;
 	odometer_seek(sw, w, first);
 	while (count-- > 0) {
 		eval_row(r, w, b, note);
@@ -319,7 +331,10 @@ static int worker_init(struct worker *w, const struct run *r, size_t ndims)
 	w->idx = calloc(ndims + 1, sizeof(*w->idx));
 	w->cache = calloc(r->spec.ncols + 1, sizeof(*w->cache));
 	w->dirty = calloc(cmd->nopts + 1, sizeof(*w->dirty));
-	return w->v && w->out && w->cells && w->idx && w->cache && w->dirty
+	w->text = calloc(ML_TEXT_MAX, 1);
+	w->prep = NULL;
+	return w->v && w->out && w->cells && w->idx && w->cache && w->dirty &&
+		       w->text
 		       ? 0
 		       : -1;
 }
@@ -332,6 +347,7 @@ static void worker_free(struct worker *w)
 	free(w->idx);
 	free(w->cache);
 	free(w->dirty);
+	free(w->text);
 }
 
 /* ------------------------------------------------------------------ */
@@ -392,12 +408,14 @@ static int sweep_serial(const struct run *r, const struct sweep *sw,
 		return -1;
 	}
 	/* Small chunks, flushed at 64 KiB or every 50 ms, so slow models
-	 * still stream rows as they are computed. */
+	 * still stream rows as they are computed; a slow command's rows one
+	 * by one. */
 	for (p = lo; p < hi && rc == 0; p += n) {
-		n = hi - p < 256 ? hi - p : 256;
+		n = r->cmd->slow ? 1 : hi - p < 256 ? hi - p : 256;
 		run_chunk(r, sw, &w, p, n, &b, &note);
 		sink_note(s, &note);
-		if (b.len >= FLUSH_BYTES || b.oom || now_s() - last > 0.05) {
+		if (b.len >= FLUSH_BYTES || b.oom || r->cmd->slow ||
+		    now_s() - last > 0.05) {
 			rc = sink_write(s, &b);
 			fflush(s->ctx->out);
 			last = now_s();
@@ -487,6 +505,8 @@ static int sweep_threaded(const struct run *r, const struct sweep *sw,
 		pl.csize = 16;
 	if (pl.csize > CHUNK_MAX)
 		pl.csize = CHUNK_MAX;
+	if (r->cmd->slow)
+		pl.csize = 1;
 	pl.nchunks = (hi - lo + pl.csize - 1) / pl.csize;
 	pl.nslots = (size_t)r->jobs * 4;
 	pl.slots = calloc(pl.nslots, sizeof(*pl.slots));
@@ -548,7 +568,7 @@ static int sweep_range(const struct run *r, const struct sweep *sw,
 {
 	if (lo >= hi)
 		return 0;
-	if (r->jobs > 1 && hi - lo >= 64)
+	if (r->jobs > 1 && (hi - lo >= 64 || (r->cmd->slow && hi - lo >= 2)))
 		return sweep_threaded(r, sw, lo, hi, s);
 	return sweep_serial(r, sw, lo, hi, s);
 }
@@ -1087,7 +1107,8 @@ static int precheck(const struct run *r, const struct sweep *sw,
 	}
 	memcpy(w.v, sw->base, r->cmd->nopts * sizeof(*w.v));
 	odometer_seek(sw, &w, 0);
-	pt.v = w.v;
+	pt = (struct ml_point){w.v, sw->prep, w.text, r->ctx->max_work, NULL,
+			       NULL};
 	for (p = 0; p < n; p++) {
 		struct ml_diag tmp = {NULL, ""};
 
@@ -1199,6 +1220,27 @@ bad:
 	return ML_EXIT_USAGE;
 }
 
+/* A row that sets a TEXT option gets its own prepare(); -1 with *d set
+ * when it fails, 0 with *prep NULL when the run's own will do. */
+static int row_prepare(const struct batch *bt, char *const *f, size_t nf,
+		       const union ml_val *base, void **prep, struct ml_diag *d)
+{
+	const struct ml_command *cmd = bt->r->cmd;
+	size_t k;
+
+	*prep = NULL;
+	if (cmd->prepare == NULL)
+		return 0;
+	for (k = 0; k < nf; k++)
+		if (cmd->opts[bt->colopt[k]].kind == ML_OPT_TEXT &&
+		    f[k][0] != '\0')
+			break;
+	if (k == nf)
+		return 0;
+	*d = (struct ml_diag){NULL, ""};
+	return cmd->prepare(base, prep, d) == ML_OK ? 0 : -1;
+}
+
 /* One data row: returns 0 ok, 1 rejected (reported). */
 static int batch_row(struct batch *bt, char *line, unsigned long lineno,
 		     char **f, struct sink *sk)
@@ -1211,6 +1253,7 @@ static int batch_row(struct batch *bt, char *line, unsigned long lineno,
 	unsigned long long total;
 	struct sweep sw;
 	struct ml_diag dg;
+	void *prep = NULL;
 	char err[256];
 	int rc = 1;
 
@@ -1259,7 +1302,14 @@ static int batch_row(struct batch *bt, char *line, unsigned long lineno,
 		       bt->fname, lineno, max_points(bt->r->ctx));
 		goto out;
 	}
-	sw = (struct sweep){vl, nd, dims, total, base, cmd->nopts};
+	sw = (struct sweep){vl, nd, dims, total, base, cmd->nopts, bt->r->prep};
+	if (row_prepare(bt, f, nf, base, &prep, &dg)) {
+		ml_err(bt->r->ctx, "%s:%lu: %s: %s", bt->fname, lineno,
+		       dg.param ? dg.param : "?", dg.msg);
+		goto out;
+	}
+	if (prep != NULL)
+		sw.prep = prep;
 	if (precheck(bt->r, &sw, &dg)) {
 		ml_err(bt->r->ctx, "%s:%lu: %s: %s", bt->fname, lineno,
 		       dg.param ? dg.param : "?", dg.msg);
@@ -1267,6 +1317,8 @@ static int batch_row(struct batch *bt, char *line, unsigned long lineno,
 	}
 	rc = sweep_range(bt->r, &sw, 0, total, sk) ? -1 : 0;
 out:
+	if (prep != NULL)
+		cmd->release(prep);
 	for (k = 0; own && k < bt->ncols; k++)
 		ml_vlist_free(&own[k]);
 	free(own);
@@ -1389,7 +1441,7 @@ static int run_sweep(struct run *r, const struct ml_vlist *const *vlp,
 		free(dims);
 		return usage_err(r->ctx, r->cmd->name, NULL, msg);
 	}
-	sw = (struct sweep){vlp, nd, dims, total, base, r->cmd->nopts};
+	sw = (struct sweep){vlp, nd, dims, total, base, r->cmd->nopts, r->prep};
 	if (precheck(r, &sw, &dg)) {
 		free(dims);
 		return usage_err(r->ctx, r->cmd->name,
@@ -1472,6 +1524,17 @@ int ml_run(const struct ml_command *cmd, int argc, char **argv,
 	rc = setup_columns(&r, a.columns, base, vl);
 	if (rc)
 		goto out;
+	if (cmd->prepare) {
+		struct ml_diag dg = {NULL, ""};
+		void *prep = NULL;
+
+		if (cmd->prepare(base, &prep, &dg) != ML_OK) {
+			rc = usage_err(ctx, cmd->name,
+				       dg.param ? dg.param : "?", dg.msg);
+			goto out;
+		}
+		r.prep = prep;
+	}
 	sweep_order(&a, vl, n);
 	if (a.input)
 		rc = run_batch(&r, a.input, vlp, base, a.order, a.norder, &sk);
@@ -1488,5 +1551,7 @@ out:
 	free(a.order);
 	free(r.ocols);
 	free(r.refs);
+	if (r.prep != NULL)
+		cmd->release((void *)r.prep);
 	return rc;
 }
