@@ -1,0 +1,483 @@
+/*
+ * router.c - the flit-level wormhole router and its links.
+ *
+ * Structure.  Every router port has V virtual channels; each VC has a
+ * queue of B = --buffer flits at both ends of its physical channel: an
+ * output VC queue (struct ovc) at the upstream router and an input VC
+ * queue (struct ivc) at the downstream one.  Injection channels feed
+ * input ports P .. P+L-1 (VC 0), delivery channels drain output ports
+ * P .. P+L-1 (VC 0) into the node, which always accepts.
+ *
+ * One cycle, in this order over all active routers:
+ *  1. routing: each router's routing unit makes at most one successful
+ *     decision (notes A8), round robin over its input VCs whose head flit
+ *     is an unrouted address: it reserves a free permitted output VC
+ *     (route.c gives the candidates; dor takes the first free VC, duato a
+ *     random free adaptive VC, else the escape VC) and lets the header
+ *     switch R cycles later;
+ *  2. switch: every input VC whose head flit has a reserved output moves
+ *     one flit into that output VC queue if the queue had a free slot at
+ *     the start of the cycle (links have not run yet, so its count is the
+ *     start-of-cycle count); the crossbar has a port per VC, so the only
+ *     shared resource is the physical link;
+ *  3. links: each output port moves at most one flit, chosen by demand-
+ *     slotted round robin among its VCs that have a flit and whose
+ *     downstream input queue had a free slot at the start of the cycle
+ *     (count + a flit that left it this cycle < B, notes A9): so B = 2
+ *     sustains one flit per cycle per hop, without BookSim's credit round
+ *     trip;
+ *  4. injection: each source queue's current message moves one flit into
+ *     its injection input queue under the same rule.
+ * A flit switched in cycle t may cross the link in the same cycle t
+ * (switch and link form one pipeline stage), and a flit that arrives in
+ * cycle t is switched at t + 1 at the earliest.  A header arriving in
+ * cycle t is routed at t + 1 and switches at t + 1 + R: R + 1 cycles per
+ * router and link.  The injection channel is crossed in the generation
+ * cycle g (with Delta = 0), so a header crosses the delivery channel at
+ * g + (R + 1)(D + 1) over D hops, and the last of M flits M - 1 cycles
+ * later: the zero-load latency (R + 1)(D + 1) + M - 1 of SPEC 7.1.
+ *
+ * Wormhole: a header reserves an output VC (ovc.owner) and its input VC
+ * follows it (ivc.out) until the flit marked FF_TAIL has been switched;
+ * the output VC is freed when that flit crosses the link.
+ *
+ * How multicast plugs in (next step).  A flit is typed (address/data),
+ * carries its message and, for addresses, its destination, and any flit
+ * can carry the end-of-worm mark FF_TAIL.  The per-input state keeps
+ * "where the head flit goes this cycle" (ivc.out) apart from what the
+ * input holds (ovc.owner): a tree worm keeps a set of reserved outputs
+ * (all owned by the input), points ivc.out at the branch of the current
+ * flit (the first branch for data, a reused or new branch for a later
+ * address, the new branch during an aux-buffer replay), and releases
+ * branches by clearing their owner and marking their last flit FF_TAIL
+ * (or, if already gone, passing the mark on).  Every address is routed
+ * by the routing unit (step 1, one per cycle), so route_cands() is used
+ * per address.  Path worms (absorb and forward) give an input two
+ * outputs at once and move a flit only when both had room.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_randist.h>
+
+#include "sim/simint.h"
+
+static inline void bit_set(uint64_t *m, unsigned b)
+{
+	m[b >> 6] |= (uint64_t)1 << (b & 63);
+}
+
+static inline void bit_clr(uint64_t *m, unsigned b)
+{
+	m[b >> 6] &= ~((uint64_t)1 << (b & 63));
+}
+
+static inline void activate(struct sim *s, unsigned node)
+{
+	if (!s->in_act[node]) {
+		s->in_act[node] = 1;
+		s->act[s->nact++] = node;
+	}
+}
+
+int net_init(struct sim *s)
+{
+	size_t nvc = (size_t)s->t.N * s->nvc_node;
+	size_t nports = (size_t)s->t.N * s->t.nport;
+	size_t i;
+
+	s->W = (s->nvc_node + 63) / 64;
+	s->iv = calloc(nvc, sizeof(*s->iv));
+	s->ov = calloc(nvc, sizeof(*s->ov));
+	s->iq = malloc(nvc * s->B * sizeof(*s->iq));
+	s->oq = malloc(nvc * s->B * sizeof(*s->oq));
+	s->imask = calloc((size_t)s->t.N * s->W, sizeof(*s->imask));
+	s->omask = calloc((size_t)s->t.N * s->W, sizeof(*s->omask));
+	s->rr_route = calloc(s->t.N, sizeof(*s->rr_route));
+	s->rr_link = calloc(nports, 1);
+	s->act = malloc(s->t.N * sizeof(*s->act));
+	s->in_act = calloc(s->t.N, 1);
+	s->inj = calloc((size_t)s->t.N * s->t.L, sizeof(*s->inj));
+	s->inj_act = malloc((size_t)s->t.N * s->t.L * sizeof(*s->inj_act));
+	if (!s->iv || !s->ov || !s->iq || !s->oq || !s->imask || !s->omask ||
+	    !s->rr_route || !s->rr_link || !s->act || !s->in_act || !s->inj ||
+	    !s->inj_act)
+		return -1;
+	for (i = 0; i < nvc; i++) {
+		s->iv[i].out = SIM_NONE;
+		s->iv[i].pop_at = UINT64_MAX;
+		s->ov[i].owner = SIM_NONE;
+	}
+	for (i = 0; i < (size_t)s->t.N * s->t.L; i++) {
+		s->inj[i].qhead = s->inj[i].qtail = SIM_NONE;
+		s->inj[i].cur = SIM_NONE;
+	}
+	return 0;
+}
+
+void net_free(struct sim *s)
+{
+	free(s->iv);
+	free(s->ov);
+	free(s->iq);
+	free(s->oq);
+	free(s->imask);
+	free(s->omask);
+	free(s->rr_route);
+	free(s->rr_link);
+	free(s->act);
+	free(s->in_act);
+	free(s->inj);
+	free(s->inj_act);
+}
+
+/* ------------------------------------------------------------------ */
+/* 1. Routing unit. */
+
+/* Reserve an output VC for the address at the head of input VC id of
+ * node; 1 on success. */
+static int route_one(struct sim *s, unsigned node, uint32_t id)
+{
+	struct cand c[SIM_MAX_CAND];
+	const struct flit *f = &s->iq[(size_t)id * s->B + s->iv[id].head];
+	size_t obase = (size_t)node * s->nvc_node;
+	unsigned nc, i, v, nfree = 0, pick;
+	uint32_t o = SIM_NONE, esc = SIM_NONE;
+
+	nc = route_cands(&s->t, &s->rc, node, f->dest, f->wrapped, c);
+	if (s->rc.routing == ML_SIM_DUATO && node != f->dest) {
+		for (i = 0; i < nc; i++) {
+			uint32_t b = (uint32_t)(obase + c[i].port * s->V);
+
+			for (v = c[i].vc0; v < (unsigned)c[i].vc0 + c[i].nvc;
+			     v++) {
+				if (s->ov[b + v].owner != SIM_NONE)
+					continue;
+				if (c[i].escape)
+					esc = b + v;
+				else
+					nfree++;
+			}
+		}
+		if (nfree) {
+			pick = nfree > 1 ? (unsigned)gsl_rng_uniform_int(
+						   s->rng, nfree)
+					 : 0;
+			for (i = 0; i < nc && o == SIM_NONE; i++) {
+				uint32_t b = (uint32_t)(obase +
+							c[i].port * s->V);
+
+				if (c[i].escape)
+					continue;
+				for (v = c[i].vc0;
+				     v < (unsigned)c[i].vc0 + c[i].nvc; v++) {
+					if (s->ov[b + v].owner != SIM_NONE)
+						continue;
+					if (pick-- == 0) {
+						o = b + v;
+						break;
+					}
+				}
+			}
+		} else {
+			o = esc;
+		}
+	} else {
+		for (i = 0; i < nc && o == SIM_NONE; i++) {
+			uint32_t b = (uint32_t)(obase + c[i].port * s->V);
+
+			for (v = c[i].vc0; v < (unsigned)c[i].vc0 + c[i].nvc;
+			     v++)
+				if (s->ov[b + v].owner == SIM_NONE) {
+					o = b + v;
+					break;
+				}
+		}
+	}
+	if (o == SIM_NONE)
+		return 0;
+	s->ov[o].owner = id;
+	s->iv[id].out = o;
+	s->iv[id].state = IV_ROUTED;
+	s->iv[id].sw_at = s->now + s->R;
+	return 1;
+}
+
+void net_route_phase(struct sim *s, unsigned node)
+{
+	const uint64_t *m = s->imask + (size_t)node * s->W;
+	uint32_t base = node * s->nvc_node;
+	unsigned start = s->rr_route[node], pass, w;
+
+	/* two passes: bits >= start, then bits < start */
+	for (pass = 0; pass < 2; pass++) {
+		for (w = 0; w < s->W; w++) {
+			uint64_t bits = m[w];
+
+			while (bits) {
+				unsigned b = w * 64 +
+					     (unsigned)__builtin_ctzll(bits);
+
+				bits &= bits - 1;
+				if ((pass == 0) != (b >= start))
+					continue;
+				if (s->iv[base + b].state != IV_IDLE)
+					continue;
+				if (route_one(s, node, base + b)) {
+					s->rr_route[node] = b + 1;
+					return;
+				}
+			}
+		}
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* 2. Switch. */
+
+void net_switch_phase(struct sim *s, unsigned node)
+{
+	uint64_t *m = s->imask + (size_t)node * s->W;
+	uint64_t *om = s->omask + (size_t)node * s->W;
+	uint32_t base = node * s->nvc_node;
+	unsigned w, B = s->B;
+
+	for (w = 0; w < s->W; w++) {
+		uint64_t bits = m[w];
+
+		while (bits) {
+			unsigned b = w * 64 + (unsigned)__builtin_ctzll(bits);
+			uint32_t id = base + b;
+			struct ivc *iv = &s->iv[id];
+			struct ovc *ov;
+			struct flit *f;
+
+			bits &= bits - 1;
+			if (iv->state == IV_IDLE)
+				continue;
+			if (iv->state == IV_ROUTED) {
+				if (iv->sw_at > s->now)
+					continue;
+				iv->state = IV_ACTIVE;
+			}
+			ov = &s->ov[iv->out];
+			if (ov->cnt >= B)
+				continue;
+			f = &s->iq[(size_t)id * B + iv->head];
+			{
+				unsigned slot = ov->head + ov->cnt;
+
+				if (slot >= B)
+					slot -= B;
+				s->oq[(size_t)iv->out * B + slot] = *f;
+			}
+			if (ov->cnt++ == 0)
+				bit_set(om, iv->out - base);
+			if (f->flags & FF_TAIL) {
+				iv->state = IV_IDLE;
+				iv->out = SIM_NONE;
+			}
+			if (++iv->head == B)
+				iv->head = 0;
+			iv->pop_at = s->now;
+			if (--iv->cnt == 0)
+				bit_clr(m, b);
+			s->last_move = s->now;
+		}
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* 3. Links and delivery channels. */
+
+static void link_port(struct sim *s, unsigned node, unsigned port)
+{
+	unsigned V = s->V, B = s->B, i, v;
+	uint32_t base = node * s->nvc_node, ob = base + port * V;
+	uint8_t *rr = &s->rr_link[(size_t)node * s->t.nport + port];
+	uint32_t dn = SIM_NONE;
+	struct ovc *ov;
+	struct flit f;
+
+	if (port < s->t.P)
+		dn = (s->t.nbr[(size_t)node * s->t.P + port] * s->t.nport +
+		      port) * V;
+	for (i = 1; i <= V; i++) {
+		v = *rr + i;
+		if (v >= V)
+			v -= V;
+		if (s->ov[ob + v].cnt == 0)
+			continue;
+		if (dn != SIM_NONE) {
+			const struct ivc *d = &s->iv[dn + v];
+
+			if (d->cnt + (unsigned)(d->pop_at == s->now) >= B)
+				continue;
+		}
+		break;
+	}
+	if (i > V)
+		return;
+	*rr = (uint8_t)v;
+	ov = &s->ov[ob + v];
+	f = s->oq[(size_t)(ob + v) * B + ov->head];
+	if (++ov->head == B)
+		ov->head = 0;
+	if (--ov->cnt == 0)
+		bit_clr(s->omask + (size_t)node * s->W, port * V + v);
+	if (f.flags & FF_TAIL)
+		ov->owner = SIM_NONE;
+	s->last_move = s->now;
+	if (dn == SIM_NONE) {
+		/* delivery channel: the node takes the flit */
+		struct msg *m = &s->msgs[f.msg];
+
+		s->flits_in_net--;
+		s->cnt.flits_delivered++;
+		m->got++;
+		if (s->measuring)
+			s->accepted_flits += 1;
+		if (f.flags & FF_TAIL)
+			traffic_delivered(s, node, f.msg);
+		return;
+	}
+	if (f.kind == FK_ADDR) {
+		if (s->t.wrap[(size_t)node * s->t.P + port])
+			f.wrapped |= (uint16_t)(1u << topo_port_dim(&s->t, port));
+		s->msgs[f.msg].hops++;
+	}
+	{
+		uint32_t did = dn + v;
+		struct ivc *d = &s->iv[did];
+		unsigned slot = d->head + d->cnt, nb = did / s->nvc_node;
+
+		if (slot >= B)
+			slot -= B;
+		s->iq[(size_t)did * B + slot] = f;
+		if (d->cnt++ == 0)
+			bit_set(s->imask + (size_t)nb * s->W, did - nb * s->nvc_node);
+		activate(s, nb);
+	}
+}
+
+void net_link_phase(struct sim *s, unsigned node)
+{
+	const uint64_t *m = s->omask + (size_t)node * s->W;
+	unsigned w, last = SIM_NONE;
+
+	for (w = 0; w < s->W; w++) {
+		uint64_t bits = m[w];
+
+		while (bits) {
+			unsigned b = w * 64 + (unsigned)__builtin_ctzll(bits);
+			unsigned port = b / s->V;
+
+			bits &= bits - 1;
+			if (port == last)
+				continue;
+			last = port;
+			link_port(s, node, port);
+		}
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* 4. Injection channels. */
+
+static void inj_next(struct sim *s, struct inj *in)
+{
+	uint32_t m = in->qhead;
+
+	in->cur = m;
+	in->sent = 0;
+	if (m == SIM_NONE)
+		return;
+	in->qhead = s->msgs[m].next;
+	if (in->qhead == SIM_NONE)
+		in->qtail = SIM_NONE;
+}
+
+/* Append message m to the source queue of injection channel ch. */
+void traffic_inj_activate(struct sim *s, uint32_t ch)
+{
+	struct inj *in = &s->inj[ch];
+
+	if (in->cur == SIM_NONE) {
+		inj_next(s, in);
+		in->start_at = s->now + s->p->delta;
+	}
+	if (!in->active) {
+		in->active = 1;
+		s->inj_act[s->ninj_act++] = ch;
+	}
+}
+
+void net_inject_phase(struct sim *s)
+{
+	unsigned i, j = 0, B = s->B;
+
+	for (i = 0; i < s->ninj_act; i++) {
+		uint32_t ch = s->inj_act[i];
+		struct inj *in = &s->inj[ch];
+		unsigned node = ch / s->t.L, lp = ch % s->t.L;
+		uint32_t id = node * s->nvc_node + (s->t.P + lp) * s->V;
+		struct ivc *iv = &s->iv[id];
+		struct msg *m;
+		struct flit *f;
+		unsigned slot;
+
+		if (in->cur == SIM_NONE) {
+			in->active = 0;
+			continue;
+		}
+		s->inj_act[j++] = ch;
+		if (in->start_at > s->now ||
+		    iv->cnt + (unsigned)(iv->pop_at == s->now) >= B)
+			continue;
+		m = &s->msgs[in->cur];
+		slot = iv->head + iv->cnt;
+		if (slot >= B)
+			slot -= B;
+		f = &s->iq[(size_t)id * B + slot];
+		f->msg = in->cur;
+		f->dest = m->dest;
+		f->wrapped = 0;
+		f->kind = in->sent == 0 ? FK_ADDR : FK_DATA;
+		f->flags = in->sent + 1 == m->flits ? FF_TAIL : 0;
+		if (iv->cnt++ == 0)
+			bit_set(s->imask + (size_t)node * s->W,
+				id - node * s->nvc_node);
+		activate(s, node);
+		s->flits_in_net++;
+		s->cnt.flits_injected++;
+		s->last_move = s->now;
+		if (++in->sent == m->flits) {
+			in->qlen--;
+			s->queued--;
+			inj_next(s, in);
+			in->start_at = s->now + 1 + s->p->delta;
+		}
+	}
+	s->ninj_act = j;
+}
+
+/* Drop routers with nothing queued from the active list. */
+void net_compact(struct sim *s)
+{
+	unsigned i, j = 0, w;
+
+	for (i = 0; i < s->nact; i++) {
+		unsigned node = s->act[i];
+		const uint64_t *im = s->imask + (size_t)node * s->W;
+		const uint64_t *om = s->omask + (size_t)node * s->W;
+		uint64_t any = 0;
+
+		for (w = 0; w < s->W; w++)
+			any |= im[w] | om[w];
+		if (any)
+			s->act[j++] = node;
+		else
+			s->in_act[node] = 0;
+	}
+	s->nact = j;
+}

@@ -1,0 +1,497 @@
+/*
+ * sim.c - the simulator's public entry points (include/mcastlat/sim.h):
+ * defaults, validation, the cycle loop with its stopping rules
+ * (SPEC 7.3), and replications.
+ *
+ * Stopping.  Generated traffic: after every completed batch, the run
+ * stops with ML_OK when at least 10 batches give a 95 % half-width at
+ * most ci times the mean; it stops with ML_SATURATED as soon as the
+ * source queues hold more than max_queue messages, or (tested every 1024
+ * cycles) when at least SAT_MIN measured messages have been generated and
+ * the accepted traffic is below the offered by more than 5 %; at
+ * max_cycles it stops
+ * with ML_ENOCONV.  Deadlock (flits in the network, none moved for
+ * 10 (M + diameter + 100) cycles) is checked every cycle from the start
+ * and wins over everything.  A trace runs until every message is
+ * complete (ML_OK), or max_cycles, deadlock or max_queue.
+ * Idle stretches (no flit anywhere) are skipped to the next generation.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/simint.h"
+
+#define SAT_MIN 2000   /* measured messages before the throughput test */
+#define BATCH0 64      /* first batch size, generated traffic */
+#define MIN_BATCHES 10
+
+void ml_sim_params_init(struct ml_sim_params *p, enum ml_sim_topology topology)
+{
+	int cube = topology == ML_SIM_HYPERCUBE;
+
+	memset(p, 0, sizeof(*p));
+	p->topology = topology;
+	p->k = 8;
+	p->dims = 2;
+	p->routing = cube ? ML_SIM_DUATO : ML_SIM_DOR;
+	p->vcs = topology == ML_SIM_MESH ? 1 : 2;
+	p->buffer = 2;
+	p->ports = cube ? ML_SIM_ALL : 1;
+	p->router_cycles = cube ? 0 : 2;
+	p->rate = 0.001;
+	p->flits = 32;
+	p->unicast_flits = 0;
+	p->beta = 0;
+	p->dests = ML_SIM_ALL;
+	p->multicast = ML_SIM_BINOMIAL;
+	p->pattern = ML_SIM_UNIFORM;
+	p->hotspot = 0;
+	p->hotspot_fraction = 0.1;
+	p->delta = 0;
+	p->seed = 1;
+	p->aux = 0;
+	p->prune_wait = 1;
+	p->pruning = 1;
+	p->prep_cycles = 0;
+	p->warmup = 20000;
+	p->ci = 0.02;
+	p->max_cycles = 10000000ULL;
+	p->max_queue = 100000;
+	p->replications = 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Validation. */
+
+static unsigned nodes_of(const struct ml_sim_params *p)
+{
+	unsigned long long N = 1;
+	unsigned k = p->topology == ML_SIM_HYPERCUBE ? 2 : p->k, d;
+
+	for (d = 0; d < p->dims && N <= SIM_MAX_NODES; d++)
+		N *= k;
+	return N > SIM_MAX_NODES ? 0 : (unsigned)N;
+}
+
+static enum ml_status check_trace(const struct ml_sim_params *p, unsigned N,
+				  struct ml_diag *d)
+{
+	unsigned char *seen;
+	size_t i;
+	unsigned j;
+	enum ml_status st = ML_OK;
+
+	if (p->ntrace && !p->trace)
+		return ml_diag_set(d, "trace", "no messages");
+	seen = calloc(N, 1);
+	if (!seen)
+		return ML_ENOMEM;
+	for (i = 0; i < p->ntrace && st == ML_OK; i++) {
+		const struct ml_sim_trace_msg *m = &p->trace[i];
+
+		if (i > 0 && m->cycle < p->trace[i - 1].cycle)
+			st = ml_diag_set(d, "trace",
+					 "message %zu: cycles not sorted", i + 1);
+		else if (m->source >= N)
+			st = ml_diag_set(d, "trace",
+					 "message %zu: source %u is not a node "
+					 "(0..%u)", i + 1, m->source, N - 1);
+		else if (m->flits < 1 || m->flits > 65535)
+			st = ml_diag_set(d, "trace",
+					 "message %zu: flits %u outside 1..65535",
+					 i + 1, m->flits);
+		else if (m->ndests < 1 || m->ndests > N - 1 || !m->dests)
+			st = ml_diag_set(d, "trace",
+					 "message %zu: %u destinations, need "
+					 "1..%u", i + 1, m->ndests, N - 1);
+		for (j = 0; st == ML_OK && j < m->ndests; j++) {
+			unsigned x = m->dests[j];
+
+			if (x >= N || x == m->source || seen[x])
+				st = ml_diag_set(d, "trace",
+						 "message %zu: destination %u "
+						 "is not another distinct node",
+						 i + 1, x);
+			else
+				seen[x] = 1;
+		}
+		for (j = 0; j < m->ndests && m->dests; j++)
+			if (m->dests[j] < N)
+				seen[m->dests[j]] = 0;
+	}
+	free(seen);
+	return st;
+}
+
+enum ml_status ml_sim_validate(const struct ml_sim_params *p,
+			       struct ml_diag *d)
+{
+	unsigned N, P, maxv;
+	int torus = p->topology == ML_SIM_TORUS;
+
+	if (p->topology != ML_SIM_MESH && !torus &&
+	    p->topology != ML_SIM_HYPERCUBE)
+		return ml_diag_set(d, "topology", "unknown topology");
+	if (p->topology != ML_SIM_HYPERCUBE && p->k < 2)
+		return ml_diag_set(d, "k", "%u must be >= 2", p->k);
+	if (torus && p->k == 2)
+		return ml_diag_set(d, "k", "a torus with k = 2 duplicates "
+				   "links: use --topology hypercube");
+	if (p->dims < 1 || p->dims > SIM_MAX_DIMS || (torus && p->dims > 16))
+		return ml_diag_set(d, "dims", "%u must be in 1..%u", p->dims,
+				   torus ? 16 : SIM_MAX_DIMS);
+	N = nodes_of(p);
+	if (N == 0)
+		return ml_diag_set(d, "dims", "more than %u nodes",
+				   SIM_MAX_NODES);
+	P = p->topology == ML_SIM_HYPERCUBE ? p->dims : 2 * p->dims;
+	if (p->routing != ML_SIM_DOR && p->routing != ML_SIM_DUATO)
+		return ml_diag_set(d, "routing", "unknown routing");
+	if (p->vcs < 1 || p->vcs > SIM_MAX_VCS)
+		return ml_diag_set(d, "vcs", "%u must be in 1..%u", p->vcs,
+				   SIM_MAX_VCS);
+	if (p->routing == ML_SIM_DOR && torus && p->vcs < 2)
+		return ml_diag_set(d, "vcs", "dor on a torus needs 2 virtual "
+				   "channels (dateline), got %u", p->vcs);
+	maxv = torus ? 3 : 2;
+	if (p->routing == ML_SIM_DUATO && p->vcs < maxv)
+		return ml_diag_set(d, "vcs", "duato on a %s needs >= %u virtual "
+				   "channels (adaptive and escape), got %u",
+				   torus ? "torus" : p->topology == ML_SIM_MESH
+							     ? "mesh"
+							     : "hypercube",
+				   maxv, p->vcs);
+	if (p->buffer < 1 || p->buffer > SIM_MAX_BUFFER)
+		return ml_diag_set(d, "buffer", "%u must be in 1..%u",
+				   p->buffer, SIM_MAX_BUFFER);
+	if (p->ports != ML_SIM_ALL && p->ports > P)
+		return ml_diag_set(d, "ports", "%u exceeds the %u network "
+				   "channels of a node", p->ports, P);
+	if (p->router_cycles > 1000)
+		return ml_diag_set(d, "router-cycles", "%u exceeds 1000",
+				   p->router_cycles);
+	if (!(p->rate > 0 && p->rate <= 1))
+		return ml_diag_set(d, "rate", "must be in (0, 1]");
+	if (p->flits < 1 || p->flits > 65535)
+		return ml_diag_set(d, "flits", "%u must be in 1..65535",
+				   p->flits);
+	if (p->unicast_flits > 65535)
+		return ml_diag_set(d, "unicast-flits", "%u exceeds 65535",
+				   p->unicast_flits);
+	if (!(p->beta >= 0 && p->beta <= 1))
+		return ml_diag_set(d, "beta", "must be in [0, 1]");
+	if (p->dests != ML_SIM_ALL && p->dests > N - 1)
+		return ml_diag_set(d, "dests", "%u exceeds the %u other nodes",
+				   p->dests, N - 1);
+	if (p->multicast == ML_SIM_TREE || p->multicast == ML_SIM_DUAL_PATH ||
+	    p->multicast == ML_SIM_PM)
+		return ml_diag_set(d, "multicast", "not implemented yet");
+	if (p->multicast != ML_SIM_BINOMIAL && p->multicast != ML_SIM_UNICAST)
+		return ml_diag_set(d, "multicast", "unknown mechanism");
+	if ((unsigned)p->pattern > ML_SIM_HOTSPOT)
+		return ml_diag_set(d, "pattern", "unknown pattern");
+	if (p->pattern == ML_SIM_TORNADO &&
+	    (p->topology == ML_SIM_HYPERCUBE || p->k < 3))
+		return ml_diag_set(d, "pattern", "tornado needs k >= 3 (it maps "
+				   "every node to itself when k = 2)");
+	if (p->pattern == ML_SIM_HOTSPOT && p->hotspot >= N)
+		return ml_diag_set(d, "hotspot", "%u is not a node (0..%u)",
+				   p->hotspot, N - 1);
+	if (!(p->hotspot_fraction >= 0 && p->hotspot_fraction <= 1))
+		return ml_diag_set(d, "hotspot-fraction", "must be in [0, 1]");
+	if (p->delta > 1000000)
+		return ml_diag_set(d, "delta", "%u exceeds 10^6", p->delta);
+	if (!(p->ci > 0 && p->ci < 1))
+		return ml_diag_set(d, "ci", "must be in (0, 1)");
+	if (p->max_cycles < 1)
+		return ml_diag_set(d, "max-cycles", "must be >= 1");
+	if (p->max_queue < 1)
+		return ml_diag_set(d, "max-queue", "must be >= 1");
+	if (p->replications < 1 || p->replications > 10000)
+		return ml_diag_set(d, "replications", "%u must be in 1..10000",
+				   p->replications);
+	if (p->trace || p->ntrace)
+		return check_trace(p, N, d);
+	return ML_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* One run. */
+
+static void sim_free(struct sim *s)
+{
+	net_free(s);
+	traffic_free(s);
+	topo_free(&s->t);
+	if (s->rng)
+		gsl_rng_free(s->rng);
+}
+
+static int sim_init(struct sim *s, const struct ml_sim_params *p,
+		    unsigned long seed)
+{
+	memset(s, 0, sizeof(*s));
+	s->p = p;
+	s->V = p->vcs;
+	s->B = p->buffer;
+	s->R = p->router_cycles;
+	s->msg_free = s->op_free = SIM_NONE;
+	if (topo_init(&s->t, p))
+		return -1;
+	route_config(&s->rc, &s->t, p->routing, p->vcs);
+	s->nvc_node = s->t.nport * s->V;
+	s->rng = gsl_rng_alloc(gsl_rng_mt19937);
+	if (!s->rng)
+		return -1;
+	gsl_rng_set(s->rng, seed);
+	if (net_init(s) || traffic_init(s))
+		return -1;
+	batches_init(&s->bat, p->trace ? 1 : BATCH0);
+	return 0;
+}
+
+static int saturated(const struct sim *s)
+{
+	if (s->queued > s->p->max_queue)
+		return 1;
+	if (s->p->trace || !s->measuring || s->meas_generated < SAT_MIN)
+		return 0;
+	return s->accepted_flits < 0.95 * s->offered_flits;
+}
+
+static void fill(const struct sim *s, struct ml_sim_result *r)
+{
+	double mean, half, win = (double)(s->now - s->meas_start) * s->t.N;
+
+	batches_ci(&s->bat, &mean, &half);
+	r->latency = acc_mean(&s->lat);
+	r->latency_ci = half;
+	r->unicast_latency = acc_mean(&s->ulat);
+	r->multicast_latency = acc_mean(&s->mlat);
+	r->multicast_latency_dest = acc_mean(&s->mdest);
+	r->offered = s->measuring && win > 0 ? s->offered_flits / win : NAN;
+	r->accepted = s->measuring && win > 0 ? s->accepted_flits / win : NAN;
+	r->hops = acc_mean(&s->hops);
+	r->prunings = s->mlat.n ? 0.0 : NAN;
+	r->branches = s->mlat.n ? 0.0 : NAN;
+	r->channels = acc_mean(&s->chan);
+	r->cycles = s->now;
+	r->messages = s->lat.n;
+}
+
+static void progress(const struct sim *s, unsigned rep)
+{
+	const struct ml_sim_params *p = s->p;
+	double f = (double)s->now / (double)p->max_cycles, mean, half;
+
+	if (!p->trace) {
+		batches_ci(&s->bat, &mean, &half);
+		if (half > 0 && mean > 0) {
+			double g = p->ci * mean / half;
+
+			g *= g;
+			if (g > 0.99)
+				g = 0.99;
+			if (g > f)
+				f = g;
+		}
+	} else if (p->ntrace) {
+		double g = (double)s->trace_next / (double)p->ntrace;
+
+		if (g > f)
+			f = g;
+	}
+	if (f > 1)
+		f = 1;
+	p->progress(p->progress_arg, (rep + f) / p->replications);
+}
+
+static unsigned max_flits(const struct ml_sim_params *p)
+{
+	unsigned m = p->flits > p->unicast_flits ? p->flits : p->unicast_flits;
+	size_t i;
+
+	for (i = 0; p->trace && i < p->ntrace; i++)
+		if (p->trace[i].flits > m)
+			m = p->trace[i].flits;
+	return m;
+}
+
+static void one_cycle(struct sim *s)
+{
+	unsigned i, n0;
+
+	for (i = 0; i < s->nact; i++)
+		net_route_phase(s, s->act[i]);
+	for (i = 0; i < s->nact; i++)
+		net_switch_phase(s, s->act[i]);
+	n0 = s->nact;
+	for (i = 0; i < n0; i++)
+		net_link_phase(s, s->act[i]);
+	net_inject_phase(s);
+	net_compact(s);
+}
+
+static enum ml_status run_loop(struct sim *s, unsigned rep)
+{
+	const struct ml_sim_params *p = s->p;
+	uint64_t thr = 10ULL * (max_flits(p) + s->t.diameter + 100);
+	double mean, half;
+
+	for (;;) {
+		if (p->trace && s->trace_next == p->ntrace &&
+		    s->outstanding == 0)
+			return ML_OK;
+		if (s->now >= p->max_cycles)
+			return ML_ENOCONV;
+		if (s->nact == 0 && s->ninj_act == 0) {
+			uint64_t nx = traffic_next_event(s);
+
+			if (nx > s->now) {
+				s->now = nx < p->max_cycles ? nx
+							    : p->max_cycles;
+				continue;
+			}
+		}
+		if (traffic_generate(s))
+			return ML_ENOMEM;
+		one_cycle(s);
+		if (s->failed)
+			return ML_ENOMEM;
+		s->now++;
+		if (s->flits_in_net && s->now - s->last_move > thr)
+			return ML_DEADLOCK;
+		if (p->progress && (s->now & 0x3fff) == 0)
+			progress(s, rep);
+		if (s->queued > p->max_queue)
+			return ML_SATURATED;
+		if (p->trace)
+			continue;
+		if (s->bat.fresh) {
+			s->bat.fresh = 0;
+			batches_ci(&s->bat, &mean, &half);
+			if (s->bat.nb >= MIN_BATCHES && half <= p->ci * mean)
+				return saturated(s) ? ML_SATURATED : ML_OK;
+		}
+		if ((s->now & 1023) == 0 && saturated(s))
+			return ML_SATURATED;
+	}
+}
+
+static enum ml_status run_one(const struct ml_sim_params *p,
+			      unsigned long seed, unsigned rep,
+			      struct ml_sim_result *res,
+			      const struct sim_hooks *h,
+			      struct sim_counters *cnt)
+{
+	struct sim *s = malloc(sizeof(*s));
+	enum ml_status st;
+
+	if (!s)
+		return ML_ENOMEM;
+	if (sim_init(s, p, seed)) {
+		sim_free(s);
+		free(s);
+		return ML_ENOMEM;
+	}
+	s->hooks = h;
+	st = run_loop(s, rep);
+	if (st != ML_ENOMEM)
+		fill(s, res);
+	if (cnt)
+		*cnt = s->cnt;
+	sim_free(s);
+	free(s);
+	return st;
+}
+
+/* ------------------------------------------------------------------ */
+/* Replications. */
+
+/* Seed of replication i: the given seed for the first, then SplitMix64
+ * steps from it, so replications are independent and reproducible. */
+static unsigned long rep_seed(unsigned long seed, unsigned i)
+{
+	uint64_t z;
+
+	if (i == 0)
+		return seed;
+	z = (uint64_t)seed + (uint64_t)i * 0x9e3779b97f4a7c15ULL;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	z ^= z >> 31;
+	return (unsigned long)(z & 0xffffffffUL);
+}
+
+static int worse(enum ml_status a, enum ml_status b)
+{
+	static const int rank[] = {
+		[ML_OK] = 0, [ML_ENOCONV] = 1, [ML_SATURATED] = 2,
+		[ML_DEADLOCK] = 3, [ML_EINVAL] = 4, [ML_ENOMEM] = 5,
+		[ML_OVERFLOW] = 1,
+	};
+
+	return rank[a] > rank[b];
+}
+
+enum ml_status sim_run_hooked(const struct ml_sim_params *p,
+			      struct ml_sim_result *res, struct ml_diag *d,
+			      const struct sim_hooks *h,
+			      struct sim_counters *cnt)
+{
+	enum ml_status st = ML_OK, s1;
+	struct ml_sim_result r, sum;
+	double lsum = 0, lsq = 0;
+	unsigned i, R = p->replications;
+
+	if (!(h && h->skip_validate)) {
+		st = ml_sim_validate(p, d);
+		if (st != ML_OK)
+			return st;
+	}
+	if (R <= 1)
+		return run_one(p, p->seed, 0, res, h, cnt);
+	memset(&sum, 0, sizeof(sum));
+	for (i = 0; i < R; i++) {
+		s1 = run_one(p, rep_seed(p->seed, i), i, &r, h, cnt);
+		if (s1 == ML_ENOMEM)
+			return s1;
+		if (worse(s1, st))
+			st = s1;
+		lsum += r.latency;
+		lsq += r.latency * r.latency;
+		sum.unicast_latency += r.unicast_latency;
+		sum.multicast_latency += r.multicast_latency;
+		sum.multicast_latency_dest += r.multicast_latency_dest;
+		sum.offered += r.offered;
+		sum.accepted += r.accepted;
+		sum.hops += r.hops;
+		sum.prunings += r.prunings;
+		sum.branches += r.branches;
+		sum.channels += r.channels;
+		sum.cycles += r.cycles;
+		sum.messages += r.messages;
+	}
+	res->latency = lsum / R;
+	res->latency_ci =
+		t_half(sqrt(fmax(0, (lsq - lsum * lsum / R) / (R - 1))), R);
+	res->unicast_latency = sum.unicast_latency / R;
+	res->multicast_latency = sum.multicast_latency / R;
+	res->multicast_latency_dest = sum.multicast_latency_dest / R;
+	res->offered = sum.offered / R;
+	res->accepted = sum.accepted / R;
+	res->hops = sum.hops / R;
+	res->prunings = sum.prunings / R;
+	res->branches = sum.branches / R;
+	res->channels = sum.channels / R;
+	res->cycles = sum.cycles;
+	res->messages = sum.messages;
+	return st;
+}
+
+enum ml_status ml_sim_run(const struct ml_sim_params *p,
+			  struct ml_sim_result *res, struct ml_diag *d)
+{
+	return sim_run_hooked(p, res, d, NULL, NULL);
+}

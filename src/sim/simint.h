@@ -1,0 +1,338 @@
+/*
+ * simint.h - the simulator's internal state, shared by the files of
+ * src/sim/ (not installed).  One struct sim holds a whole simulation:
+ * topology, router queues, messages, statistics, the generator.  Every
+ * array is flat and sized once at the start (message pools grow by
+ * doubling, bounded by max_queue), so nothing is allocated per flit.
+ *
+ *   topo.c    node coordinates, ports, neighbours, distances
+ *   route.c   DOR and Duato: candidate (port, VC) sets, a pure function
+ *   router.c  input/output VC queues, routing unit, switch, links
+ *   traffic.c generation, patterns, source queues, software multicasts
+ *   stats.c   batch means, Student t interval, accumulators
+ *   sim.c     params, validation, the cycle loop, stopping, replications
+ */
+#ifndef MCASTLAT_SIMINT_H
+#define MCASTLAT_SIMINT_H
+
+#include <stdint.h>
+
+#include <gsl/gsl_rng.h>
+
+#include "mcastlat/sim.h"
+
+#define SIM_NONE 0xffffffffu
+#define SIM_MAX_NODES (1u << 20)
+#define SIM_MAX_DIMS 20
+#define SIM_MAX_VCS 64
+#define SIM_MAX_BUFFER 1024
+#define SIM_MAX_CAND (2 * SIM_MAX_DIMS + 2)
+
+/* ------------------------------------------------------------------ */
+/* Flits: 12 bytes, typed, so that multicast worms (several address
+ * flits, end-of-worm marks on any flit) need no other representation. */
+
+enum flit_kind {
+	FK_ADDR = 1, /* header / address flit: carries dest, is routed */
+	FK_DATA = 2
+};
+
+enum flit_flag {
+	FF_TAIL = 1 /* last flit of its worm: releases what the worm holds */
+};
+
+struct flit {
+	uint32_t msg;	  /* message record (struct msg index) */
+	uint32_t dest;	  /* address flits: destination node */
+	uint16_t wrapped; /* address flits: torus dims whose wrap was crossed */
+	uint8_t kind;	  /* enum flit_kind */
+	uint8_t flags;	  /* enum flit_flag */
+};
+
+/* ------------------------------------------------------------------ */
+/* Topology (topo.c).  Network ports: mesh and torus 2d (+ direction)
+ * and 2d + 1 (- direction) for dimension d; hypercube d.  A flit that
+ * leaves node u by output port p enters nbr(u, p) by input port p (input
+ * ports are named by the direction of travel).  Ports P .. P + L - 1 are
+ * the injection (input) and delivery (output) channels. */
+
+struct topo {
+	enum ml_sim_topology kind;
+	unsigned k, n, N;
+	unsigned P;	   /* network ports per node */
+	unsigned L;	   /* injection = delivery channels per node */
+	unsigned nport;	   /* P + L, on both sides of the router */
+	unsigned diameter;
+	unsigned *coord;   /* N * n */
+	uint32_t *nbr;	   /* N * P, SIM_NONE at mesh edges */
+	uint8_t *wrap;	   /* N * P: the link is a torus wraparound */
+	uint32_t *sorted;  /* N: nodes in dimension order (dim 0 major) */
+	uint32_t *rank;	   /* N: position of a node in sorted[] */
+};
+
+int topo_init(struct topo *t, const struct ml_sim_params *p);
+void topo_free(struct topo *t);
+unsigned topo_port_dim(const struct topo *t, unsigned port);
+unsigned topo_distance(const struct topo *t, unsigned a, unsigned b);
+unsigned topo_node(const struct topo *t, const unsigned *coord);
+
+/* ------------------------------------------------------------------ */
+/* Routing (route.c).  A candidate is an output port and a range of its
+ * VCs; the selection (first free, random free adaptive, escape) is the
+ * router's. */
+
+struct cand {
+	uint16_t port;
+	uint8_t vc0, nvc;
+	uint8_t escape; /* Duato: the escape VC (used only if no adaptive) */
+};
+
+struct rcfg {
+	enum ml_sim_routing routing;
+	unsigned V;
+	unsigned c0n;	 /* DOR torus: VCs of dateline class 0 (the rest: 1) */
+	unsigned adapt0; /* Duato: first adaptive VC (1 or, on tori, 2) */
+};
+
+void route_config(struct rcfg *rc, const struct topo *t,
+		  enum ml_sim_routing routing, unsigned vcs);
+/* The permitted (port, VC) sets for an address flit at node bound for
+ * dest, with the torus dimensions already wrapped in `wrapped`.  At the
+ * destination: the L delivery ports, VC 0.  Returns the count. */
+unsigned route_cands(const struct topo *t, const struct rcfg *rc,
+		     unsigned node, unsigned dest, unsigned wrapped,
+		     struct cand *c);
+/* The dimension-order first hop from node to dest (network port). */
+unsigned route_dor_port(const struct topo *t, unsigned node, unsigned dest);
+
+/* ------------------------------------------------------------------ */
+/* Router state (router.c). */
+
+enum ivc_state {
+	IV_IDLE = 0, /* no route: the head flit (an address) needs one */
+	IV_ROUTED,   /* output reserved, header waits its R cycles */
+	IV_ACTIVE    /* flits follow the reserved output */
+};
+
+/* Input virtual channel: a queue of `buffer` flits and the state of the
+ * worm at its head.  Tree and path multicast add their fields here
+ * (branch set, aux buffer, replay, blocked cycles). */
+struct ivc {
+	uint16_t head, cnt;	/* ring in the input flit store */
+	uint8_t state;		/* enum ivc_state */
+	uint8_t pad;
+	uint32_t out;		/* output VC the head flit goes to */
+	uint64_t sw_at;		/* a routed header may switch from this cycle */
+	uint64_t pop_at;	/* last cycle a flit left (flow control) */
+};
+
+/* Output virtual channel: a queue of `buffer` flits at the upstream end
+ * of a link, owned by one input VC between header and tail. */
+struct ovc {
+	uint16_t head, cnt;
+	uint32_t owner; /* input VC holding it, SIM_NONE when free */
+};
+
+/* One injection channel: a FIFO source queue of messages and the one
+ * being sent. */
+struct inj {
+	uint32_t qhead, qtail; /* message FIFO through msg.next */
+	uint32_t cur;	       /* message being injected, SIM_NONE */
+	uint32_t sent;	       /* flits of cur already injected */
+	uint64_t start_at;     /* cur's first flit may cross from here */
+	uint32_t qlen;
+	uint8_t active;
+};
+
+/* ------------------------------------------------------------------ */
+/* Messages (traffic.c). */
+
+enum msg_kind {
+	MK_UNICAST,  /* a generated unicast */
+	MK_COPY,     /* one unicast of a software multicast */
+	MK_BCOPY     /* one send of a binomial tree: the receiver forwards */
+};
+
+struct msg {
+	uint64_t gen;	/* generation cycle of the message or operation */
+	uint32_t next;	/* source-queue FIFO link, free list */
+	uint32_t op;	/* multicast operation, SIM_NONE for a unicast */
+	uint32_t src, dest;
+	uint32_t lo, hi; /* BCOPY: subtree (list range, or hypercube level) */
+	uint32_t pos;	 /* BCOPY: the receiver's position in the list */
+	uint16_t flits, hops;
+	uint16_t got;	/* flits delivered (conservation check) */
+	uint8_t kind;
+	uint8_t measured;
+};
+
+/* A multicast operation (software mechanisms). */
+struct mop {
+	uint64_t gen;
+	uint32_t src, ndest, left;
+	uint32_t next;	 /* free list */
+	uint32_t list;	 /* sorted destination list (with src): slot index,
+			  * SIM_NONE = topo.sorted (a broadcast) */
+	uint32_t flits;
+	uint16_t base;	 /* hypercube binomial: base dimension */
+	uint8_t measured;
+	uint8_t cube;	 /* spanning binomial tree of the hypercube */
+	double dest_sum; /* sum over destinations of their latency */
+	uint64_t channels;
+};
+
+/* Events of a generation heap: next message of a node. */
+struct gev {
+	uint64_t t;
+	uint32_t node;
+};
+
+/* ------------------------------------------------------------------ */
+/* Statistics (stats.c). */
+
+#define SIM_NB_MAX 32
+
+struct batches {
+	double mean[SIM_NB_MAX];
+	unsigned nb;	    /* complete batches */
+	unsigned long size; /* messages per batch */
+	unsigned long cur_n;
+	double cur_sum;
+	int fresh;	    /* a batch completed since the last look */
+};
+
+void batches_init(struct batches *b, unsigned long size);
+void batches_add(struct batches *b, double x);
+/* Mean of the batch means and the 95 % Student t half-width; NaN when
+ * fewer than 2 batches. */
+void batches_ci(const struct batches *b, double *mean, double *half);
+/* 95 % half-width of the mean of n values with sample sd s. */
+double t_half(double s, unsigned long n);
+
+struct acc {
+	double sum;
+	unsigned long long n;
+};
+
+static inline void acc_add(struct acc *a, double x)
+{
+	a->sum += x;
+	a->n++;
+}
+
+static inline double acc_mean(const struct acc *a)
+{
+	return a->n ? a->sum / (double)a->n : 0.0 / 0.0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Test hooks: internal, so the tests can see every delivery and check
+ * conservation.  Not part of the public API. */
+struct sim_hooks {
+	/* Called for every message whose last flit was delivered: the
+	 * receiving node, the message's source and destination, its
+	 * operation id (SIM_NONE: unicast) and the cycle. */
+	void (*deliver)(void *arg, unsigned node, unsigned src, unsigned dest,
+			unsigned op, unsigned flits, unsigned long long cycle);
+	void *arg;
+	int skip_validate; /* run an invalid configuration (deadlock test) */
+};
+
+/* Counters of one run (tests). */
+struct sim_counters {
+	unsigned long long flits_injected, flits_delivered;
+	unsigned long long msgs_delivered, misdelivered, bad_flits;
+	unsigned long long ops_done;
+};
+
+/* ------------------------------------------------------------------ */
+/* The whole simulation. */
+
+struct sim {
+	const struct ml_sim_params *p;
+	struct topo t;
+	struct rcfg rc;
+	gsl_rng *rng;
+	unsigned V, B, R;
+	unsigned W; /* 64-bit words of a per-router VC mask */
+	unsigned nvc_node; /* nport * V */
+	uint64_t now;
+
+	/* router */
+	struct ivc *iv;
+	struct ovc *ov;
+	struct flit *iq, *oq; /* flit stores, B per VC */
+	uint64_t *imask;      /* nonempty input VCs, W per node */
+	uint64_t *omask;      /* nonempty output VCs, W per node */
+	uint32_t *rr_route;   /* routing unit round robin, per node */
+	uint8_t *rr_link;     /* DSRR pointer per output port */
+	uint32_t *act;	      /* active routers */
+	uint8_t *in_act;
+	unsigned nact;
+	unsigned long long flits_in_net;
+	uint64_t last_move;
+
+	/* injection */
+	struct inj *inj; /* N * L */
+	uint32_t *inj_act;
+	unsigned ninj_act;
+	unsigned long long queued; /* messages waiting in source queues */
+
+	/* messages */
+	struct msg *msgs;
+	uint32_t nmsgs, msg_free;
+	struct mop *ops;
+	uint32_t nops, op_free;
+	uint32_t *lists; /* per op: slot of list_slot node ids */
+	unsigned list_slot;
+	unsigned long long ops_live;
+
+	/* generation */
+	struct gev *heap;
+	unsigned nheap;
+	uint32_t *scratch; /* N */
+	uint32_t *bcast_count; /* per source: broadcasts started (base dim) */
+	size_t trace_next;
+	unsigned mflits, uflits;
+	unsigned long long generated; /* messages and operations generated */
+	unsigned long long outstanding; /* generated, not yet complete */
+
+	/* measurement */
+	uint64_t meas_start; /* cycle the first measured message appeared */
+	int measuring;
+	double offered_flits, accepted_flits;
+	unsigned long long meas_generated;
+	struct batches bat;
+	struct acc lat, ulat, mlat, mdest, hops, chan;
+
+	int failed; /* an allocation failed */
+	const struct sim_hooks *hooks;
+	struct sim_counters cnt;
+};
+
+/* router.c */
+int net_init(struct sim *s);
+void net_free(struct sim *s);
+void net_route_phase(struct sim *s, unsigned node);
+void net_switch_phase(struct sim *s, unsigned node);
+void net_link_phase(struct sim *s, unsigned node);
+void net_inject_phase(struct sim *s);
+void net_compact(struct sim *s);
+
+/* traffic.c */
+int traffic_init(struct sim *s);
+void traffic_free(struct sim *s);
+int traffic_generate(struct sim *s); /* messages born this cycle */
+uint64_t traffic_next_event(const struct sim *s);
+void traffic_delivered(struct sim *s, unsigned node, uint32_t m);
+unsigned traffic_pattern_dest(struct sim *s, unsigned src);
+void traffic_inj_activate(struct sim *s, uint32_t ch);
+int traffic_failed(const struct sim *s); /* an allocation failed */
+
+/* sim.c */
+enum ml_status sim_run_hooked(const struct ml_sim_params *p,
+			      struct ml_sim_result *res, struct ml_diag *d,
+			      const struct sim_hooks *h,
+			      struct sim_counters *cnt);
+
+#endif
