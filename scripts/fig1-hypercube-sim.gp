@@ -3,7 +3,8 @@
 #   model: dim,vcs,flits,beta,rate,latency,status
 #   sim:   dims,vcs,flits,beta,rate,sim_latency,sim_ci,model_latency,
 #          error_pct,seeds_ok,seeds_not_ok
-# Call: gnuplot -e "model='...'; sim='...'; outdir='...'" fig1-hypercube-sim.gp
+# Call: gnuplot -e "model='...'; sim='...'; outdir='...'; dims='6 7 8'" \
+#	fig1-hypercube-sim.gp
 set datafile separator ','
 set datafile missing 'nan'
 if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {
@@ -25,7 +26,9 @@ selm(n, v, m, b) = (column(1) == n && column(2) == v && \
 	strcol(7) eq 'ok') ? 1 : NaN
 sels(n, v, m, b) = (column(1) == n && column(2) == v && \
 	column(3) == m && abs(column(4) - b) < 1e-12) ? 1 : NaN
-do for [n = 6:8] {
+if (!exists('dims')) dims = '6 7 8'
+do for [nn in dims] {
+	n = nn + 0
 	do for [v in '2 4'] {
 		set output sprintf('%s/fig1-hypercube-sim-n%d-v%s.png', outdir, n, v)
 		set multiplot layout 1,3 title sprintf('Broadcast latency, ' . \

@@ -16,19 +16,23 @@
 # the model's latency and error_pct, and how many seeds saturated).
 #
 # Delta = 1 cycle, as in the paper.  Simulated rates are the fractions
-# LOADS of each curve's model saturation rate.  A run stops at the simulator's 2 % interval target or
-# after MAXCYC cycles, whichever comes first, after WARMUP messages.
-# Defaults (LOADS="0.2 0.5 0.8", SEEDS=3, WARMUP=2000, MAXCYC=60000) take
-# about TIME_TBD minutes on 2 cores with JOBS=2 (the default); every
-# knob is an environment variable.  A progress line on stderr counts the
-# runs.  MCASTLAT names the binary (default ./mcastlat); needs gnuplot.
+# LOADS of each curve's model saturation rate.  A run measures after
+# WARMUP messages (the paper's 20000) and stops when the interval of its
+# mean latency is CI of the mean, or after MAXCYC cycles.  Defaults
+# (DIMS="6 7 8", LOADS="0.25 0.5 0.75", SEEDS=2, CI=0.01) take about
+# TIME_TBD minutes on 2 cores with JOBS=2 (the default); every knob is
+# an environment variable (DIMS=6 draws the 6-cube alone).  A progress
+# line on stderr counts the runs.  MCASTLAT names the binary (default
+# ./mcastlat); needs gnuplot.
 set -eu
 mcastlat=${MCASTLAT:-./mcastlat}
 out=${1:-${FIGDIR:-figures}}
-loads=${LOADS:-0.2 0.5 0.8}
-seeds=${SEEDS:-3}
-warmup=${WARMUP:-2000}
-maxcyc=${MAXCYC:-60000}
+dims=${DIMS:-6 7 8}
+loads=${LOADS:-0.25 0.5 0.75}
+seeds=${SEEDS:-2}
+warmup=${WARMUP:-20000}
+ci=${CI:-0.01}
+maxcyc=${MAXCYC:-1000000}
 jobs=${JOBS:-2}
 here=$(dirname "$0")
 mkdir -p "$out"
@@ -38,7 +42,7 @@ pre=$out/fig1-hypercube-sim
 
 # The model: saturation rate of every configuration, then 101 rates per
 # curve up to it, denser towards it.
-"$mcastlat" hypercube --saturation --dim 6:8 --vcs 2,4 --flits 32,64,128 \
+"$mcastlat" hypercube --saturation --dim "$(echo $dims | tr ' ' ,)" --vcs 2,4 --flits 32,64,128 \
 	--beta 0.005,0.01,0.02 --delta 1 --format csv --precision 17 \
 	--columns dim,vcs,flits,beta,lambda_sat > "$tmp/sat.csv"
 awk -F, 'NR == 1 { print "dim,vcs,flits,beta,rate"; next }
@@ -58,21 +62,30 @@ awk -F, -v loads="$loads" 'NR == 1 { print "dims,vcs,flits,beta,rate"; next }
 		printf "%s,%s,%s,%s,%.6g\n", $1, $2, $3, $4, f[i] * $5 }' \
 	"$tmp/sat.csv" > "$tmp/sim-points.csv"
 total=$(( ($(wc -l < "$tmp/sim-points.csv") - 1) * seeds ))
+
+# Copy the rows through, one "runs done, time left" line on stderr.  A
+# shell loop, not awk: mawk reads a pipe in blocks, so it would not see
+# the rows as they arrive.
+progress() {
+	start=$(date +%s)
+	n=-1
+	while IFS= read -r line; do
+		printf '%s\n' "$line"
+		n=$((n + 1))
+		[ $n -ge 1 ] || continue
+		el=$(($(date +%s) - start))
+		printf '\r%d/%d runs, %ds elapsed, about %ds left  ' "$n" \
+			"$total" "$el" $((el * (total - n) / n)) >&2
+	done
+	printf '\n' >&2
+}
 echo "fig1-hypercube-sim: $total simulations ($seeds seeds), --jobs $jobs" >&2
 
 "$mcastlat" simulate --topology hypercube --compare --delta 1 \
-	--warmup "$warmup" --max-cycles "$maxcyc" --seed "1:$seeds" \
+	--warmup "$warmup" --ci "$ci" --max-cycles "$maxcyc" --seed "1:$seeds" \
 	--input "$tmp/sim-points.csv" --jobs "$jobs" --format csv \
-	--columns dims,vcs,flits,beta,rate,seed,multicast_latency,latency_ci,model_latency,cycles,status \
-	| awk -v total="$total" -v start="$(date +%s)" '
-	{ print; fflush() }
-	NR > 1 {
-		now = systime(); el = now - start
-		eta = (NR - 1 < total) ? el * (total - NR + 1) / (NR - 1) : 0
-		printf "\r%d/%d runs, %ds elapsed, about %ds left  ", \
-			NR - 1, total, el, eta > "/dev/stderr"
-	}
-	END { printf "\n" > "/dev/stderr" }' > "$pre-runs.csv"
+	--columns dims,vcs,flits,beta,rate,seed,multicast_latency,latency_ci,model_latency,cycles,status |
+	progress > "$pre-runs.csv"
 
 # Mean and Student t 95 % interval across the seeds that ran to ok.
 awk -F, '
@@ -100,6 +113,6 @@ END {
 	printf "%s,%.6g,%.4g,%s,%s,%d,%d\n", k, mean, ci, model[k], err, m, bad[k]
   } }' "$pre-runs.csv" > "$pre.csv"
 
-gnuplot -e "model='$pre-model.csv'; sim='$pre.csv'; outdir='$out'" \
+gnuplot -e "model='$pre-model.csv'; sim='$pre.csv'; outdir='$out'; dims='$dims'" \
 	"$here/fig1-hypercube-sim.gp"
 ls "$out"/fig1-hypercube-sim-n*-v*.png

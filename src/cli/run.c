@@ -532,6 +532,8 @@ static int sweep_threaded(const struct run *r, const struct sweep *sw,
 		sink_note(sk, &s->note);
 		if (rc == 0)
 			rc = sink_write(sk, &s->buf);
+		if (rc == 0 && r->cmd->slow)
+			fflush(sk->ctx->out); /* each row as soon as it is done */
 		pthread_mutex_lock(&pl.mu);
 		s->state = SLOT_FREE;
 		s->buf.len = 0;
@@ -1385,6 +1387,7 @@ static int run_batch(struct run *r, const char *fname,
 				ml_out_header(&r->spec, &hb);
 				sink_write(sk, &hb);
 				ml_buf_free(&hb);
+				fflush(r->ctx->out);
 			}
 			continue;
 		}
