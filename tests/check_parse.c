@@ -228,6 +228,70 @@ START_TEST(test_random_access)
 }
 END_TEST
 
+/* Integers exactly, by their decimal digits (issue 10, items 2, 7, 11). */
+START_TEST(test_exact_integers)
+{
+	static const struct {
+		const char *s;
+		long long v;
+	} good[] = {
+		{"9007199254740993", 9007199254740993LL}, /* 2^53 + 1 */
+		{"9007199254740993.0", 9007199254740993LL},
+		{"9223372036854775807", 9223372036854775807LL},
+		{"-9223372036854775808", -9223372036854775807LL - 1},
+		{"1e18", 1000000000000000000LL},
+		{"12.5e1", 125},
+		{"1500e-2", 15},
+		{"0e-99999999999999999999", 0},
+		{"-0", 0},
+		{".5e1", 5},
+		{"000000000000000000000000000000000000000000000000000000000000000000042",
+		 42},
+	};
+	static const char *const notint[] = {
+		"1e-400", "1.0000000000000000001", "2.5", "15e-1", "1e-1",
+	};
+	static const char *const range[] = {
+		"9223372036854775808", "-9223372036854775809", "1e19",
+		"1e99999999999999999999", "92233720368547758080e-1",
+	};
+	long long v;
+	size_t i;
+
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		ck_assert_msg(ml_parse_int(good[i].s, &v) == NULL, "%s rejected",
+			      good[i].s);
+		ck_assert_msg(v == good[i].v, "%s read as %lld", good[i].s, v);
+	}
+	for (i = 0; i < sizeof(notint) / sizeof(notint[0]); i++)
+		ck_assert_str_eq(ml_parse_int(notint[i], &v), "is not an integer");
+	for (i = 0; i < sizeof(range) / sizeof(range[0]); i++)
+		ck_assert_str_eq(ml_parse_int(range[i], &v), "is out of range");
+}
+END_TEST
+
+/* Geometric ranges: count without overflow, exact end, no overshoot. */
+START_TEST(test_geometric_ends)
+{
+	union ml_val out[700];
+
+	/* 10^-300 .. 10^300: 601 points, b/a itself would overflow. */
+	ck_assert_uint_eq(expand("1e-300:1e300:*10", &opt_real, "us", out, 700),
+			  601);
+	ck_assert(out[600].r == 1e300);
+	ck_assert(out[0].r == 1e-300);
+	ck_assert(isfinite(out[599].r) && fabs(out[599].r / 1e299 - 1) < 1e-12);
+	/* An end 1e-8 relative short of 10^15 is not reached: 15 points,
+	 * the last 10^14, never a point above the end. */
+	ck_assert_uint_eq(expand("1:999999990000000:*10", &opt_real, "us", out,
+				 700),
+			  15);
+	ck_assert(out[14].r <= 999999990000000.0);
+	ck_assert(expand("3:3e15:*10", &opt_real, "us", out, 700) == 16);
+	ck_assert(out[15].r == 3e15);
+}
+END_TEST
+
 Suite *suite_parse(void)
 {
 	Suite *s = suite_create("parse");
@@ -241,6 +305,8 @@ Suite *suite_parse(void)
 	tcase_add_loop_test(tc, test_rejects, 0,
 			    (int)(sizeof(rejects) / sizeof(rejects[0])));
 	tcase_add_test(tc, test_random_access);
+	tcase_add_test(tc, test_exact_integers);
+	tcase_add_test(tc, test_geometric_ends);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,8 +1,9 @@
 /*
- * check_run.c - the engine (src/cli/run.c) driven through a fake command:
- * sweep order, defaults, --columns, --unit, per-point checks, statuses,
- * --jobs and --shard equality, batch files and usage errors; and through
- * a slow fake: prepare() once per sweep, text cells, auto choices.
+ * check_run.c - the engine (src/cli/run.c and the files it drives)
+ * driven through a fake command: sweep order, defaults, --columns,
+ * --unit, per-point checks, statuses, --jobs and --shard equality, batch
+ * files and usage errors; and through a slow fake: prepare() once per
+ * sweep, text cells, auto choices.
  */
 #include <check.h>
 #include <math.h>

@@ -83,6 +83,10 @@ struct ml_col {
 	/* true: printed even when the status is not ok (e.g. a note, the
 	 * formula used); numeric result columns otherwise print nan/null. */
 	bool always;
+	/* true: NaN here means "not applicable" (to this model or variant);
+	 * otherwise a REAL/TIME result that is not finite in an ok row makes
+	 * the engine mark the row "overflow". */
+	bool na;
 };
 
 /* Bytes of text scratch each row offers its TEXT cells (struct ml_point). */

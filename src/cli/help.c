@@ -103,6 +103,7 @@ void ml_help(const struct ml_command *cmd, FILE *f)
 			c->kind == ML_COL_TIME ? " [time unit]" : "", cond);
 	}
 	fprintf(f, "  %-24s %s\n", "status",
-		"ok, invalid, saturated or no-convergence");
+		"ok, invalid, saturated, no-convergence or overflow "
+		"(a result not finite)");
 	fprintf(f, "\nSee man mcastlat-%s for the equations.\n", cmd->name);
 }

@@ -47,18 +47,30 @@ static void list(FILE *f)
 
 static int unknown_command(struct ml_ctx *ctx, const char *name)
 {
-	ml_err(ctx, "'%.40s' is not a mcastlat command (see 'mcastlat list')",
-	       name);
+	char q[ML_QUOTE_LEN];
+
+	ml_err(ctx, "%s is not a mcastlat command (see 'mcastlat list')",
+	       ml_quote(q, sizeof(q), name));
 	return ML_EXIT_USAGE;
 }
 
 static int dispatch(int argc, char **argv, struct ml_ctx *ctx)
 {
 	const struct ml_command *cmd;
+	char q[ML_QUOTE_LEN];
 
 	if (argc < 2) {
 		ml_err(ctx, "no command given (see 'mcastlat --help')");
 		return ML_EXIT_USAGE;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+	    strcmp(argv[1], "--version") == 0) {
+		/* Operands are an error everywhere, as in the commands. */
+		if (argc > 2) {
+			ml_err(ctx, "%s: unexpected argument %s", argv[1],
+			       ml_quote(q, sizeof(q), argv[2]));
+			return ML_EXIT_USAGE;
+		}
 	}
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
 		usage(ctx->out);
@@ -70,8 +82,8 @@ static int dispatch(int argc, char **argv, struct ml_ctx *ctx)
 	}
 	if (strcmp(argv[1], "list") == 0) {
 		if (argc > 2) {
-			ml_err(ctx, "list: unexpected argument '%.40s'",
-			       argv[2]);
+			ml_err(ctx, "list: unexpected argument %s",
+			       ml_quote(q, sizeof(q), argv[2]));
 			return ML_EXIT_USAGE;
 		}
 		list(ctx->out);
@@ -86,17 +98,17 @@ static int dispatch(int argc, char **argv, struct ml_ctx *ctx)
 		if (cmd == NULL)
 			return unknown_command(ctx, argv[2]);
 		if (argc > 3) {
-			ml_err(ctx, "help: unexpected argument '%.40s'",
-			       argv[3]);
+			ml_err(ctx, "help: unexpected argument %s",
+			       ml_quote(q, sizeof(q), argv[3]));
 			return ML_EXIT_USAGE;
 		}
 		ml_help(cmd, ctx->out);
 		return ML_EXIT_OK;
 	}
 	if (argv[1][0] == '-') {
-		ml_err(ctx, "%.40s: unknown option (a command comes first: "
+		ml_err(ctx, "%s: unknown option (a command comes first: "
 			    "see 'mcastlat --help')",
-		       argv[1]);
+		       ml_quote(q, sizeof(q), argv[1]));
 		return ML_EXIT_USAGE;
 	}
 	cmd = ml_find_command(argv[1]);

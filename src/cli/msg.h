@@ -2,6 +2,8 @@
 #ifndef MCASTLAT_CLI_MSG_H
 #define MCASTLAT_CLI_MSG_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 /* Nothing writes to stdout/stderr directly: tests capture these. */
@@ -23,6 +25,16 @@ void ml_err(struct ml_ctx *ctx, const char *fmt, ...)
 /* "mcastlat: warning: <message>\n" on ctx->err. */
 void ml_warn(struct ml_ctx *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/*
+ * The text of a message is escaped when printed (control characters as
+ * \n, \t, \xHH; malformed UTF-8 bytes as \xHH), whatever its source.
+ * ml_quote writes s into buf as 'TEXT', cut to fit with "..." before the
+ * closing quote: a buffer of ML_QUOTE_LEN shows 40 bytes of a value.
+ * Returns buf.
+ */
+#define ML_QUOTE_LEN 46
+const char *ml_quote(char *buf, size_t len, const char *s);
 
 /* Exit statuses (SPEC 1.3). */
 enum { ML_EXIT_OK = 0, ML_EXIT_ROWS = 1, ML_EXIT_USAGE = 2 };

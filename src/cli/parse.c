@@ -7,12 +7,14 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/msg.h"
 #include "cli/parse.h"
 
 /* Only decimal notation: strtod would also take hex, inf, nan, spaces. */
@@ -51,34 +53,98 @@ const char *ml_parse_real(const char *s, double *out)
 	return NULL;
 }
 
+/*
+ * An integer in decimal notation, exactly, in integer arithmetic and of
+ * any length: DIGITS[.DIGITS][e[+-]DIGITS].  "1e6", "64.0" and "007" are
+ * integers; "2.5", "1e-400" and "1.0000000000000000001" are not, and a
+ * value outside the range of long long is out of range: nothing goes
+ * through a double, so nothing is rounded.
+ */
 const char *ml_parse_int(const char *s, long long *out)
 {
-	char *end;
-	const char *why;
-	long long v;
-	double x;
+	const char *p = s, *d0, *d1, *f0 = NULL, *f1 = NULL;
+	bool neg = false;
+	long long ex = 0, e10;
+	unsigned long long v = 0, lim;
+	const char *q, *span[2][2];
+	int k;
 
 	if (*s == '\0')
 		return "is empty";
 	if (!looks_decimal(s))
 		return "is not a number";
-	errno = 0;
-	v = strtoll(s, &end, 10);
-	if (end != s && *end == '\0') {
-		if (errno == ERANGE)
-			return "is out of range";
-		*out = v;
+	if (*p == '+' || *p == '-')
+		neg = *p++ == '-';
+	for (d0 = p; isdigit((unsigned char)*p); p++)
+		;
+	d1 = p;
+	if (*p == '.') {
+		for (f0 = ++p; isdigit((unsigned char)*p); p++)
+			;
+		f1 = p;
+	}
+	if (d0 == d1 && (f0 == NULL || f0 == f1))
+		return "is not a number";
+	if (*p == 'e' || *p == 'E') {
+		bool eneg = false;
+
+		p++;
+		if (*p == '+' || *p == '-')
+			eneg = *p++ == '-';
+		if (!isdigit((unsigned char)*p))
+			return "is not a number";
+		/* Any exponent beyond 10^6 is as good as infinite. */
+		for (; isdigit((unsigned char)*p); p++)
+			if (ex < 1000000)
+				ex = ex * 10 + (*p - '0');
+		ex = eneg ? -ex : ex;
+	}
+	if (*p != '\0')
+		return "is not a number";
+	/* Digits d0..d1 then f0..f1, times 10^ex: drop trailing zeros of
+	 * the fraction into the exponent, then the integer part's. */
+	if (f0 != NULL) {
+		while (f1 > f0 && f1[-1] == '0')
+			f1--;
+		if (f1 == f0)
+			f0 = f1 = NULL;
+	}
+	e10 = ex - (f0 ? (long long)(f1 - f0) : 0);
+	if (f0 == NULL)
+		while (d1 > d0 && d1[-1] == '0') {
+			d1--;
+			e10++;
+		}
+	while (d0 < d1 && *d0 == '0')
+		d0++;
+	if (d0 == d1 && f0 != NULL)
+		for (; f0 < f1 && *f0 == '0'; f0++)
+			;
+	if (d0 == d1 && (f0 == NULL || f0 == f1)) {
+		*out = 0;
 		return NULL;
 	}
-	/* "1e6" or "64.0": accept when it is an exact integer below 2^53. */
-	why = ml_parse_real(s, &x);
-	if (why != NULL)
-		return why;
-	if (x != floor(x))
+	if (e10 < 0)
 		return "is not an integer";
-	if (fabs(x) > 9007199254740992.0)
-		return "is out of range";
-	*out = (long long)x;
+	lim = neg ? (unsigned long long)LLONG_MAX + 1 : LLONG_MAX;
+	span[0][0] = d0;
+	span[0][1] = d1;
+	span[1][0] = f0 ? f0 : d1;
+	span[1][1] = f0 ? f1 : d1;
+	for (k = 0; k < 2; k++)
+		for (q = span[k][0]; q < span[k][1]; q++) {
+			unsigned long long dg = (unsigned long long)(*q - '0');
+
+			if (v > (lim - dg) / 10)
+				return "is out of range";
+			v = v * 10 + dg;
+		}
+	for (; e10 > 0; e10--) {
+		if (v > lim / 10)
+			return "is out of range";
+		v *= 10;
+	}
+	*out = neg ? (long long)(0 - v) : (long long)v;
 	return NULL;
 }
 
@@ -111,7 +177,9 @@ struct pctx {
 
 static int fail(struct pctx *c, const char *tok, const char *why)
 {
-	snprintf(c->err, c->errlen, "'%s' %s", tok, why);
+	char q[ML_QUOTE_LEN];
+
+	snprintf(c->err, c->errlen, "%s %s", ml_quote(q, sizeof(q), tok), why);
 	return -1;
 }
 
@@ -119,7 +187,7 @@ static int fail(struct pctx *c, const char *tok, const char *why)
  * command's time unit. */
 static int parse_time(struct pctx *c, const char *tok, double *out)
 {
-	char num[64];
+	char *num;
 	size_t n = strlen(tok), i = n;
 	const char *why;
 	double scale = 1.0;
@@ -135,11 +203,11 @@ static int parse_time(struct pctx *c, const char *tok, double *out)
 			return fail(c, tok,
 				    "has an unknown unit (use ns, us, ms or s)");
 	}
-	if (i >= sizeof(num))
-		return fail(c, tok, "is not a number");
-	memcpy(num, tok, i);
-	num[i] = '\0';
+	num = strndup(tok, i);
+	if (num == NULL)
+		return fail(c, tok, "cannot be parsed: out of memory");
 	why = ml_parse_real(num, out);
+	free(num);
 	if (why)
 		return fail(c, tok, why);
 	*out *= scale;
@@ -211,11 +279,16 @@ static int parse_scalar(struct pctx *c, const char *tok, union ml_val *v)
 	return fail(c, tok, "cannot be parsed");
 }
 
+static long long int_max(const struct ml_opt *o)
+{
+	return o->imax > o->imin && o->imax < ML_INT_MAX ? o->imax : ML_INT_MAX;
+}
+
 static void fmt_bound(char *buf, size_t len, const struct ml_opt *o,
 		      bool upper)
 {
 	if (ml_opt_is_int(o))
-		snprintf(buf, len, "%lld", upper ? o->imax : o->imin);
+		snprintf(buf, len, "%lld", upper ? int_max(o) : o->imin);
 	else
 		snprintf(buf, len, "%.17g", upper ? o->max : o->min);
 }
@@ -232,8 +305,12 @@ static int check_domain(struct pctx *c, const char *tok, union ml_val v)
 			return 0;
 	}
 	if (isint) {
+		/* No option goes above 2^53 (ML_INT_MAX): the models compute
+		 * in double, which holds every integer up to there exactly. */
 		hasmax = o->imax > o->imin;
-		bad = v.i < o->imin || (hasmax && v.i > o->imax);
+		bad = v.i < o->imin || v.i > int_max(o);
+		if (bad && !hasmax && v.i > ML_INT_MAX)
+			hasmax = true; /* "outside [min,2^53]" */
 	} else {
 		hasmax = o->max > o->min && o->max != HUGE_VAL;
 		bad = v.r < o->min || (hasmax && v.r > o->max) ||
@@ -243,17 +320,19 @@ static int check_domain(struct pctx *c, const char *tok, union ml_val v)
 		return 0;
 	{
 		/* A range is quoted as a whole: "'0:8' must be >= 1". */
-		static const char q[] = "'";
-		const char *qq = strchr(tok, ':') ? q : "";
+		char q[ML_QUOTE_LEN];
+		const char *t = strchr(tok, ':') || strlen(tok) > 40
+					? ml_quote(q, sizeof(q), tok)
+					: tok;
 
 		fmt_bound(lo, sizeof(lo), o, false);
 		fmt_bound(hi, sizeof(hi), o, true);
 		if (hasmax)
-			snprintf(c->err, c->errlen, "%s%s%s is outside [%s,%s]",
-				 qq, tok, qq, lo, hi);
+			snprintf(c->err, c->errlen, "%s is outside [%s,%s]",
+				 t, lo, hi);
 		else
-			snprintf(c->err, c->errlen, "%s%s%s must be %s%s %s",
-				 qq, tok, qq, isint ? "an integer " : "",
+			snprintf(c->err, c->errlen, "%s must be %s%s %s",
+				 t, isint ? "an integer " : "",
 				 (o->flags & ML_OPT_MINOPEN) ? ">" : ">=", lo);
 	}
 	return -1;
@@ -282,6 +361,11 @@ static union ml_val item_formula(const struct ml_item *it, bool is_int,
 		v.i = x;
 	} else {
 		v.r = it->first.r * pow(it->step.r, (double)i);
+		/* 1e-300 * 10^600: the power alone overflows, the point
+		 * does not; in two halves it stays in range. */
+		if (!isfinite(v.r) || v.r == 0.0)
+			v.r = it->first.r * pow(it->step.r, (double)(i / 2)) *
+			      pow(it->step.r, (double)(i - i / 2));
 	}
 	return v;
 }
@@ -352,17 +436,30 @@ static int count_item(struct pctx *c, struct ml_item *it, bool isint,
 			if (!(a > 0))
 				return fail(c, tok,
 					    "is a geometric range that must start above 0");
-			q = log(b / a) / log(s);
+			/* log(b) - log(a), not log(b / a), which overflows
+			 * for 1e-300:1e300.  The tolerance is the relative
+			 * one on the value, carried to the exponent. */
+			q = (log(b) - log(a)) / log(s);
+			q += ML_RANGE_EPS / log(s);
 		}
-		q += ML_RANGE_EPS * fmax(1.0, q);
+		if (it->kind == ML_ITEM_LIN)
+			q += ML_RANGE_EPS * fmax(1.0, q);
 		if (!(q < (double)ML_MAX_POINTS))
 			return fail(c, tok,
 				    "has more than 10^9 points");
 		it->count = (unsigned long long)floor(q) + 1;
-		/* The last point: snapped to the end when it is hit. */
-		it->last = item_formula(it, false, it->count - 1);
-		if (fabs(it->last.r - b) <= ML_RANGE_EPS * fabs(b))
-			it->last.r = b;
+		/* The last point: the end itself when it is hit within the
+		 * tolerance; a point beyond the end (rounding) is dropped. */
+		for (;;) {
+			it->last = item_formula(it, false, it->count - 1);
+			if (fabs(it->last.r - b) <= ML_RANGE_EPS * fabs(b)) {
+				it->last.r = b;
+				break;
+			}
+			if (it->last.r <= b || it->count == 1)
+				break;
+			it->count--;
+		}
 	}
 	if (it->count > ML_MAX_POINTS)
 		return fail(c, tok, "has more than 10^9 points");
@@ -386,13 +483,30 @@ static int split_range(char *tok, char *part[3])
 	return n;
 }
 
+static int parse_item_parts(struct pctx *c, char *tok, const char *orig,
+			    struct ml_item *it);
+
 static int parse_item(struct pctx *c, char *tok, struct ml_item *it)
 {
-	char orig[128], *part[3];
+	char *orig;
+	int rc;
+
+	/* tok is cut into parts: messages quote the item whole. */
+	orig = strdup(tok);
+	if (orig == NULL)
+		return fail(c, tok, "cannot be parsed: out of memory");
+	rc = parse_item_parts(c, tok, orig, it);
+	free(orig);
+	return rc;
+}
+
+static int parse_item_parts(struct pctx *c, char *tok, const char *orig,
+			    struct ml_item *it)
+{
+	char *part[3];
 	bool isint = ml_opt_is_int(c->opt);
 	int n;
 
-	snprintf(orig, sizeof(orig), "%s", tok);
 	memset(it, 0, sizeof(*it));
 	n = split_range(tok, part);
 	if (n == 1) {

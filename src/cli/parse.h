@@ -17,6 +17,10 @@
 /* Most points a sweep may have (SPEC 1.1). */
 #define ML_MAX_POINTS 1000000000ULL
 
+/* The largest value of an integer option: 2^53, every integer up to which
+ * a double (what the models compute in) holds exactly. */
+#define ML_INT_MAX 9007199254740992LL
+
 /* Relative tolerance with which a floating range hits its end. */
 #define ML_RANGE_EPS 1e-9
 

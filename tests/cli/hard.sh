@@ -335,11 +335,51 @@ for cmd in $cmds; do
 	printf 'nosuchoption\n1\n' > "$tmp/header.csv"
 	printf '"%s\n1\n' "$a" > "$tmp/quote.csv"
 	printf '%s\0\n1\n' "$a" > "$tmp/nul.csv"
-	for f in empty blank header quote nul; do
+	printf '%s,%s\n1,1\n' "$a" "$a" > "$tmp/twice.csv"
+	head -c 70000 /dev/zero | tr '\000' 1 > "$tmp/long.csv"
+	for f in empty blank header quote nul twice long; do
 		usage "$cmd" --input "$tmp/$f.csv"
 	done
 	unset prefix
 done
+
+# The table of cases with exact expectations (tests/cli/hard_cases.txt):
+# exit status, start of the first stderr line, exact stdout.
+cases=$(dirname "$0")/hard_cases.txt
+export MCASTLAT_BIN="$bin" MCASTLAT_WRAP="$wrap"
+while IFS= read -r line; do
+	case $line in '#'* | '') continue ;; esac
+	want_rc=${line%% | *}
+	rest=${line#* | }
+	want_err=${rest%% | *}
+	rest=${rest#* | }
+	want_out=${rest%% | *}
+	cmdline=${rest#* | }
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	sh -c 'mcastlat() { $MCASTLAT_WRAP "$MCASTLAT_BIN" "$@"; }
+		'"$cmdline" > "$tmp/out" 2> "$tmp/err" < /dev/null
+	rc=$?
+	if [ "$want_out" = - ]; then
+		: > "$tmp/want"
+	else
+		printf '%b\n' "$want_out" > "$tmp/want"
+	fi
+	first=$(head -n 1 "$tmp/err")
+	if [ $rc -ne "$want_rc" ]; then
+		bad "exit $rc, not $want_rc: $cmdline: $first"
+	elif [ "$want_err" = - ] && [ -s "$tmp/err" ]; then
+		bad "stderr not empty: $cmdline: $first"
+	elif [ "$want_err" != - ] &&
+	     [ "$(printf '%s' "$first" | head -c ${#want_err})" != "$want_err" ]; then
+		bad "stderr does not start with '$want_err': $cmdline: $first"
+	elif [ "$want_rc" -eq 2 ] && [ "$(wc -l < "$tmp/err")" -ne 1 ]; then
+		bad "$(wc -l < "$tmp/err") stderr lines, not 1: $cmdline"
+	elif ! cmp -s "$tmp/want" "$tmp/out"; then
+		bad "stdout differs: $cmdline: $(head -c 200 "$tmp/out")"
+	else
+		pass=$((pass + 1))
+	fi
+done < "$cases"
 
 echo "hard: $pass passed, $fail failed"
 [ $fail -eq 0 ]

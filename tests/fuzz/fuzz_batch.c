@@ -8,6 +8,10 @@
  * Replay the corpus and regression inputs without libFuzzer:
  *   make fuzz-replay
  *
+ * Lines longer than ML_LINE_MAX (64 KiB) and a header naming a column
+ * twice are errors (regress/batch holds one of each); a read error cannot
+ * happen on fmemopen and is tested by tests/cli/hard_cases.txt.
+ *
  * Input: when the first line starts with a command name followed by a
  * space or the end of the line, that line is "COMMAND [ARG ...]" (words
  * separated by spaces, e.g. "torus --format csv --jobs 2") and the rest

@@ -1,0 +1,33 @@
+/* args.h - the command line of a command (see args.c); internal. */
+#ifndef MCASTLAT_CLI_ARGS_H
+#define MCASTLAT_CLI_ARGS_H
+
+#include "cli/engine.h"
+#include "cli/parse.h"
+
+/* The command-line state before value lists are built. */
+struct args {
+	const char **raw;	/* per option: the text given, or NULL */
+	size_t *order;		/* options in order of (last) appearance */
+	size_t norder;
+	const char *format, *columns, *precision, *unit, *input, *jobs,
+		*shard;
+	bool noheader, help;
+};
+
+/* Parse argv into a (a->raw and a->order sized for cmd->nopts + 1);
+ * returns 0 or an exit status, the error reported. */
+int ml_parse_args(const struct ml_command *cmd, int argc, char **argv,
+		  struct ml_ctx *ctx, struct args *a);
+
+/* Value list of option i from text (or its default), base[i] set to its
+ * first value; -1 with a message in err. */
+int ml_build_vlist(const struct ml_command *cmd, size_t i, const char *text,
+		   struct ml_vlist *vl, union ml_val *base, char *err,
+		   size_t errlen);
+
+/* --format, --precision, --no-header, --unit, --jobs, --shard into r;
+ * returns 0 or an exit status, the error reported. */
+int ml_setup_globals(struct run *r, const struct args *a);
+
+#endif

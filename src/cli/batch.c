@@ -1,0 +1,369 @@
+/*
+ * batch.c - batch mode, --input FILE: a CSV header naming options, then
+ * one row per line whose cells (value lists too) replace the command
+ * line's values; each row is a sweep of its own.
+ *
+ * Lines are read up to ML_LINE_MAX bytes: a longer line (or a file with
+ * no line end, such as /dev/zero) is an error, as is a read error; both
+ * stop the run with exit status 2 after the rows already printed.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/args.h"
+#include "cli/batch.h"
+
+/* Split one CSV line in place (RFC 4180 quotes); -1 on bad quoting. */
+static int csv_split(char *line, char **f, size_t max, size_t *nf)
+{
+	char *p = line, *w;
+	size_t n = 0;
+
+	for (;;) {
+		if (n == max)
+			return -1;
+		if (*p == '"') {
+			f[n++] = w = ++p;
+			for (;;) {
+				if (*p == '\0')
+					return -1;
+				if (*p == '"' && p[1] == '"') {
+					*w++ = '"';
+					p += 2;
+				} else if (*p == '"') {
+					p++;
+					break;
+				} else {
+					*w++ = *p++;
+				}
+			}
+			if (*p != ',' && *p != '\0')
+				return -1;
+			*w = '\0';
+		} else {
+			f[n++] = p;
+			p += strcspn(p, ",");
+		}
+		if (*p == '\0')
+			break;
+		*p++ = '\0';
+	}
+	*nf = n;
+	return 0;
+}
+
+static void chomp(char *s)
+{
+	size_t n = strlen(s);
+
+	while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == '\r'))
+		s[--n] = '\0';
+}
+
+static bool blank_line(const char *s)
+{
+	return s[strspn(s, " \t")] == '\0' || s[0] == '#';
+}
+
+struct batch {
+	struct run *r;
+	const char *fname;
+	FILE *f;
+	size_t *colopt;	/* option index per file column */
+	size_t ncols;
+	const struct ml_vlist *const *vl;
+	const union ml_val *base;
+	const size_t *order;
+	size_t norder;
+};
+
+static int batch_header(struct batch *bt, char *line, char **f, size_t maxf)
+{
+	const struct ml_command *cmd = bt->r->cmd;
+	size_t nf, k, i, j;
+
+	if (csv_split(line, f, maxf, &nf))
+		goto bad;
+	bt->colopt = calloc(nf, sizeof(*bt->colopt));
+	if (bt->colopt == NULL)
+		goto bad;
+	for (k = 0; k < nf; k++) {
+		for (i = 0; i < cmd->nopts; i++)
+			if (strcmp(f[k], cmd->opts[i].name) == 0 &&
+			    cmd->opts[i].kind != ML_OPT_FLAG)
+				break;
+		if (i == cmd->nopts) {
+			char q[ML_QUOTE_LEN];
+
+			ml_err(bt->r->ctx, "%s: --input: %s: %s is not an option of %s",
+			       cmd->name, bt->fname, ml_quote(q, sizeof(q), f[k]),
+			       cmd->name);
+			return ML_EXIT_USAGE;
+		}
+		for (j = 0; j < k; j++)
+			if (bt->colopt[j] == i) {
+				char q[ML_QUOTE_LEN];
+
+				ml_err(bt->r->ctx, "%s: --input: %s: column %s "
+					"appears twice in the header",
+				       cmd->name, bt->fname,
+				       ml_quote(q, sizeof(q), f[k]));
+				return ML_EXIT_USAGE;
+			}
+		bt->colopt[k] = i;
+	}
+	bt->ncols = nf;
+	return 0;
+bad:
+	ml_err(bt->r->ctx, "%s: --input: %s: unreadable header line",
+	       cmd->name, bt->fname);
+	return ML_EXIT_USAGE;
+}
+
+/* A row that sets a TEXT option gets its own prepare(); -1 with *d set
+ * when it fails, 0 with *prep NULL when the run's own will do. */
+static int row_prepare(const struct batch *bt, char *const *f, size_t nf,
+		       const union ml_val *base, void **prep, struct ml_diag *d)
+{
+	const struct ml_command *cmd = bt->r->cmd;
+	size_t k;
+
+	*prep = NULL;
+	if (cmd->prepare == NULL)
+		return 0;
+	for (k = 0; k < nf; k++)
+		if (cmd->opts[bt->colopt[k]].kind == ML_OPT_TEXT &&
+		    f[k][0] != '\0')
+			break;
+	if (k == nf)
+		return 0;
+	*d = (struct ml_diag){NULL, ""};
+	return cmd->prepare(base, prep, d) == ML_OK ? 0 : -1;
+}
+
+/* One data row: returns 0 ok, 1 rejected (reported). */
+static int batch_row(struct batch *bt, char *line, unsigned long lineno,
+		     char **f, struct sink *sk)
+{
+	const struct ml_command *cmd = bt->r->cmd;
+	size_t n = cmd->nopts, nf, k, nd = 0, *dims;
+	const struct ml_vlist **vl = calloc(n, sizeof(*vl));
+	struct ml_vlist *own = calloc(bt->ncols + 1, sizeof(*own));
+	union ml_val *base = calloc(n, sizeof(*base));
+	unsigned long long total;
+	struct sweep sw;
+	struct ml_diag dg;
+	void *prep = NULL;
+	char err[256];
+	int rc = 1;
+
+	dims = calloc(n + bt->ncols + 1, sizeof(*dims));
+	if (!vl || !own || !base || !dims) {
+		snprintf(err, sizeof(err), "out of memory");
+		ml_err(bt->r->ctx, "%s:%lu: %s", bt->fname, lineno, err);
+		goto out;
+	}
+	memcpy(vl, bt->vl, n * sizeof(*vl));
+	memcpy(base, bt->base, n * sizeof(*base));
+	if (csv_split(line, f, bt->ncols + 1, &nf) || nf != bt->ncols) {
+		ml_err(bt->r->ctx, "%s:%lu: expected %zu fields", bt->fname,
+		       lineno, bt->ncols);
+		goto out;
+	}
+	for (k = 0; k < nf; k++) {
+		size_t i = bt->colopt[k];
+
+		if (f[k][0] == '\0')
+			continue; /* empty cell: the command line's value */
+		if (ml_build_vlist(cmd, i, f[k], &own[k], base, err,
+				sizeof(err))) {
+			ml_err(bt->r->ctx, "%s:%lu: %s: %s", bt->fname, lineno,
+			       cmd->opts[i].name, err);
+			goto out;
+		}
+		vl[i] = &own[k];
+	}
+	/* Command-line order first, then the file's own columns. */
+	memcpy(dims, bt->order, bt->norder * sizeof(*dims));
+	nd = bt->norder;
+	for (k = 0; k < nf; k++) {
+		size_t j;
+
+		for (j = 0; j < bt->norder; j++)
+			if (bt->order[j] == bt->colopt[k])
+				break;
+		if (j == bt->norder)
+			dims[nd++] = bt->colopt[k];
+	}
+	nd = ml_swept_dims(vl, dims, nd, dims);
+	if (ml_sweep_total(vl, dims, nd, &total) ||
+	    total > ml_max_points(bt->r->ctx)) {
+		ml_err(bt->r->ctx, "%s:%lu: the sweep has more than %llu points",
+		       bt->fname, lineno, ml_max_points(bt->r->ctx));
+		goto out;
+	}
+	sw = (struct sweep){vl, nd, dims, total, base, cmd->nopts, bt->r->prep};
+	if (row_prepare(bt, f, nf, base, &prep, &dg)) {
+		ml_err(bt->r->ctx, "%s:%lu: %s: %s", bt->fname, lineno,
+		       dg.param ? dg.param : "?", dg.msg);
+		goto out;
+	}
+	if (prep != NULL)
+		sw.prep = prep;
+	if (ml_precheck(bt->r, &sw, &dg)) {
+		ml_err(bt->r->ctx, "%s:%lu: %s: %s", bt->fname, lineno,
+		       dg.param ? dg.param : "?", dg.msg);
+		goto out;
+	}
+	rc = ml_sweep_range(bt->r, &sw, 0, total, sk) ? -1 : 0;
+out:
+	if (prep != NULL)
+		cmd->release(prep);
+	for (k = 0; own && k < bt->ncols; k++)
+		ml_vlist_free(&own[k]);
+	free(own);
+	free(vl);
+	free(base);
+	free(dims);
+	return rc;
+}
+
+/*
+ * Read one line (with its end) into *line: 1 a line, 0 end of file, -1 a
+ * read error (errno set), -2 a line longer than ML_LINE_MAX.  The buffer
+ * never grows beyond ML_LINE_MAX + 1 bytes.
+ */
+static int read_line(FILE *f, char **line, size_t *cap, size_t *len)
+{
+	size_t n = 0;
+	int ch;
+
+	for (;;) {
+		ch = getc(f);
+		if (ch == EOF)
+			break;
+		if (n + 1 >= *cap) {
+			size_t nc = *cap ? 2 * *cap : 256;
+			char *p;
+
+			if (n >= ML_LINE_MAX)
+				return -2;
+			if (nc > ML_LINE_MAX + 1)
+				nc = ML_LINE_MAX + 1;
+			p = realloc(*line, nc);
+			if (p == NULL) {
+				errno = ENOMEM;
+				return -1;
+			}
+			*line = p;
+			*cap = nc;
+		}
+		(*line)[n++] = (char)ch;
+		if (ch == '\n')
+			break;
+	}
+	if (ch == EOF && ferror(f))
+		return -1;
+	if (n == 0)
+		return 0;
+	(*line)[n] = '\0';
+	*len = n;
+	return 1;
+}
+
+int ml_run_batch(struct run *r, const char *fname,
+		     const struct ml_vlist *const *vl, const union ml_val *base,
+		     const size_t *order, size_t norder, struct sink *sk)
+{
+	struct batch bt = {r, fname, NULL, NULL, 0, vl, base, order, norder};
+	char *line = NULL, **f = NULL;
+	size_t cap = 0, maxf;
+	size_t len;
+	unsigned long lineno = 0;
+	int rc = ML_EXIT_OK, header = 1, x, got;
+
+	if (strcmp(fname, "-") == 0) {
+		bt.f = r->ctx->in;
+		bt.fname = "stdin";
+	} else {
+		bt.f = fopen(fname, "r");
+		if (bt.f == NULL) {
+			ml_err(r->ctx, "%s: --input: %s: %s", r->cmd->name,
+			       fname, strerror(errno));
+			return ML_EXIT_USAGE;
+		}
+	}
+	maxf = r->cmd->nopts + 2;
+	f = calloc(maxf, sizeof(*f));
+	while (f && (got = read_line(bt.f, &line, &cap, &len)) != 0) {
+		char *s = line;
+
+		lineno++;
+		if (got < 0) {
+			if (got == -2)
+				ml_err(r->ctx, "%s: --input: %s:%lu: line longer "
+					       "than %d bytes",
+				       r->cmd->name, bt.fname, lineno,
+				       ML_LINE_MAX);
+			else
+				ml_err(r->ctx, "%s: --input: %s:%lu: read error: %s",
+				       r->cmd->name, bt.fname, lineno,
+				       strerror(errno));
+			rc = ML_EXIT_USAGE;
+			break;
+		}
+		if (lineno == 1 && strncmp(s, "\xEF\xBB\xBF", 3) == 0)
+			s += 3; /* UTF-8 byte order mark */
+		if (memchr(s, '\0', len - (size_t)(s - line))) {
+			if (header)
+				ml_err(r->ctx, "%s: --input: %s:%lu: line "
+					       "contains a NUL byte",
+				       r->cmd->name, bt.fname, lineno);
+			else
+				ml_err(r->ctx, "%s:%lu: line contains a NUL byte",
+				       bt.fname, lineno);
+			rc = header ? ML_EXIT_USAGE : ML_EXIT_ROWS;
+			if (header)
+				break;
+			continue;
+		}
+		chomp(s);
+		if (blank_line(s))
+			continue;
+		if (header) {
+			header = 0;
+			rc = batch_header(&bt, s, f, maxf);
+			if (rc)
+				break;
+			{
+				struct ml_buf hb = {0};
+
+				ml_out_header(&r->spec, &hb);
+				ml_sink_write(sk, &hb);
+				ml_buf_free(&hb);
+				fflush(r->ctx->out);
+			}
+			continue;
+		}
+		x = batch_row(&bt, s, lineno, f, sk);
+		if (x < 0)
+			break;
+		if (x > 0)
+			rc = ML_EXIT_ROWS;
+	}
+	if (f == NULL) {
+		ml_err(r->ctx, "%s: --input: out of memory", r->cmd->name);
+		rc = ML_EXIT_USAGE;
+	} else if (header && rc == ML_EXIT_OK) {
+		ml_err(r->ctx, "%s: --input: %s: no header line", r->cmd->name,
+		       bt.fname);
+		rc = ML_EXIT_USAGE;
+	}
+	if (bt.f != r->ctx->in)
+		fclose(bt.f);
+	free(line);
+	free(f);
+	free(bt.colopt);
+	return rc;
+}
