@@ -121,6 +121,27 @@ bad:
 	return ML_EXIT_USAGE;
 }
 
+/* A row that sets a TEXT option gets its own prepare(); -1 with *d set
+ * when it fails, 0 with *prep NULL when the run's own will do. */
+static int row_prepare(const struct batch *bt, char *const *f, size_t nf,
+		       const union ml_val *base, void **prep, struct ml_diag *d)
+{
+	const struct ml_command *cmd = bt->r->cmd;
+	size_t k;
+
+	*prep = NULL;
+	if (cmd->prepare == NULL)
+		return 0;
+	for (k = 0; k < nf; k++)
+		if (cmd->opts[bt->colopt[k]].kind == ML_OPT_TEXT &&
+		    f[k][0] != '\0')
+			break;
+	if (k == nf)
+		return 0;
+	*d = (struct ml_diag){NULL, ""};
+	return cmd->prepare(base, prep, d) == ML_OK ? 0 : -1;
+}
+
 /* One data row: returns 0 ok, 1 rejected (reported). */
 static int batch_row(struct batch *bt, char *line, unsigned long lineno,
 		     char **f, struct sink *sk)
@@ -133,6 +154,7 @@ static int batch_row(struct batch *bt, char *line, unsigned long lineno,
 	unsigned long long total;
 	struct sweep sw;
 	struct ml_diag dg;
+	void *prep = NULL;
 	char err[256];
 	int rc = 1;
 
@@ -181,7 +203,14 @@ static int batch_row(struct batch *bt, char *line, unsigned long lineno,
 		       bt->fname, lineno, ml_max_points(bt->r->ctx));
 		goto out;
 	}
-	sw = (struct sweep){vl, nd, dims, total, base, cmd->nopts};
+	sw = (struct sweep){vl, nd, dims, total, base, cmd->nopts, bt->r->prep};
+	if (row_prepare(bt, f, nf, base, &prep, &dg)) {
+		ml_err(bt->r->ctx, "%s:%lu: %s: %s", bt->fname, lineno,
+		       dg.param ? dg.param : "?", dg.msg);
+		goto out;
+	}
+	if (prep != NULL)
+		sw.prep = prep;
 	if (ml_precheck(bt->r, &sw, &dg)) {
 		ml_err(bt->r->ctx, "%s:%lu: %s: %s", bt->fname, lineno,
 		       dg.param ? dg.param : "?", dg.msg);
@@ -189,6 +218,8 @@ static int batch_row(struct batch *bt, char *line, unsigned long lineno,
 	}
 	rc = ml_sweep_range(bt->r, &sw, 0, total, sk) ? -1 : 0;
 out:
+	if (prep != NULL)
+		cmd->release(prep);
 	for (k = 0; own && k < bt->ncols; k++)
 		ml_vlist_free(&own[k]);
 	free(own);
@@ -311,6 +342,7 @@ int ml_run_batch(struct run *r, const char *fname,
 				ml_out_header(&r->spec, &hb);
 				ml_sink_write(sk, &hb);
 				ml_buf_free(&hb);
+				fflush(r->ctx->out);
 			}
 			continue;
 		}

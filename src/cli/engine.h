@@ -36,6 +36,7 @@ struct run {
 			 * (it exists in this run and is not .na) */
 	unsigned jobs;
 	unsigned long long shard_i, shard_n;
+	const void *prep; /* the command's prepare() for the command line */
 };
 
 /* "mcastlat: CMD: --OPT: MSG" (or without --OPT); returns ML_EXIT_USAGE. */

@@ -51,7 +51,10 @@ static void opt_line(const struct ml_command *cmd, const struct ml_opt *o,
 	if (unit && o->kind != ML_OPT_CHOICE)
 		fprintf(f, " [%s]", unit);
 	if (o->kind != ML_OPT_FLAG)
-		fprintf(f, " (default %s)", o->def ? o->def : "auto");
+		fprintf(f, " (default %s)",
+			o->def		       ? o->def
+			: o->kind == ML_OPT_TEXT ? "none"
+						 : "auto");
 	fputc('\n', f);
 }
 

@@ -55,7 +55,7 @@ static int run_sweep(struct run *r, const struct ml_vlist *const *vlp,
 		free(dims);
 		return ml_usage_err(r->ctx, r->cmd->name, NULL, msg);
 	}
-	sw = (struct sweep){vlp, nd, dims, total, base, r->cmd->nopts};
+	sw = (struct sweep){vlp, nd, dims, total, base, r->cmd->nopts, r->prep};
 	if (ml_precheck(r, &sw, &dg)) {
 		free(dims);
 		return ml_usage_err(r->ctx, r->cmd->name,
@@ -137,6 +137,17 @@ int ml_run(const struct ml_command *cmd, int argc, char **argv,
 	rc = ml_setup_columns(&r, a.columns, base, vl);
 	if (rc)
 		goto out;
+	if (cmd->prepare) {
+		struct ml_diag dg = {NULL, ""};
+		void *prep = NULL;
+
+		if (cmd->prepare(base, &prep, &dg) != ML_OK) {
+			rc = ml_usage_err(ctx, cmd->name,
+					  dg.param ? dg.param : "?", dg.msg);
+			goto out;
+		}
+		r.prep = prep;
+	}
 	sweep_order(&a, vl, n);
 	if (a.input)
 		rc = ml_run_batch(&r, a.input, vlp, base, a.order, a.norder, &sk);
@@ -153,5 +164,7 @@ out:
 	free(r.ocols);
 	free(r.refs);
 	free(r.finite);
+	if (r.prep != NULL)
+		cmd->release((void *)r.prep);
 	return rc;
 }

@@ -14,6 +14,7 @@ struct sweep {
 	unsigned long long total;
 	const union ml_val *base; /* values of options not swept */
 	size_t nopts;
+	const void *prep; /* the command's prepare() for this sweep */
 };
 
 /* Where rows go: stdout of ctx, the first invalid-row warning once. */
