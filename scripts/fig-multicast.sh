@@ -29,7 +29,7 @@ bin=${MCASTLAT:-./mcastlat}
 out=${FIGDIR:-figures}
 jobs=${JOBS:-2}
 scale=${SCALE:-1}
-what=${1:-}
+what=${1:-all}
 
 # Traffic grid (flits received per node per cycle); each curve stops at
 # its first saturated point.
