@@ -425,47 +425,47 @@ static void mesh4(struct ml_sim_params *p, enum ml_sim_multicast mc)
  * destinations in the order 6 = (2,1), 1 = (1,0), 14 = (2,3), 3 = (3,0):
  * the worm [6, D, 1, 14, 3].
  *
- * Engine timing (router.c): a flit that arrives at a router in cycle t
- * is switched at t + 1 at the earliest and crosses the link (or the
- * delivery channel) in the same cycle; an address is routed at t + 1 and
- * switched at t + 1 + R; the routing unit takes only the head flit, so
- * the addresses of one input are 3 cycles apart; the 2-flit injection
- * queue takes a flit when it had room at the start of the cycle.
+ * Timing (router.c, tree.c): a flit that arrives at a router in cycle t
+ * moves at t + 1 at the earliest and crosses the switch and the link (or
+ * delivery channel) in one cycle; an address is routed at t + 1 and
+ * switched at t + 1 + R; the routing unit also routes the address behind
+ * the head (behind a routed address or a data flit), so reusing addresses
+ * follow each other cycle by cycle; not while the aux buffer is replayed.
+ * The 2-flit injection queue takes a flit when it had room at the start
+ * of the cycle.
  *
- * Source 0: 6 injected at 0, routed at 1 (+x), crosses at 3; D at 4; the
- * queue refills at 4 (address 1) and 5 (address 14) and 8 (address 3):
- * 1 routed 5, crosses 7 (reuses +x); 14 routed 8, crosses 10 (reuse);
- * 3 routed 11, crosses 13 (reuse), the worm's last flit: the branch ends
- * there (end mark on 3).
+ * Source 0: 6 injected at 0, routed at 1 (+x), crosses at 3; D at 4.  The
+ * queue takes 1 at 4 and 14 at 5: 1 routed 5 (reuse), 14 routed 6 behind
+ * it; they cross at 7 and 8.  3 enters at 8, routed 9, crosses 11: the
+ * worm's last flit, so the branch ends with it (end mark on 3).
  * Node 1 = (1,0): 6 arrives 3, crosses +x at 6; D at 7; 1 arrives 7,
- * routed 8 to the delivery channel: a new branch, crosses 10 and the
- * data are replayed from the aux buffer at 11 (node 1 done at 11); 14
- * arrives 10, is routed only after the replay, at 12: crosses +x 14;
- * 3 arrives 13, crosses 17 with the end mark.
- * Node 2 = (2,0): 6 +y at 9, D 10; 14 arrives 14, reuses +y at 17; 3
- * arrives 17, routed 18 to +x, a new branch: crosses 20, replay 21 (the
- * worm's end there: marked).
- * Node 6 = (2,1): 6 delivered 12, D 13 (done at 13); 14 arrives 17, new
- * branch +y at 20, replay 21.  The +y branch's end mark reaches node 6's
- * empty input at 21 and releases its branches at 22; the last flit on
- * +y, the replayed D, waits at node 10, which gets the mark.
- * Node 10 = (2,2): 14 at 23, D at 24 (end).  Node 14: 14 at 26, D at 27.
- * Node 3 = (3,0): 3 at 23, D at 24.
- * Multicast latency 27; per destination (11 + 13 + 24 + 27) / 4 = 18.75;
+ * routed 8 to the delivery channel: a new branch, crosses 10, and the
+ * data are replayed from the aux buffer at 11 (node 1 done at 11); 14,
+ * routed at 9 behind 1 (reuse +x), crosses after the replay, at 12; 3
+ * arrives 11, routed 12, crosses 14 with the end mark.
+ * Node 2 = (2,0): 6 +y at 9, D 10; 14 arrives 12, routed 13, +y at 15;
+ * 3 arrives 14, routed 15 behind it: a new branch +x, crosses 17, replay
+ * 18 (the worm's end: marked).
+ * Node 6 = (2,1): 6 delivered 12, D 13 (done at 13); 14 arrives 15, new
+ * branch +y at 18, replay 19, which carries the end mark that node 2's
+ * release (at 18) passed to node 6's input.
+ * Node 10 = (2,2): 14 at 21, D at 22 (end).  Node 14: 14 at 24, D at 25.
+ * Node 3 = (3,0): 3 at 20, D at 21.
+ * Multicast latency 25; per destination (11 + 13 + 21 + 25) / 4 = 17.5;
  * 3 branches with replay (nodes 1, 2, 6); 6 network channels.
  */
 static const struct hev {
 	unsigned c, node, port, addr, dest, tail;
 } tree_hand[] = {
 	{3, 0, 0, 1, 6, 0},   {4, 0, 0, 0, 0, 0},   {6, 1, 0, 1, 6, 0},
-	{7, 0, 0, 1, 1, 0},   {7, 1, 0, 0, 0, 0},   {9, 2, 2, 1, 6, 0},
-	{10, 0, 0, 1, 14, 0}, {10, 1, 4, 1, 1, 0},  {10, 2, 2, 0, 0, 0},
-	{11, 1, 4, 0, 0, 0},  {12, 6, 4, 1, 6, 0},  {13, 0, 0, 1, 3, 1},
-	{13, 6, 4, 0, 0, 0},  {14, 1, 0, 1, 14, 0}, {17, 1, 0, 1, 3, 1},
-	{17, 2, 2, 1, 14, 0}, {20, 2, 0, 1, 3, 0},  {20, 6, 2, 1, 14, 0},
-	{21, 2, 0, 0, 0, 1},  {21, 6, 2, 0, 0, 0},  {23, 3, 4, 1, 3, 0},
-	{23, 10, 2, 1, 14, 0}, {24, 3, 4, 0, 0, 1}, {24, 10, 2, 0, 0, 1},
-	{26, 14, 4, 1, 14, 0}, {27, 14, 4, 0, 0, 1},
+	{7, 0, 0, 1, 1, 0},   {7, 1, 0, 0, 0, 0},   {8, 0, 0, 1, 14, 0},
+	{9, 2, 2, 1, 6, 0},   {10, 1, 4, 1, 1, 0},  {10, 2, 2, 0, 0, 0},
+	{11, 0, 0, 1, 3, 1},  {11, 1, 4, 0, 0, 0},  {12, 1, 0, 1, 14, 0},
+	{12, 6, 4, 1, 6, 0},  {13, 6, 4, 0, 0, 0},  {14, 1, 0, 1, 3, 1},
+	{15, 2, 2, 1, 14, 0}, {17, 2, 0, 1, 3, 0},  {18, 2, 0, 0, 0, 1},
+	{18, 6, 2, 1, 14, 0}, {19, 6, 2, 0, 0, 1},  {20, 3, 4, 1, 3, 0},
+	{21, 3, 4, 0, 0, 1},  {21, 10, 2, 1, 14, 0}, {22, 10, 2, 0, 0, 1},
+	{24, 14, 4, 1, 14, 0}, {25, 14, 4, 0, 0, 1},
 };
 
 START_TEST(test_tree_hand)
@@ -500,17 +500,17 @@ START_TEST(test_tree_hand)
 	ck_assert_uint_eq(rc.done[1], 1);
 	ck_assert_uint_eq(rc.done_at[1], 11);
 	ck_assert_uint_eq(rc.done_at[6], 13);
-	ck_assert_uint_eq(rc.done_at[3], 24);
-	ck_assert_uint_eq(rc.done_at[14], 27);
-	ck_assert_double_eq(r.multicast_latency, 27);
-	ck_assert_double_eq(r.multicast_latency_dest, 18.75);
+	ck_assert_uint_eq(rc.done_at[3], 21);
+	ck_assert_uint_eq(rc.done_at[14], 25);
+	ck_assert_double_eq(r.multicast_latency, 25);
+	ck_assert_double_eq(r.multicast_latency_dest, 17.5);
 	ck_assert_double_eq(r.branches, 3);
 	ck_assert_double_eq(r.channels, 6);
 	ck_assert_double_eq(r.prunings, 0);
 	/* the same multicast without pruning: nothing blocks, same times */
 	p.pruning = 0;
 	ck_assert_int_eq(run_rec(&p, &m, 1, &r, &rc), ML_OK);
-	ck_assert_double_eq(r.multicast_latency, 27);
+	ck_assert_double_eq(r.multicast_latency, 25);
 }
 END_TEST
 

@@ -103,6 +103,10 @@ struct mcin {
 	uint32_t msg;	  /* the worm's message (replayed data flits) */
 	uint32_t loc;	  /* path: local delivery output VC, SIM_NONE */
 	uint32_t onw;	  /* path: onward output VC, SIM_NONE */
+	uint32_t cur;	  /* tree: branch of the opening address (data) */
+	uint32_t rout;	  /* tree: branch being replayed on */
+	uint32_t out1;	  /* tree: decision for the second flit */
+	uint64_t sw1;	  /* tree: it may switch from this cycle */
 	uint16_t nbr;	  /* tree: reserved branches (struct mcnet.br) */
 	uint16_t replay;  /* tree: data flits still to replay from aux */
 	uint16_t seen;	  /* tree: data flits copied into the aux buffer */
@@ -112,6 +116,8 @@ struct mcin {
 	uint8_t tail;	  /* tree: the worm's last flit has passed */
 	uint8_t hold;	  /* path: an address was stripped here; the next
 			   * address is routed onward */
+	uint8_t rt1, nb1; /* tree: second flit routed, opened a branch */
+	uint8_t opened;	  /* tree: the opening address is routed */
 };
 
 /* The multicast state of a simulation (struct sim.mc). */
@@ -125,6 +131,9 @@ struct mcnet {
 	uint32_t *pend, *pnext; /* output VCs whose end mark crosses to
 				 * an empty input VC next cycle (A2) */
 	unsigned npend, npnext;
+	uint64_t *mask;	  /* per router (W words): input VCs holding a
+			   * multicast worm, switched even while the flit
+			   * behind the head waits for the routing unit */
 	int pruning;
 	unsigned prune_wait;
 	int pm; /* path worms: PM (else Dual-Path) */
@@ -154,6 +163,9 @@ void mc_flit(const struct sim *s, const struct msg *m, unsigned sent,
  * nonempty inputs (a pending replay counts) and of inputs waiting for
  * the routing unit. */
 void mc_settle(struct sim *s, unsigned node, uint32_t id);
+/* Input VC id of node starts (mc != IVM_NONE) or ends a multicast worm:
+ * its bit in mcnet.mask. */
+void mc_mark(struct sim *s, uint32_t id, int on);
 /* Release the end of output VC o's worm (notes A2): mark its last queued
  * flit, or pass the mark downstream. */
 void mc_mark_end(struct sim *s, uint32_t o);

@@ -207,6 +207,7 @@ int path_route(struct sim *s, unsigned node, uint32_t id)
 		t->loc = t->onw = SIM_NONE;
 		t->msg = f->msg;
 		iv->mc = IVM_PATH;
+		mc_mark(s, id, 1);
 	}
 	if (f->dest == node) { /* absorb: a delivery channel of its class */
 		for (l = 0; l < s->t.L && best == SIM_NONE; l++) {
@@ -329,6 +330,7 @@ void path_switch(struct sim *s, unsigned node, uint32_t id)
 		iv->mc = IVM_NONE;
 		iv->state = IV_IDLE;
 		iv->out = SIM_NONE;
+		mc_mark(s, id, 0);
 	}
 	mc_settle(s, node, id);
 }

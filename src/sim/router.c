@@ -274,6 +274,9 @@ static void switch_phase(struct sim *s, unsigned node)
 	for (w = 0; w < s->W; w++) {
 		uint64_t bits = m[w] & ~rm[w];
 
+		if (s->mc) /* multicast worms: mc_switch decides (tree.c) */
+			bits |= m[w] & s->mc->mask[(size_t)node * s->W + w];
+
 		while (bits) {
 			unsigned b = w * 64 + (unsigned)__builtin_ctzll(bits);
 			uint32_t id = base + b;
@@ -403,9 +406,9 @@ static void link_port(struct sim *s, unsigned node, unsigned port)
 			bit_set(s->imask + (size_t)nb * s->W, b);
 			if (d->state == IV_IDLE)
 				bit_set(s->rmask + (size_t)nb * s->W, b);
-			else if (d->mc) /* an address the worm routes */
-				mc_settle(s, nb, did);
 		}
+		if (d->mc) /* an address the multicast worm routes */
+			mc_settle(s, nb, did);
 		activate(s, nb);
 	}
 }
@@ -520,9 +523,9 @@ void net_inject_phase(struct sim *s)
 			if (iv->state == IV_IDLE)
 				bit_set(s->rmask + (size_t)node * s->W,
 					id - node * s->nvc_node);
-			else if (iv->mc)
-				mc_settle(s, node, id);
 		}
+		if (iv->mc) /* an address the multicast worm routes */
+			mc_settle(s, node, id);
 		activate(s, node);
 		s->flits_in_net++;
 		s->cnt.flits_injected++;

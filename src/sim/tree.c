@@ -87,9 +87,10 @@ int mc_init(struct sim *s)
 	mc->dcnt = calloc(ndl, sizeof(*mc->dcnt));
 	mc->darm = calloc(ndl, 1);
 	mc->pend = malloc(nvc * sizeof(*mc->pend));
+	mc->mask = calloc((size_t)s->t.N * s->W, sizeof(*mc->mask));
 	mc->pnext = malloc(nvc * sizeof(*mc->pnext));
 	if (!mc->in || !mc->br || !mc->dcnt || !mc->darm || !mc->pend ||
-	    !mc->pnext)
+	    !mc->pnext || !mc->mask)
 		return -1;
 	mc->pruning = p->pruning;
 	mc->prune_wait = p->prune_wait ? p->prune_wait : 1;
@@ -109,6 +110,7 @@ void mc_free(struct sim *s)
 	free(mc->darm);
 	free(mc->pend);
 	free(mc->pnext);
+	free(mc->mask);
 	free(mc);
 	s->mc = NULL;
 }
@@ -157,6 +159,23 @@ static void pop_in(struct sim *s, uint32_t id)
 	s->last_move = s->now;
 }
 
+/* Which queue position waits for the routing unit: 0, 1, or -1. */
+static int tree_pending(const struct sim *s, uint32_t id)
+{
+	const struct ivc *iv = &s->iv[id];
+	const struct mcin *t = &s->mc->in[id];
+	const struct flit *h;
+
+	if (iv->cnt == 0 || t->replay)
+		return -1;
+	h = iq_at(s, id, 0);
+	if (h->kind == FK_ADDR && !t->rt)
+		return 0;
+	if (iv->cnt >= 2 && !t->rt1 && iq_at(s, id, 1)->kind == FK_ADDR)
+		return 1;
+	return -1;
+}
+
 void mc_settle(struct sim *s, unsigned node, uint32_t id)
 {
 	const struct ivc *iv = &s->iv[id];
@@ -171,15 +190,15 @@ void mc_settle(struct sim *s, unsigned node, uint32_t id)
 		*im |= bit;
 	else
 		*im &= ~bit;
-	if (iv->cnt) {
+	if (iv->mc == IVM_TREE) {
+		need = tree_pending(s, id) >= 0;
+	} else if (iv->cnt) {
 		const struct flit *f = iq_at(s, id, 0);
 
 		if (iv->mc == IVM_NONE)
 			need = iv->state == IV_IDLE;
 		else if (f->kind == FK_ADDR && !t->rt)
-			need = iv->mc == IVM_TREE
-				       ? !t->replay
-				       : t->hold || iv->state == IV_IDLE;
+			need = t->hold || iv->state == IV_IDLE;
 	}
 	if (need)
 		*rm |= bit;
@@ -194,6 +213,17 @@ static uint32_t downstream(const struct sim *s, uint32_t o)
 
 	return (s->t.nbr[(size_t)node * s->t.P + port] * s->t.nport + port) *
 		       s->V + o % s->V;
+}
+
+void mc_mark(struct sim *s, uint32_t id, int on)
+{
+	unsigned node = id / s->nvc_node, b = id - node * s->nvc_node;
+	uint64_t *w = s->mc->mask + (size_t)node * s->W + (b >> 6);
+
+	if (on)
+		*w |= (uint64_t)1 << (b & 63);
+	else
+		*w &= ~((uint64_t)1 << (b & 63));
 }
 
 void mc_mark_end(struct sim *s, uint32_t o)
@@ -243,6 +273,7 @@ static void tree_finish(struct sim *s, uint32_t id)
 	iv->mc = IVM_NONE;
 	iv->state = IV_IDLE;
 	iv->out = SIM_NONE;
+	mc_mark(s, id, 0);
 	mc_settle(s, id / s->nvc_node, id);
 }
 
@@ -260,9 +291,15 @@ static void prune(struct sim *s, uint32_t id, uint32_t keep)
 			mc_mark_end(s, br[i]);
 	}
 	t->nbr = (uint16_t)j;
-	if (keep == SIM_NONE)
+	/* decisions whose branch is gone are taken again */
+	if (t->rt && s->iv[id].out != keep)
+		t->rt = 0;
+	if (t->rt1 && t->out1 != keep)
+		t->rt1 = 0;
+	if (!t->rt)
 		s->iv[id].out = SIM_NONE;
 	op_of(s, t->msg)->prunings++;
+	mc_settle(s, id / s->nvc_node, id);
 }
 
 void mc_cycle(struct sim *s)
@@ -292,7 +329,15 @@ void mc_cycle(struct sim *s)
 }
 
 /* ------------------------------------------------------------------ */
-/* Tree routing (step 1 of the cycle). */
+/* Tree routing (step 1 of the cycle).
+ *
+ * Pipelined (004 section 5.1: the routing circuit and the switch each
+ * take one cycle per flit): while the head address waits its R cycles
+ * (or a data flit at the head moves on), the routing unit may already
+ * route the address behind it, so addresses that reuse branches cross a
+ * router one per cycle, like data flits (004 section 4); each address
+ * still takes R + 1 cycles per hop.  Only the head and the flit behind it
+ * are looked at; nothing is routed while the aux buffer is replayed. */
 
 static int tree_route(struct sim *s, unsigned node, uint32_t id)
 {
@@ -300,55 +345,86 @@ static int tree_route(struct sim *s, unsigned node, uint32_t id)
 	struct ivc *iv = &s->iv[id];
 	struct mcin *t = &s->mc->in[id];
 	uint32_t *br = s->mc->br + (size_t)id * s->mc->maxbr;
-	const struct flit *f = iq_at(s, id, 0);
-	uint32_t obase = node * s->nvc_node;
+	uint32_t obase = node * s->nvc_node, o = SIM_NONE;
 	unsigned nc, i, j, v;
+	int pos, nb = 0;
+	const struct flit *f;
 
 	if (iv->mc == IVM_NONE) { /* the opening address of a worm */
 		memset(t, 0, sizeof(*t));
 		iv->mc = IVM_TREE;
-		t->msg = f->msg;
+		mc_mark(s, id, 1);
+		t->msg = iq_at(s, id, 0)->msg;
 	}
+	pos = tree_pending(s, id);
+	if (pos < 0) {
+		mc_settle(s, node, id);
+		return 0;
+	}
+	if (pos == 1 && iv->cnt == 2 && iv->arr_at == s->now)
+		return 0; /* arrived this cycle: next cycle */
+	f = iq_at(s, id, (unsigned)pos);
 	nc = route_cands(&s->t, &s->rc, node, f->dest, f->wrapped, c);
 	/* reuse a branch the routing function permits (004 2.1(b), A14) */
-	for (i = 0; i < t->nbr; i++) {
+	for (i = 0; i < t->nbr && o == SIM_NONE; i++) {
 		unsigned port = br[i] % s->nvc_node / s->V;
 
 		v = br[i] % s->V;
 		for (j = 0; j < nc; j++)
 			if (c[j].port == port && v >= c[j].vc0 &&
 			    v < (unsigned)c[j].vc0 + c[j].nvc)
-				goto found;
+				o = br[i];
 	}
 	/* a new branch on a free permitted output VC (004 2.1(a)) */
-	for (j = 0; j < nc && t->nbr < s->mc->maxbr; j++)
+	for (j = 0; j < nc && o == SIM_NONE && t->nbr < s->mc->maxbr; j++)
 		for (v = c[j].vc0; v < (unsigned)c[j].vc0 + c[j].nvc; v++) {
-			uint32_t o = obase + c[j].port * s->V + v;
 			struct mop *op;
 
-			if (s->ov[o].owner != SIM_NONE)
+			o = obase + c[j].port * s->V + v;
+			if (s->ov[o].owner != SIM_NONE) {
+				o = SIM_NONE;
 				continue;
+			}
 			s->ov[o].owner = id;
-			br[t->nbr] = o;
-			i = t->nbr++;
-			/* the data already passed: replay them behind it */
-			t->newbr = t->seen != 0;
+			br[t->nbr++] = o;
+			/* the data passed (are passing): replay them */
+			nb = t->opened;
 			op = op_of(s, t->msg);
-			op->branches += t->newbr;
+			op->branches += (uint32_t)nb;
 			op->channels += c[j].port < s->t.P;
-			goto routed;
+			break;
 		}
-	/* no output at all: total pruning (004 section 3, A4) */
-	if (s->mc->pruning && t->nbr)
-		prune(s, id, SIM_NONE);
-	return 0;
-found:
-	t->newbr = 0;
-routed:
-	t->rt = 1;
-	iv->out = br[i];
-	iv->state = IV_ROUTED;
-	iv->sw_at = s->now + s->R;
+	if (o == SIM_NONE) {
+		/* no output: total pruning (004 section 3, A4), keeping only
+		 * the branch the head flit is about to take */
+		if (s->mc->pruning && t->nbr) {
+			uint32_t keep = SIM_NONE;
+
+			if (pos == 1)
+				keep = iq_at(s, id, 0)->kind == FK_ADDR
+					       ? iv->out
+					       : t->cur;
+			if (t->nbr > (keep != SIM_NONE))
+				prune(s, id, keep);
+		}
+		return 0;
+	}
+	if (!t->opened) { /* the data follow this branch */
+		t->opened = 1;
+		t->cur = o;
+	}
+	if (pos == 0) {
+		t->rt = 1;
+		t->newbr = (uint8_t)nb;
+		iv->out = o;
+		iv->state = IV_ROUTED;
+		iv->sw_at = s->now + s->R;
+	} else {
+		t->rt1 = 1;
+		t->nb1 = (uint8_t)nb;
+		t->out1 = o;
+		t->sw1 = s->now + s->R;
+	}
 	mc_settle(s, node, id);
 	return 1;
 }
@@ -379,8 +455,6 @@ int mc_route(struct sim *s, unsigned node, uint32_t id)
 			return -1;
 		}
 	case IVM_TREE:
-		if (f->kind != FK_ADDR || t->rt || t->replay)
-			break;
 		return tree_route(s, node, id);
 	default:
 		if (f->kind != FK_ADDR || t->rt ||
@@ -411,10 +485,11 @@ static void tree_switch(struct sim *s, unsigned node, uint32_t id)
 {
 	struct ivc *iv = &s->iv[id];
 	struct mcin *t = &s->mc->in[id];
-	uint32_t o = iv->out;
+	uint32_t o;
 	struct flit *f, x;
 
 	if (t->replay) { /* the aux buffer's data, behind a new branch */
+		o = t->rout;
 		if (s->ov[o].cnt >= s->B) {
 			tree_blocked(s, id, o);
 			return;
@@ -425,19 +500,22 @@ static void tree_switch(struct sim *s, unsigned node, uint32_t id)
 		push_out(s, node, o, &x);
 		s->flits_in_net++;
 		t->blocked = 0;
-		if (--t->replay == 0) {
-			if (t->tail)
-				tree_finish(s, id);
-			else
-				mc_settle(s, node, id);
-		}
+		if (--t->replay == 0 && t->tail)
+			tree_finish(s, id);
+		else
+			mc_settle(s, node, id);
 		return;
 	}
 	if (iv->cnt == 0 || (iv->cnt == 1 && iv->arr_at == s->now))
 		return; /* nothing, or a flit that arrived this cycle */
 	f = iq_at(s, id, 0);
-	if (f->kind == FK_ADDR && (!t->rt || iv->sw_at > s->now))
-		return; /* not routed yet, or in the router's R cycles */
+	if (f->kind == FK_ADDR) {
+		if (!t->rt || iv->sw_at > s->now)
+			return; /* not routed yet, or in its R cycles */
+		o = iv->out;
+	} else {
+		o = t->cur; /* data follow the opening address */
+	}
 	if (o == SIM_NONE)
 		return;
 	if (s->ov[o].cnt >= s->B) {
@@ -452,12 +530,19 @@ static void tree_switch(struct sim *s, unsigned node, uint32_t id)
 	if (x.kind == FK_DATA) {
 		t->seen++; /* copied into the aux buffer (004 section 4) */
 	} else {
-		t->rt = 0;
 		iv->state = IV_ACTIVE;
 		if (t->newbr) {
 			t->replay = t->seen;
-			t->newbr = 0;
+			t->rout = o;
 		}
+	}
+	/* the flit behind, if routed, is the new head's decision */
+	t->rt = t->rt1;
+	t->newbr = t->nb1;
+	t->rt1 = t->nb1 = 0;
+	if (t->rt) {
+		iv->out = t->out1;
+		iv->sw_at = t->sw1;
 	}
 	if (f->flags & FF_TAIL) {
 		if (t->replay) {
