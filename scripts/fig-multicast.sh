@@ -33,11 +33,13 @@ what=${1:-all}
 
 # Traffic grid (flits received per node per cycle); each curve stops at
 # its first saturated point.
-grid="0.02 0.05 0.1 0.15 0.2 0.25 0.3 0.35 0.4 0.45 0.5 0.55 0.6 0.7 0.8 0.9 1.0 1.2 1.4 1.7 2.0"
+grid="0.005 0.01 0.02 0.03 0.04 0.05 0.06 0.07 0.08 0.09 0.1 0.11 0.12 0.13 0.14 0.16 0.18 0.2 0.22 0.25 0.3 0.35 0.4 0.5 0.6 0.8 1"
 
 # Run lengths: warm-up messages and a cycle cap per point, scaled.
-warmup=$(awk "BEGIN { printf \"%d\", 3000 * $scale }")
-maxc=$(awk "BEGIN { printf \"%d\", 60000 * $scale }")
+# (a 95 % interval of 5 % of the mean, or the cycle cap: status
+# no-convergence, drawn as a gap).
+warmup=$(awk "BEGIN { printf \"%d\", 1000 * $scale }")
+maxc=$(awk "BEGIN { printf \"%d\", 400000 * $scale }")
 
 cols=dests,rate,offered,accepted,latency,multicast_latency,unicast_latency,multicast_latency_dest,prunings,branches,channels,status
 
@@ -55,7 +57,7 @@ curve() {
 			break
 		fi
 		row=$("$bin" simulate "$@" --rate "$rate" --warmup "$warmup" \
-			--max-cycles "$maxc" --format csv --no-header \
+			--max-cycles "$maxc" --ci 0.05 --format csv --no-header \
 			--columns "$cols") || {
 			echo "fig $fig: $label: mcastlat failed" >&2
 			return 1
@@ -95,11 +97,13 @@ run_curves() {
 	} >"$out/mcast-fig$fig.csv"
 }
 
-# plot FIG TITLE YMAX
+# plot FIG TITLE YMAX [YCOL]: YCOL 7 = multicast_latency (default), 6 =
+# latency of all messages
 plot() {
 	labels=$(cut -d' ' -f1 "$tmp/$1.curves" | tr '\n' ' ')
 	gnuplot -e "csv='$out/mcast-fig$1.csv'; png='$out/mcast-fig$1.png'; \
-		ttl='$2'; labels='$labels'; ymax=$3" "$here/fig-multicast.gp"
+		ttl='$2'; labels='$labels'; ymax=$3; ycol=${4:-7}" \
+		"$here/fig-multicast.gp"
 	echo "$out/mcast-fig$1.png"
 }
 
@@ -129,7 +133,10 @@ tree_unicast() { # FIG TOPOLOGY-OPTIONS TITLE
 big() { # FIG TOPOLOGY MECHANISMS TITLE
 	for n in 4 11; do
 		for m in $3; do
-			echo "$m-$n $((2 * n)) --topology $2 --k 16 --dims 2 --beta 1 --flits 2 --multicast $m --dests $n"
+			# dual-path needs a delivery channel per class
+			ports=1
+			[ "$m" = dual-path ] && ports=2
+			echo "$m-$n $((2 * n)) --topology $2 --k 16 --dims 2 --ports $ports --beta 1 --flits 2 --multicast $m --dests $n"
 		done
 	done >"$tmp/$1.curves"
 	run_curves "$1"
@@ -145,7 +152,7 @@ fig12() {
 		done
 	done >"$tmp/12.curves"
 	run_curves 12
-	plot 12 "Figure 12: mixed traffic, 8x8 mesh, 60 % multicasts (2 flits), 40 % unicasts (9 flits)" 200
+	plot 12 "Figure 12: mixed traffic, 8x8 mesh, 60 % multicasts (2 flits), 40 % unicasts (9 flits)" 200 6
 }
 
 one() {
