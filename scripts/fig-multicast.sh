@@ -117,7 +117,7 @@ fig6() {
 		done
 	done >"$tmp/6.curves"
 	run_curves 6
-	plot 6 "Figure 6: 8x8 mesh, 4 ports, 1 data flit" 150
+	plot 6 "Figure 6: 8x8 mesh, 4 ports, 1 data flit" 250
 }
 
 tree_unicast() { # FIG TOPOLOGY-OPTIONS TITLE
