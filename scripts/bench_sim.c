@@ -121,9 +121,11 @@ int main(void)
 	if (c2 < 0 || c3 < 0)
 		return 1;
 	printf("simulate 8x8 torus, half saturation (%.3f flits/node/cycle): "
-	       "%.0f cycles/s (target > 150000)\n", acc2, c2);
+	       "%.0f cycles/s (target > 150000)\n",
+	       acc2, c2);
 	printf("simulate 8x8x8 torus, half saturation (%.3f flits/node/cycle): "
-	       "%.0f cycles/s (target > 0)\n", acc3, c3);
+	       "%.0f cycles/s (target > 0)\n",
+	       acc3, c3);
 	{
 		double acct, ct = bench_tree(100000, &acct);
 
@@ -131,7 +133,8 @@ int main(void)
 			return 1;
 		printf("simulate 8x8 mesh, tree multicasts of 11 destinations, "
 		       "half saturation (%.3f flits/node/cycle): %.0f cycles/s "
-		       "(target > 0)\n", acct, ct);
+		       "(target > 0)\n",
+		       acct, ct);
 	}
 	return 0;
 }

@@ -35,8 +35,8 @@ plot csv using 3:(sel("mu", "default")) w lp lw 2 pt 7 t "2o + (p + r - 2) L_i; 
 
 set output outdir."/torus-fig12.png"
 set title "Figure 12: U-torus model (eq 11), 4x4 torus"
-plot csv using 3:(sel("u", "default")) w lp lw 2 pt 7 t "2o + ceil(log2 G) ((G mod k)+k)/k L_i", \
-     csv using 3:(sel("u", "steps")) w lp lw 2 pt 6 dt 2 t "variant steps: 2o + ceil(log2 G) L_i", \
+plot csv using 3:(sel("u", "default")) w lp lw 2 pt 7 t "steps: 2o + ceil(log2 G) L_i", \
+     csv using 3:(sel("u", "literal")) w lp lw 2 pt 6 dt 2 t "variant literal: 2o + ceil(log2 G) ((G mod k)+k)/k L_i", \
      csv using 3:(sel("u", "e")) w lp lw 2 pt 4 dt 4 t "variant e: (ceil(log2 G) - 1) x factor", \
      csv using 3:(sel("u", "h")) w lp lw 2 pt 8 dt 5 t "variant h: floor(log2 G) x factor", \
      3500 w l dt 3 lc "gray40" t "top of the paper's axis"

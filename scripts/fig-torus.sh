@@ -25,7 +25,7 @@ mkdir -p "$out"
 models() {
 	# group varies fastest so each curve is one run of rows
 	"$bin" torus --k 4 --msg 128 --algorithm sep,u,s,md,mu \
-		--variant default,eq6,minus1,steps,e,h --group 4:16 \
+		--variant default,eq6,minus1,literal,e,h --group 4:16 \
 		--format csv --columns algorithm,variant,group,latency \
 		>"$out/torus-fig09-13.csv"
 	gnuplot -e "csv='$out/torus-fig09-13.csv'; outdir='$out'" \

@@ -53,6 +53,7 @@ START_TEST(test_defaults)
 	ck_assert_double_eq(p.beta, 0.01);
 	ck_assert_double_eq(p.rate, 0.001);
 	ck_assert_double_eq(p.delta, 1);
+	ck_assert_int_eq(p.load, ML_HYPERCUBE_LOAD_PAPER);
 	ck_assert_double_eq(p.epsrel, 1e-12);
 	ck_assert_double_eq(p.sat_epsrel, 1e-9);
 	ck_assert_uint_eq(p.max_iter, 100);
@@ -88,14 +89,172 @@ START_TEST(test_zero_load)
 	p.beta = zero_cases[_i].beta;
 	p.delta = zero_cases[_i].delta;
 	p.rate = 0;
+	/* No rate enters the zero-load latency, so the tree load gives
+	 * the same n (M + Delta). */
+	for (p.load = ML_HYPERCUBE_LOAD_PAPER; p.load < ML_HYPERCUBE_NLOAD;
+	     p.load++) {
+		ck_assert_int_eq(ml_hypercube_eval(&p, &r), ML_OK);
+		ck_assert_double_eq(r.latency, zero_cases[_i].latency);
+		ck_assert_double_eq(r.vbar, 1);
+		ck_assert_double_eq(r.s_b, p.flits);
+		ck_assert_double_eq(r.w_c, 0);
+		ck_assert_double_eq(r.w_s, 0);
+		ck_assert_double_eq(r.rho, 0);
+		ck_assert_double_eq(r.lambda_c, 0);
+	}
+}
+END_TEST
+
+/*
+ * Channel rates under both loads, by hand, per lambda_sb (beta = 1/2,
+ * lambda_g = 0.0002: lambda_sb = lambda_su = 0.0001).  N = 2^n, omega =
+ * (N - 1 - n)/(N - 1) (eq 10: sum_i i 2^(n-i-1) = N - 1 - n).
+ *   n = 3, N = 8: omega = 4/7, d = (3/2)(8/7) = 12/7.
+ *     paper: lambda_sr = 3, lambda_cr = (4/7)/3 x 3 = 4/7,
+ *            lambda_cb + lambda_cr = 11/7 = 1.5714
+ *     tree:  lambda_sr = 8 - 1 - 3 = 4, lambda_cr = 4/3,
+ *            lambda_cb + lambda_cr = 7/3 = (N - 1)/n
+ *     lambda_cu = lambda_su d/n = 4/7 (both); lambda_s = lambda_su/3 +
+ *     lambda_sb + lambda_cr: paper 1/3 + 1 + 4/7 = 40/21, tree 1/3 + 1 +
+ *     4/3 = 8/3.
+ *   n = 6, N = 64: omega = 57/63, d = 3 x 64/63 = 64/21.
+ *     paper: lambda_sr = 31, lambda_cr = (57/63)/6 x 31 = 1767/378 =
+ *            4.6746, lambda_cb + lambda_cr = 2145/378 = 5.6746
+ *     tree:  lambda_sr = 57, lambda_cr = 9.5, lambda_cb + lambda_cr =
+ *            10.5 = 63/6
+ *     lambda_cu = (64/21)/6 = 32/63; lambda_s = 1/6 + 1 + lambda_cr.
+ * With the tree load eq 27 weighs S_b by n lambda_sb + lambda_sr = N - 1
+ * (per lambda_sb) against lambda_su = 1 for S_u: n = 3: S_s = (7 S_b +
+ * S_u)/8; n = 6: (63 S_b + S_u)/64.  The paper's weights are lambda_sb +
+ * lambda_sr: n = 3: (4 S_b + S_u)/5; n = 6: (32 S_b + S_u)/33.
+ */
+static const struct {
+	unsigned n;
+	enum ml_hypercube_load load;
+	double sr, cr, cu, s, wb; /* per lambda_sb; wb: S_b weight of eq 27 */
+} rate_cases[] = {
+    {3, ML_HYPERCUBE_LOAD_PAPER, 3, 4.0 / 7, 4.0 / 7, 40.0 / 21, 4},
+    {3, ML_HYPERCUBE_LOAD_TREE, 4, 4.0 / 3, 4.0 / 7, 8.0 / 3, 7},
+    {6, ML_HYPERCUBE_LOAD_PAPER, 31, 1767.0 / 378, 32.0 / 63,
+     1.0 / 6 + 1 + 1767.0 / 378, 32},
+    {6, ML_HYPERCUBE_LOAD_TREE, 57, 9.5, 32.0 / 63, 1.0 / 6 + 1 + 9.5, 63},
+};
+
+START_TEST(test_load_rates)
+{
+	struct ml_hypercube_params p;
+	struct ml_hypercube_result r;
+	const double lsb = 0.0001, tol = 1e-17;
+
+	ml_hypercube_params_init(&p);
+	p.dim = rate_cases[_i].n;
+	p.load = rate_cases[_i].load;
+	p.beta = 0.5;
+	p.rate = 0.0002;
 	ck_assert_int_eq(ml_hypercube_eval(&p, &r), ML_OK);
-	ck_assert_double_eq(r.latency, zero_cases[_i].latency);
-	ck_assert_double_eq(r.vbar, 1);
-	ck_assert_double_eq(r.s_b, p.flits);
-	ck_assert_double_eq(r.w_c, 0);
-	ck_assert_double_eq(r.w_s, 0);
-	ck_assert_double_eq(r.rho, 0);
-	ck_assert_double_eq(r.lambda_c, 0);
+	ck_assert_double_eq_tol(r.lambda_sb, lsb, tol);
+	ck_assert_double_eq_tol(r.lambda_su, lsb, tol);
+	ck_assert_double_eq_tol(r.lambda_sr, rate_cases[_i].sr * lsb, tol);
+	ck_assert_double_eq_tol(r.lambda_cb, lsb, tol);
+	ck_assert_double_eq_tol(r.lambda_cr, rate_cases[_i].cr * lsb, tol);
+	ck_assert_double_eq_tol(r.lambda_cu, rate_cases[_i].cu * lsb, tol);
+	ck_assert_double_eq_tol(
+	    r.lambda_c, (1 + rate_cases[_i].cr + rate_cases[_i].cu) * lsb, tol);
+	ck_assert_double_eq_tol(r.lambda_s, rate_cases[_i].s * lsb, tol);
+	ck_assert_double_eq_tol(r.s_s,
+				(rate_cases[_i].wb * r.s_b + r.s_u) /
+				    (rate_cases[_i].wb + 1),
+				1e-12 * r.s_s);
+}
+END_TEST
+
+/*
+ * The n = 2 example of test_hand_iteration under the tree load
+ * (lambda_g = 3/110, beta = 1/2: lambda_sb = lambda_su = 3/220, d = 4/3):
+ * a broadcast is 3 one-hop messages, 2 by the source and 1 relay, so
+ * lambda_cb + lambda_cr = (3/2) lambda_sb = 3/220 + 3/440;
+ * lambda_cu = (3/220)(4/3)/2 = 1/110; lambda_c = 4/440 + 6/440 + 3/440 =
+ * 13/440 (the paper's: 1/40 = 11/440); lambda_s = 3/440 + 6/440 + 3/440
+ * = 3/110.  At the fixed point eqs 17 and 27 hold with these weights.
+ */
+START_TEST(test_load_tree_small)
+{
+	struct ml_hypercube_params p;
+	struct ml_hypercube_result r;
+
+	ml_hypercube_params_init(&p);
+	p.dim = 2;
+	p.vcs = 2;
+	p.flits = 4;
+	p.beta = 0.5;
+	p.rate = 3.0 / 110;
+	p.load = ML_HYPERCUBE_LOAD_TREE;
+	ck_assert_int_eq(ml_hypercube_eval(&p, &r), ML_OK);
+	ck_assert_double_eq_tol(r.lambda_cb, 3.0 / 220, 1e-17);
+	ck_assert_double_eq_tol(r.lambda_cr, 3.0 / 440, 1e-17);
+	ck_assert_double_eq_tol(r.lambda_cu, 1.0 / 110, 1e-17);
+	ck_assert_double_eq_tol(r.lambda_c, 13.0 / 440, 1e-17);
+	ck_assert_double_eq_tol(r.lambda_s, 3.0 / 110, 1e-17);
+	ck_assert_double_eq_tol(r.lambda_sr, 3.0 / 220, 1e-17);
+	/* Eq 17 at the fixed point: S = ((cb + cr) S_b + cu S_u)/lambda_c
+	 * = (9 S_b + 4 S_u)/13. */
+	ck_assert_double_eq_tol(r.s, (9 * r.s_b + 4 * r.s_u) / 13, 1e-12);
+	/* Eq 27: (2 + 1) S_b against 1 S_u. */
+	ck_assert_double_eq_tol(r.s_s, (3 * r.s_b + r.s_u) / 4, 1e-12);
+	/* More load than the paper's 11/440: a longer latency. */
+	p.load = ML_HYPERCUBE_LOAD_PAPER;
+	{
+		struct ml_hypercube_result q;
+
+		ck_assert_int_eq(ml_hypercube_eval(&p, &q), ML_OK);
+		ck_assert(r.latency > q.latency);
+		ck_assert(r.rho > q.rho);
+	}
+}
+END_TEST
+
+/*
+ * The tree load on the paper's 6-cube (V = 2, M = 32, beta = 0.01,
+ * Delta = 1) against a second, independent implementation written from
+ * the equations for this check (plain q-form of eqs 29, 30, explicit sums
+ * for eqs 20, 21, 25, the lowest root by scanning F(S) - S on 20000
+ * points and bisecting, saturation by bisection on lambda_g, the tree's
+ * eqs 3, 11, 26, 27 as in hypercube.c's header): at lambda_g = 0.01 the
+ * latency is 280.69573016647 (paper load: 273.49031136006) and
+ * lambda_sat = 0.0194998388157 (paper: 0.0209307832303).  Its scan
+ * can miss the last 5e-9 relative before saturation, hence 1e-10.
+ */
+START_TEST(test_load_tree_reference)
+{
+	struct ml_hypercube_params p;
+	struct ml_hypercube_result r;
+
+	ml_hypercube_params_init(&p);
+	p.rate = 0.01;
+	p.load = ML_HYPERCUBE_LOAD_TREE;
+	ck_assert_int_eq(ml_hypercube_eval(&p, &r), ML_OK);
+	ck_assert_double_eq_tol(r.latency, 280.69573016647, 1e-8);
+	ck_assert_double_eq_tol(sat_of(&p), 0.0194998388157, 1e-10);
+	p.load = ML_HYPERCUBE_LOAD_PAPER;
+	ck_assert_int_eq(ml_hypercube_eval(&p, &r), ML_OK);
+	ck_assert_double_eq_tol(r.latency, 273.49031136006, 1e-8);
+	ck_assert_double_eq_tol(sat_of(&p), 0.0209307832303, 1e-10);
+}
+END_TEST
+
+/* More load per broadcast: the tree load saturates at a lower rate than
+ * the paper's on the whole Figure 1 grid, and the gap grows with beta. */
+START_TEST(test_load_saturation)
+{
+	struct ml_hypercube_params p;
+	double paper, tree;
+
+	grid_point(_i, &p);
+	paper = sat_of(&p);
+	p.load = ML_HYPERCUBE_LOAD_TREE;
+	tree = sat_of(&p);
+	ck_assert_msg(tree < paper, "grid point %d: tree %g >= paper %g", _i,
+		      tree, paper);
 }
 END_TEST
 
@@ -526,15 +685,33 @@ static const struct {
 	int field;
 	double value;
 } bad_cases[] = {
-    {"dim", 0, 0},	    {"dim", 0, 21},	  {"vcs", 1, 1},
-    {"vcs", 1, 0},	    {"vcs", 1, 1025},	  {"flits", 2, 0.5},
-    {"flits", 2, 0},	    {"flits", 2, -1},	  {"flits", 2, NAN},
-    {"flits", 2, INFINITY}, {"beta", 3, -0.01},	  {"beta", 3, 1.01},
-    {"beta", 3, NAN},	    {"rate", 4, -1e-9},	  {"rate", 4, NAN},
-    {"rate", 4, INFINITY},  {"delta", 5, -1},	  {"delta", 5, NAN},
-    {"delta", 5, INFINITY}, {"epsrel", 6, 0},	  {"epsrel", 6, 0.1},
-    {"epsrel", 6, NAN},	    {"sat_epsrel", 7, 0}, {"sat_epsrel", 7, 0.5},
-    {"max_iter", 8, 9},	    {"max_iter", 8, 0},
+    {"dim", 0, 0},
+    {"dim", 0, 21},
+    {"vcs", 1, 1},
+    {"vcs", 1, 0},
+    {"vcs", 1, 1025},
+    {"flits", 2, 0.5},
+    {"flits", 2, 0},
+    {"flits", 2, -1},
+    {"flits", 2, NAN},
+    {"flits", 2, INFINITY},
+    {"beta", 3, -0.01},
+    {"beta", 3, 1.01},
+    {"beta", 3, NAN},
+    {"rate", 4, -1e-9},
+    {"rate", 4, NAN},
+    {"rate", 4, INFINITY},
+    {"delta", 5, -1},
+    {"delta", 5, NAN},
+    {"delta", 5, INFINITY},
+    {"epsrel", 6, 0},
+    {"epsrel", 6, 0.1},
+    {"epsrel", 6, NAN},
+    {"sat_epsrel", 7, 0},
+    {"sat_epsrel", 7, 0.5},
+    {"max_iter", 8, 9},
+    {"max_iter", 8, 0},
+    {"load", 9, ML_HYPERCUBE_NLOAD},
 };
 
 START_TEST(test_invalid)
@@ -570,8 +747,11 @@ START_TEST(test_invalid)
 	case 7:
 		p.sat_epsrel = v;
 		break;
-	default:
+	case 8:
 		p.max_iter = (unsigned)v;
+		break;
+	default:
+		p.load = (enum ml_hypercube_load)v;
 		break;
 	}
 	memset(&d, 0, sizeof(d));
@@ -653,6 +833,11 @@ Suite *suite_hypercube(void)
 	ADD_LOOP("zero_load", test_zero_load,
 		 (int)(sizeof(zero_cases) / sizeof(zero_cases[0])));
 	ADD("zero_load_limit", test_zero_load_limit);
+	ADD_LOOP("load_rates", test_load_rates,
+		 (int)(sizeof(rate_cases) / sizeof(rate_cases[0])));
+	ADD("load_tree_small", test_load_tree_small);
+	ADD("load_tree_reference", test_load_tree_reference);
+	ADD_LOOP("load_saturation", test_load_saturation, NGRID);
 	tc = tcase_create("mean_distance");
 	tcase_add_loop_test(tc, test_mean_distance, 1,
 			    ML_HYPERCUBE_MAX_DIM + 1);

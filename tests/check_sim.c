@@ -10,6 +10,7 @@
  */
 #include <check.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,13 +71,13 @@ struct zcase {
 };
 
 static const struct zcase zcases[] = {
-	{ML_SIM_MESH, 4, 2, 1, ML_SIM_DOR},
-	{ML_SIM_MESH, 5, 3, 2, ML_SIM_DUATO},
-	{ML_SIM_TORUS, 5, 2, 2, ML_SIM_DOR},
-	{ML_SIM_TORUS, 4, 3, 3, ML_SIM_DUATO},
-	{ML_SIM_HYPERCUBE, 2, 4, 2, ML_SIM_DUATO},
-	{ML_SIM_HYPERCUBE, 2, 5, 2, ML_SIM_DOR},
-	{ML_SIM_HYPERCUBE, 2, 5, 8, ML_SIM_DUATO}, /* 80 VCs per router */
+    {ML_SIM_MESH, 4, 2, 1, ML_SIM_DOR},
+    {ML_SIM_MESH, 5, 3, 2, ML_SIM_DUATO},
+    {ML_SIM_TORUS, 5, 2, 2, ML_SIM_DOR},
+    {ML_SIM_TORUS, 4, 3, 3, ML_SIM_DUATO},
+    {ML_SIM_HYPERCUBE, 2, 4, 2, ML_SIM_DUATO},
+    {ML_SIM_HYPERCUBE, 2, 5, 2, ML_SIM_DOR},
+    {ML_SIM_HYPERCUBE, 2, 5, 8, ML_SIM_DUATO}, /* 80 VCs per router */
 };
 
 START_TEST(test_zero_load_unicast)
@@ -220,6 +221,30 @@ START_TEST(test_binomial_mesh)
 }
 END_TEST
 
+START_TEST(test_binomial_torus)
+{
+	/* Ring of 5 (1-D torus), one port, R = 0, source 0: the list is
+	 * 0..4.  [0,5) splits at 3: send to 3 (over the wraparound, D = 2),
+	 * arriving a + 2; [0,3) splits at 2: send to 2 (D = 2) at 2a + 2;
+	 * [0,2): send to 1 (D = 1) at 3a + 1.  Node 3 holds [3,5): sends to
+	 * 4 (D = 1) at (a + 2) + a + 1 = 2a + 3.  Last 3a + 1 (a >= 2),
+	 * mean (8a + 8) / 4. */
+	unsigned dests[4] = {4, 3, 2, 1};
+	struct ml_sim_trace_msg m = {0, 0, 6, 4, dests};
+	struct ml_sim_params p;
+	struct ml_sim_result r;
+	double a = 1 + 6;
+
+	base(&p, ML_SIM_TORUS, 5, 1);
+	p.router_cycles = 0;
+	p.delta = 1;
+	run_trace(&p, &m, 1, &r, ML_OK);
+	ck_assert_double_eq(r.multicast_latency, 3 * a + 1);
+	ck_assert_double_eq(r.multicast_latency_dest, (8 * a + 8) / 4);
+	ck_assert_double_eq(r.channels, 6);
+}
+END_TEST
+
 START_TEST(test_unicast_multicast)
 {
 	/* software multicast by separate unicasts, 4x4 mesh, R = 0, M = 3,
@@ -255,7 +280,7 @@ END_TEST
 
 struct tally {
 	unsigned N;
-	unsigned *got;	/* per node: messages received */
+	unsigned *got; /* per node: messages received */
 	unsigned long long flits;
 };
 
@@ -279,14 +304,14 @@ struct scase {
 };
 
 static const struct scase scases[] = {
-	{ML_SIM_TORUS, 4, 2, 2, ML_SIM_DOR, ML_SIM_BINOMIAL, 1},
-	{ML_SIM_MESH, 4, 2, 1, ML_SIM_DOR, ML_SIM_UNICAST, 1},
-	{ML_SIM_HYPERCUBE, 2, 6, 2, ML_SIM_DUATO, ML_SIM_BINOMIAL, ML_SIM_ALL},
-	{ML_SIM_TORUS, 4, 2, 3, ML_SIM_DUATO, ML_SIM_UNICAST, 2},
-	{ML_SIM_MESH, 4, 2, 2, ML_SIM_DUATO, ML_SIM_BINOMIAL, 4},
-	{ML_SIM_TORUS, 3, 3, 4, ML_SIM_DOR, ML_SIM_BINOMIAL, ML_SIM_ALL},
-	/* 10 ports of 8 VCs: two 64-bit words of VC masks per router */
-	{ML_SIM_HYPERCUBE, 2, 5, 8, ML_SIM_DUATO, ML_SIM_UNICAST, ML_SIM_ALL},
+    {ML_SIM_TORUS, 4, 2, 2, ML_SIM_DOR, ML_SIM_BINOMIAL, 1},
+    {ML_SIM_MESH, 4, 2, 1, ML_SIM_DOR, ML_SIM_UNICAST, 1},
+    {ML_SIM_HYPERCUBE, 2, 6, 2, ML_SIM_DUATO, ML_SIM_BINOMIAL, ML_SIM_ALL},
+    {ML_SIM_TORUS, 4, 2, 3, ML_SIM_DUATO, ML_SIM_UNICAST, 2},
+    {ML_SIM_MESH, 4, 2, 2, ML_SIM_DUATO, ML_SIM_BINOMIAL, 4},
+    {ML_SIM_TORUS, 3, 3, 4, ML_SIM_DOR, ML_SIM_BINOMIAL, ML_SIM_ALL},
+    /* 10 ports of 8 VCs: two 64-bit words of VC masks per router */
+    {ML_SIM_HYPERCUBE, 2, 5, 8, ML_SIM_DUATO, ML_SIM_UNICAST, ML_SIM_ALL},
 };
 
 START_TEST(test_saturation_drains)
@@ -320,11 +345,12 @@ START_TEST(test_saturation_drains)
 			unsigned *ds = dl + (size_t)nm * 6, nd, j;
 
 			nd = gsl_rng_uniform(g) < 0.2
-				     ? 2 + (unsigned)gsl_rng_uniform_int(g, 4)
-				     : 1;
+				 ? 2 + (unsigned)gsl_rng_uniform_int(g, 4)
+				 : 1;
 			/* distinct destinations other than u */
 			for (j = 0; j < nd;) {
-				unsigned v = (unsigned)gsl_rng_uniform_int(g, N),
+				unsigned v = (unsigned)gsl_rng_uniform_int(g,
+									   N),
 					 q, dup = v == u;
 
 				for (q = 0; q < j; q++)
@@ -482,6 +508,51 @@ START_TEST(test_noconv_and_determinism)
 }
 END_TEST
 
+/* No hidden shared state: two simulations on two threads at once give
+ * exactly what they give one after the other. */
+struct job {
+	struct ml_sim_params p;
+	struct ml_sim_result r;
+	enum ml_status st;
+};
+
+static void *job_run(void *arg)
+{
+	struct job *j = arg;
+
+	j->st = ml_sim_run(&j->p, &j->r, NULL);
+	return NULL;
+}
+
+START_TEST(test_threads)
+{
+	struct job j[2], seq[2];
+	pthread_t th[2];
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		base(&j[i].p, i ? ML_SIM_HYPERCUBE : ML_SIM_TORUS, 4,
+		     2 + 2 * i);
+		j[i].p.rate = 0.01;
+		j[i].p.flits = 8;
+		j[i].p.beta = 0.05;
+		j[i].p.seed = 3 + i;
+		j[i].p.max_cycles = 4000;
+		j[i].p.ci = 1e-6;
+		seq[i] = j[i];
+		job_run(&seq[i]);
+	}
+	for (i = 0; i < 2; i++)
+		ck_assert_int_eq(pthread_create(&th[i], NULL, job_run, &j[i]),
+				 0);
+	for (i = 0; i < 2; i++) {
+		pthread_join(th[i], NULL);
+		ck_assert_int_eq(j[i].st, seq[i].st);
+		ck_assert(memcmp(&j[i].r, &seq[i].r, sizeof(j[i].r)) == 0);
+	}
+}
+END_TEST
+
 START_TEST(test_replications)
 {
 	struct ml_sim_params p;
@@ -584,13 +655,13 @@ START_TEST(test_patterns)
 		enum ml_sim_pattern pat;
 		unsigned want;
 	} c[] = {
-		{4, 1, ML_SIM_TRANSPOSE, 4}, {4, 1, ML_SIM_BITREV, 8},
-		{4, 1, ML_SIM_SHUFFLE, 2},   {4, 1, ML_SIM_BITCOMP, 14},
-		{4, 1, ML_SIM_TORNADO, 6},   {4, 1, ML_SIM_NEIGHBOR, 2},
-		{3, 1, ML_SIM_TRANSPOSE, 3}, {3, 1, ML_SIM_BITREV, 3},
-		{3, 1, ML_SIM_SHUFFLE, 3},   {3, 1, ML_SIM_BITCOMP, 7},
-		{3, 1, ML_SIM_TORNADO, 5},   {3, 1, ML_SIM_NEIGHBOR, 2},
-		{3, 4, ML_SIM_TRANSPOSE, SIM_NONE},
+	    {4, 1, ML_SIM_TRANSPOSE, 4},	{4, 1, ML_SIM_BITREV, 8},
+	    {4, 1, ML_SIM_SHUFFLE, 2},		{4, 1, ML_SIM_BITCOMP, 14},
+	    {4, 1, ML_SIM_TORNADO, 6},		{4, 1, ML_SIM_NEIGHBOR, 2},
+	    {3, 1, ML_SIM_TRANSPOSE, 3},	{3, 1, ML_SIM_BITREV, 3},
+	    {3, 1, ML_SIM_SHUFFLE, 3},		{3, 1, ML_SIM_BITCOMP, 7},
+	    {3, 1, ML_SIM_TORNADO, 5},		{3, 1, ML_SIM_NEIGHBOR, 2},
+	    {3, 4, ML_SIM_TRANSPOSE, SIM_NONE},
 	};
 	unsigned i, j, hot = 0;
 
@@ -634,32 +705,77 @@ struct vcase {
 	void (*set)(struct ml_sim_params *p);
 };
 
-static void v_k(struct ml_sim_params *p) { p->k = 1; }
-static void v_torus2(struct ml_sim_params *p) { p->k = 2; }
-static void v_dims(struct ml_sim_params *p) { p->dims = 0; }
-static void v_dor1(struct ml_sim_params *p) { p->vcs = 1; }
+static void v_k(struct ml_sim_params *p)
+{
+	p->k = 1;
+}
+static void v_torus2(struct ml_sim_params *p)
+{
+	p->k = 2;
+}
+static void v_dims(struct ml_sim_params *p)
+{
+	p->dims = 0;
+}
+static void v_dor1(struct ml_sim_params *p)
+{
+	p->vcs = 1;
+}
 static void v_duato(struct ml_sim_params *p)
 {
 	p->routing = ML_SIM_DUATO;
 	p->vcs = 2;
 }
-static void v_rate0(struct ml_sim_params *p) { p->rate = 0; }
-static void v_rate2(struct ml_sim_params *p) { p->rate = 1.5; }
-static void v_ratenan(struct ml_sim_params *p) { p->rate = NAN; }
-static void v_dests(struct ml_sim_params *p) { p->dests = 64; }
-static void v_beta(struct ml_sim_params *p) { p->beta = -0.1; }
+static void v_rate0(struct ml_sim_params *p)
+{
+	p->rate = 0;
+}
+static void v_rate2(struct ml_sim_params *p)
+{
+	p->rate = 1.5;
+}
+static void v_ratenan(struct ml_sim_params *p)
+{
+	p->rate = NAN;
+}
+static void v_dests(struct ml_sim_params *p)
+{
+	p->dests = 64;
+}
+static void v_beta(struct ml_sim_params *p)
+{
+	p->beta = -0.1;
+}
 static void v_tree(struct ml_sim_params *p) /* tree needs dor */
 {
 	p->multicast = ML_SIM_TREE;
 	p->routing = ML_SIM_DUATO;
 	p->vcs = 3;
 }
-static void v_pm(struct ml_sim_params *p) { p->multicast = ML_SIM_PM; }
-static void v_ports(struct ml_sim_params *p) { p->ports = 5; }
-static void v_buffer(struct ml_sim_params *p) { p->buffer = 0; }
-static void v_flits(struct ml_sim_params *p) { p->flits = 0; }
-static void v_ci(struct ml_sim_params *p) { p->ci = 0; }
-static void v_reps(struct ml_sim_params *p) { p->replications = 0; }
+static void v_pm(struct ml_sim_params *p)
+{
+	p->multicast = ML_SIM_PM;
+}
+static void v_ports(struct ml_sim_params *p)
+{
+	p->ports = 5;
+}
+static void v_buffer(struct ml_sim_params *p)
+{
+	p->buffer = 0;
+}
+static void v_flits(struct ml_sim_params *p)
+{
+	p->flits = 0;
+}
+static void v_ci(struct ml_sim_params *p)
+{
+	p->ci = 0;
+}
+static void v_reps(struct ml_sim_params *p)
+{
+	p->replications = 0;
+}
 static void v_hot(struct ml_sim_params *p)
 {
 	p->pattern = ML_SIM_HOTSPOT;
@@ -669,7 +785,10 @@ static void v_topo(struct ml_sim_params *p)
 {
 	p->topology = (enum ml_sim_topology)7;
 }
-static void v_big(struct ml_sim_params *p) { p->dims = 9; }
+static void v_big(struct ml_sim_params *p)
+{
+	p->dims = 9;
+}
 static void v_huge(struct ml_sim_params *p)
 {
 	p->k = 1024; /* 2^20 nodes, 5 ports of 64 VCs */
@@ -685,14 +804,14 @@ static void v_trace(struct ml_sim_params *p)
 }
 
 static const struct vcase vcases[] = {
-	{"k", v_k},	       {"k", v_torus2},	   {"dims", v_dims},
-	{"vcs", v_dor1},       {"vcs", v_duato},   {"rate", v_rate0},
-	{"rate", v_rate2},     {"rate", v_ratenan}, {"dests", v_dests},
-	{"beta", v_beta},      {"multicast", v_tree}, {"multicast", v_pm},
-	{"ports", v_ports},    {"buffer", v_buffer}, {"flits", v_flits},
-	{"ci", v_ci},	       {"replications", v_reps}, {"hotspot", v_hot},
-	{"topology", v_topo},  {"dims", v_big},	   {"trace", v_trace},
-	{"dims", v_huge},
+    {"k", v_k},		  {"k", v_torus2},	    {"dims", v_dims},
+    {"vcs", v_dor1},	  {"vcs", v_duato},	    {"rate", v_rate0},
+    {"rate", v_rate2},	  {"rate", v_ratenan},	    {"dests", v_dests},
+    {"beta", v_beta},	  {"multicast", v_tree},    {"multicast", v_pm},
+    {"ports", v_ports},	  {"buffer", v_buffer},	    {"flits", v_flits},
+    {"ci", v_ci},	  {"replications", v_reps}, {"hotspot", v_hot},
+    {"topology", v_topo}, {"dims", v_big},	    {"trace", v_trace},
+    {"dims", v_huge},
 };
 
 START_TEST(test_validate)
@@ -749,6 +868,7 @@ Suite *suite_sim(void)
 	T("zero_load_delta_queue", test_zero_load_delta_queue);
 	T("binomial_cube", test_binomial_cube);
 	T("binomial_mesh", test_binomial_mesh);
+	T("binomial_torus", test_binomial_torus);
 	T("unicast_multicast", test_unicast_multicast);
 	TL("saturation_drains", test_saturation_drains,
 	   (int)(sizeof(scases) / sizeof(scases[0])));
@@ -757,6 +877,7 @@ Suite *suite_sim(void)
 	T("saturated_status", test_saturated_status);
 	T("noconv_and_determinism", test_noconv_and_determinism);
 	T("replications", test_replications);
+	T("threads", test_threads);
 	T("progress", test_progress);
 	T("generated_multicast", test_generated_multicast);
 	T("patterns", test_patterns);

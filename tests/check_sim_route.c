@@ -9,6 +9,7 @@
  * the network ports (P = 4 on 2-D, 3 on the 3-cube).
  */
 #include <check.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mcastlat/sim.h"
@@ -50,8 +51,8 @@ static void walk(struct net *n, unsigned src, unsigned dst,
 		nc = route_cands(&n->t, &n->rc, node, dst, wrapped, c);
 		ck_assert_uint_eq(nc, 1);
 		ck_assert_msg(c[0].port == want[i].port &&
-				      c[0].vc0 == want[i].vc0 &&
-				      c[0].nvc == want[i].nvc,
+				  c[0].vc0 == want[i].vc0 &&
+				  c[0].nvc == want[i].nvc,
 			      "%u->%u hop %u at node %u: got port %u vc %u+%u, "
 			      "want port %u vc %u+%u",
 			      src, dst, i, node, c[0].port, c[0].vc0, c[0].nvc,
@@ -71,11 +72,11 @@ START_TEST(test_mesh_dor)
 {
 	struct net n;
 	/* (0,0) -> (3,2): x first: +x +x +x, then +y +y; one VC class */
-	const struct hop a[] = {{0, 0, 1}, {0, 0, 1}, {0, 0, 1},
-				{2, 0, 1}, {2, 0, 1}};
+	const struct hop a[] = {
+	    {0, 0, 1}, {0, 0, 1}, {0, 0, 1}, {2, 0, 1}, {2, 0, 1}};
 	/* (3,3) = 15 -> (1,0) = 1: -x -x, then -y -y -y */
-	const struct hop b[] = {{1, 0, 1}, {1, 0, 1}, {3, 0, 1},
-				{3, 0, 1}, {3, 0, 1}};
+	const struct hop b[] = {
+	    {1, 0, 1}, {1, 0, 1}, {3, 0, 1}, {3, 0, 1}, {3, 0, 1}};
 	/* (2,1) = 6 -> (2,3) = 14: x done, +y +y */
 	const struct hop c[] = {{2, 0, 1}, {2, 0, 1}};
 	/* 2 VCs: both usable (one class) */
@@ -150,8 +151,8 @@ END_TEST
 
 /* Duato: candidate list = adaptive sets (in dimension order, + before
  * - on a torus tie), then the escape VC. */
-static void expect(struct net *n, unsigned node, unsigned dst,
-		   unsigned wrapped, const struct cand *want, unsigned nwant)
+static void expect(struct net *n, unsigned node, unsigned dst, unsigned wrapped,
+		   const struct cand *want, unsigned nwant)
 {
 	struct cand c[SIM_MAX_CAND];
 	unsigned nc = route_cands(&n->t, &n->rc, node, dst, wrapped, c), i;
@@ -159,9 +160,9 @@ static void expect(struct net *n, unsigned node, unsigned dst,
 	ck_assert_uint_eq(nc, nwant);
 	for (i = 0; i < nc; i++)
 		ck_assert_msg(c[i].port == want[i].port &&
-				      c[i].vc0 == want[i].vc0 &&
-				      c[i].nvc == want[i].nvc &&
-				      c[i].escape == want[i].escape,
+				  c[i].vc0 == want[i].vc0 &&
+				  c[i].nvc == want[i].nvc &&
+				  c[i].escape == want[i].escape,
 			      "%u->%u cand %u: got %u/%u+%u/%u", node, dst, i,
 			      c[i].port, c[i].vc0, c[i].nvc, c[i].escape);
 }
@@ -172,7 +173,7 @@ START_TEST(test_duato)
 	/* 3-cube V = 2: VC 1 adaptive, VC 0 escape.
 	 * 0 -> 7: adaptive on ports 0, 1, 2; escape port 0. */
 	const struct cand a[] = {
-		{0, 1, 1, 0}, {1, 1, 1, 0}, {2, 1, 1, 0}, {0, 0, 1, 1}};
+	    {0, 1, 1, 0}, {1, 1, 1, 0}, {2, 1, 1, 0}, {0, 0, 1, 1}};
 	/* 5 = 101 -> 6 = 110: bits 0 and 1; escape port 0 */
 	const struct cand b[] = {{0, 1, 1, 0}, {1, 1, 1, 0}, {0, 0, 1, 1}};
 	/* 4 -> 6 = bit 1 only, V = 4: adaptive VCs 1..3 */
@@ -185,7 +186,7 @@ START_TEST(test_duato)
 	 * -x are minimal; y +1; escape +x class 0 (no wrap at x = 0 going
 	 * +). */
 	const struct cand e[] = {
-		{0, 2, 1, 0}, {1, 2, 1, 0}, {2, 2, 1, 0}, {0, 0, 1, 1}};
+	    {0, 2, 1, 0}, {1, 2, 1, 0}, {2, 2, 1, 0}, {0, 0, 1, 1}};
 	/* (3,0) = 3 -> (1,0) = 1: tie, both ways adaptive; escape +x is the
 	 * wraparound: class 1 = VC 1 */
 	const struct cand f[] = {{0, 2, 1, 0}, {1, 2, 1, 0}, {0, 1, 1, 1}};
@@ -246,6 +247,61 @@ START_TEST(test_topology)
 }
 END_TEST
 
+/* The selection function on a 3-cube, V = 3 (VC 0 escape, 1-2
+ * adaptive), from node 0 to 3 (ports 0 and 1 minimal, escape port 0):
+ * a random free adaptive VC, all four about equally often; only the
+ * escape VC when every adaptive one is taken; none when that is taken
+ * too.  Dor: the first free VC of the candidate range. */
+START_TEST(test_select)
+{
+	struct net n;
+	struct sim s;
+	struct cand c[SIM_MAX_CAND];
+	unsigned nc, i, hits[12] = {0};
+	uint32_t o;
+
+	net_make(&n, ML_SIM_HYPERCUBE, 2, 3, ML_SIM_DUATO, 3);
+	memset(&s, 0, sizeof(s));
+	s.t = n.t;
+	s.rc = n.rc;
+	s.V = 3;
+	s.nvc_node = (n.t.P + n.t.L) * 3; /* 4 ports (3 + 1 delivery) */
+	s.rng = gsl_rng_alloc(gsl_rng_mt19937);
+	s.ov = calloc((size_t)n.t.N * s.nvc_node, sizeof(*s.ov));
+	for (i = 0; i < n.t.N * s.nvc_node; i++)
+		s.ov[i].owner = SIM_NONE;
+	nc = route_cands(&n.t, &n.rc, 0, 3, 0, c);
+	ck_assert_uint_eq(nc, 3);
+	for (i = 0; i < 4000; i++) {
+		o = net_select(&s, 0, c, nc);
+		ck_assert_uint_lt(o, 12);
+		hits[o]++;
+	}
+	/* port 0 VCs 1, 2 = ids 1, 2; port 1 VCs 1, 2 = ids 4, 5 */
+	ck_assert(hits[1] > 800 && hits[2] > 800 && hits[4] > 800 &&
+		  hits[5] > 800);
+	ck_assert_uint_eq(hits[0] + hits[3], 0);
+	s.ov[1].owner = s.ov[2].owner = s.ov[4].owner = 7;
+	ck_assert_uint_eq(net_select(&s, 0, c, nc), 5);
+	s.ov[5].owner = 7;
+	ck_assert_uint_eq(net_select(&s, 0, c, nc), 0); /* escape */
+	s.ov[0].owner = 7;
+	ck_assert_uint_eq(net_select(&s, 0, c, nc), SIM_NONE);
+	/* dor: candidate port 0, VCs 0..2, first free */
+	s.rc.routing = ML_SIM_DOR;
+	route_config(&s.rc, &n.t, ML_SIM_DOR, 3);
+	nc = route_cands(&n.t, &s.rc, 0, 3, 0, c);
+	ck_assert_uint_eq(nc, 1);
+	s.ov[0].owner = s.ov[1].owner = SIM_NONE;
+	ck_assert_uint_eq(net_select(&s, 0, c, nc), 0);
+	s.ov[0].owner = 7;
+	ck_assert_uint_eq(net_select(&s, 0, c, nc), 1);
+	free(s.ov);
+	gsl_rng_free(s.rng);
+	topo_free(&n.t);
+}
+END_TEST
+
 Suite *suite_sim_route(void);
 
 Suite *suite_sim_route(void)
@@ -258,6 +314,7 @@ Suite *suite_sim_route(void)
 	tcase_add_test(tc, test_cube_dor);
 	tcase_add_test(tc, test_duato);
 	tcase_add_test(tc, test_topology);
+	tcase_add_test(tc, test_select);
 	suite_add_tcase(s, tc);
 	return s;
 }

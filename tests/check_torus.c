@@ -53,17 +53,27 @@ static double latency(const struct ml_torus_params *p)
 /* ------------------------------------------------------------------ */
 /* SPEC 5.1 reference values (k x k, M = 128). */
 
+/* SPEC's U-torus values were computed with the literal reading of eq 11
+ * (now --variant literal); at G = 4 and 16 its factor ((G mod 4) + 4)/4
+ * is 1, so the default (steps) reading gives them too (test below). */
 static const struct {
 	enum ml_torus_alg alg;
+	enum ml_torus_variant var;
 	unsigned long long k, g, r;
 	double want;
 } refs[] = {
-    {ML_TORUS_SEP, 4, 16, 0, 164.82},  {ML_TORUS_S, 4, 16, 0, 3769.82},
-    {ML_TORUS_MD, 4, 16, 0, 843.94},   {ML_TORUS_MU, 4, 16, 4, 1233.916},
-    {ML_TORUS_U, 4, 16, 0, 2535.94},   {ML_TORUS_SEP, 4, 4, 0, 32.964},
-    {ML_TORUS_S, 4, 4, 0, 541.964},    {ML_TORUS_MD, 4, 4, 0, 213.976},
-    {ML_TORUS_MU, 4, 4, 4, 413.964},   {ML_TORUS_U, 4, 4, 0, 1269.964},
-    {ML_TORUS_MD, 8, 64, 0, 1683.892}, {ML_TORUS_MU, 8, 64, 8, 2873.82},
+    {ML_TORUS_SEP, ML_TORUS_VAR_DEFAULT, 4, 16, 0, 164.82},
+    {ML_TORUS_S, ML_TORUS_VAR_DEFAULT, 4, 16, 0, 3769.82},
+    {ML_TORUS_MD, ML_TORUS_VAR_DEFAULT, 4, 16, 0, 843.94},
+    {ML_TORUS_MU, ML_TORUS_VAR_DEFAULT, 4, 16, 4, 1233.916},
+    {ML_TORUS_U, ML_TORUS_VAR_LITERAL, 4, 16, 0, 2535.94},
+    {ML_TORUS_SEP, ML_TORUS_VAR_DEFAULT, 4, 4, 0, 32.964},
+    {ML_TORUS_S, ML_TORUS_VAR_DEFAULT, 4, 4, 0, 541.964},
+    {ML_TORUS_MD, ML_TORUS_VAR_DEFAULT, 4, 4, 0, 213.976},
+    {ML_TORUS_MU, ML_TORUS_VAR_DEFAULT, 4, 4, 4, 413.964},
+    {ML_TORUS_U, ML_TORUS_VAR_LITERAL, 4, 4, 0, 1269.964},
+    {ML_TORUS_MD, ML_TORUS_VAR_DEFAULT, 8, 64, 0, 1683.892},
+    {ML_TORUS_MU, ML_TORUS_VAR_DEFAULT, 8, 64, 8, 2873.82},
 };
 
 START_TEST(test_paper_reference)
@@ -71,7 +81,87 @@ START_TEST(test_paper_reference)
 	struct ml_torus_params p = base(refs[_i].alg, refs[_i].k, refs[_i].g);
 
 	p.r = refs[_i].r;
+	p.variant = refs[_i].var;
 	ck_assert_double_eq_tol(latency(&p), refs[_i].want, 1e-6);
+}
+END_TEST
+
+/*
+ * U-torus, default (steps) reading, by hand: t = 2 o + ceil(log2 G) L_i
+ * = 3.988 + ceil(log2 G) x 632.988 on 4x4 (M = 128):
+ *   G = 2: 1 step  -> 636.976     G = 3, 4: 2 -> 1269.964
+ *   G = 5..8: 3   -> 1902.952     G = 9..16: 4 -> 2535.94
+ * and on 8x8 at G = 64: 6 steps -> 3.988 + 3797.928 = 3801.916.
+ */
+START_TEST(test_u_steps_default)
+{
+	static const double by_steps[] = {0, 636.976, 1269.964, 1902.952,
+					  2535.94};
+	unsigned long long g;
+	struct ml_torus_params p;
+	struct ml_torus_result res;
+
+	for (g = 2; g <= 16; g++) {
+		unsigned steps = g <= 2 ? 1 : g <= 4 ? 2 : g <= 8 ? 3 : 4;
+
+		p = base(ML_TORUS_U, 4, g);
+		ck_assert_int_eq(ml_torus_eval(&p, &res), ML_OK);
+		ck_assert_double_eq_tol(res.h, steps, TOL);
+		ck_assert_double_eq_tol(res.latency, by_steps[steps], 1e-6);
+		p.variant = ML_TORUS_VAR_STEPS; /* the same, by name */
+		ck_assert_double_eq_tol(latency(&p), by_steps[steps], 1e-6);
+	}
+	p = base(ML_TORUS_U, 8, 64);
+	ck_assert_double_eq_tol(latency(&p), 3801.916, 1e-6);
+}
+END_TEST
+
+/*
+ * The evidence against the literal reading (man page, RECONSTRUCTED
+ * EQUATIONS), on the 4x4 testbed whose Figure 12 axis ends at 3500 us:
+ * literal h = ceil(log2 G) ((G mod 4) + 4)/4:
+ *   G = 10, 14: 4 x 6/4 = 6 -> 3.988 + 6 x 632.988 = 3801.916 > 3500
+ *   G = 11, 15: 4 x 7/4 = 7 -> 3.988 + 7 x 632.988 = 4434.904 > 3500
+ *   G = 16: 4 x 1 -> 2535.94, 43 % below G = 15 (1 - 2535.94/4434.904
+ *   = 0.4282): a larger group is cheaper.
+ * The steps reading never decreases with G (on 4x4, 8x8, 16x16) and
+ * stays at or below 2535.94 on 4x4.
+ */
+START_TEST(test_u_literal_evidence)
+{
+	static const struct {
+		unsigned long long g;
+		double want;
+	} lit[] = {{10, 3801.916},
+		   {14, 3801.916},
+		   {11, 4434.904},
+		   {15, 4434.904},
+		   {16, 2535.94}};
+	static const unsigned long long ks[] = {4, 8, 16};
+	struct ml_torus_params p;
+	size_t i;
+
+	for (i = 0; i < sizeof(lit) / sizeof(lit[0]); i++) {
+		p = base(ML_TORUS_U, 4, lit[i].g);
+		p.variant = ML_TORUS_VAR_LITERAL;
+		ck_assert_double_eq_tol(latency(&p), lit[i].want, 1e-6);
+	}
+	ck_assert_double_eq_tol(1 - 2535.94 / 4434.904, 0.4282, 1e-4);
+	for (i = 0; i < 3; i++) {
+		double prev = 0;
+		unsigned long long g;
+
+		for (g = 2; g <= ks[i] * ks[i]; g++) {
+			double t;
+
+			p = base(ML_TORUS_U, ks[i], g);
+			t = latency(&p);
+			ck_assert(t >= prev);
+			if (ks[i] == 4)
+				ck_assert(t <= 2535.94 + 1e-9);
+			prev = t;
+		}
+	}
 }
 END_TEST
 
@@ -103,11 +193,12 @@ static const struct {
     {ML_TORUS_MD, ML_TORUS_VAR_MINUS1, 16, 0, 633.952},
     /* Md, G = 10: 3.988 + ceil(10/4) = 3 x 209.988 */
     {ML_TORUS_MD, ML_TORUS_VAR_DEFAULT, 10, 0, 633.952},
-    /* U, G = 10: ceil(log2 10) = 4, factor (2 + 4)/4 = 1.5, h = 6:
-     * 3.988 + 6 x 632.988 = 3.988 + 3797.928 */
-    {ML_TORUS_U, ML_TORUS_VAR_DEFAULT, 10, 0, 3801.916},
-    /* steps: h = 4: 3.988 + 2531.952 */
+    /* U literal, G = 10: ceil(log2 10) = 4, factor (2 + 4)/4 = 1.5,
+     * h = 6: 3.988 + 6 x 632.988 = 3.988 + 3797.928 */
+    {ML_TORUS_U, ML_TORUS_VAR_LITERAL, 10, 0, 3801.916},
+    /* default = steps: h = 4: 3.988 + 2531.952 */
     {ML_TORUS_U, ML_TORUS_VAR_STEPS, 10, 0, 2535.94},
+    {ML_TORUS_U, ML_TORUS_VAR_DEFAULT, 10, 0, 2535.94},
     /* e: h = 3 x 1.5 = 4.5: 3.988 + 2848.446 */
     {ML_TORUS_U, ML_TORUS_VAR_E, 10, 0, 2852.434},
     /* h: floor(log2 10) = 3, h = 4.5 */
@@ -116,9 +207,11 @@ static const struct {
     {ML_TORUS_U, ML_TORUS_VAR_E, 16, 0, 1902.952},
     /* h, G = 16: floor(log2 16) = 4 = ceil: the reference 2535.94 */
     {ML_TORUS_U, ML_TORUS_VAR_H, 16, 0, 2535.94},
-    /* U, G = 5: ceil(log2 5) = 3, factor 5/4, h = 3.75:
+    /* U literal, G = 5: ceil(log2 5) = 3, factor 5/4, h = 3.75:
      * 3.988 + 3.75 x 632.988 = 3.988 + 2373.705 */
-    {ML_TORUS_U, ML_TORUS_VAR_DEFAULT, 5, 0, 2377.693},
+    {ML_TORUS_U, ML_TORUS_VAR_LITERAL, 5, 0, 2377.693},
+    /* default, G = 5: h = 3: 3.988 + 1898.964 */
+    {ML_TORUS_U, ML_TORUS_VAR_DEFAULT, 5, 0, 1902.952},
     /* Mu, G = 10, r = 4: p = 3, h = 3 + 4 - 2 = 5: 3.988 + 1024.94 */
     {ML_TORUS_MU, ML_TORUS_VAR_DEFAULT, 10, 4, 1028.928},
     /* Mu, G = 10, r = 16: p = 1, chain, h = 8: 3.988 + 1639.904 */
@@ -128,6 +221,7 @@ static const struct {
     /* A variant of another algorithm changes nothing. */
     {ML_TORUS_S, ML_TORUS_VAR_EQ6, 16, 0, 3769.82},
     {ML_TORUS_MD, ML_TORUS_VAR_STEPS, 16, 0, 843.94},
+    {ML_TORUS_MU, ML_TORUS_VAR_LITERAL, 16, 4, 1233.916},
     {ML_TORUS_SEP, ML_TORUS_VAR_MINUS1, 16, 0, 164.82},
 };
 
@@ -453,11 +547,18 @@ START_TEST(test_tree_sep)
 	ck_assert_int_eq(ml_torus_eval(&p, &res), ML_OK);
 	ck_assert_double_eq_tol(res.latency, 28.976, 1e-6);
 	ck_assert_uint_eq(res.notes, 0);
-	/* A U-torus variant on a U row is noted as ignored. */
+	/* A U-torus variant on a U row is noted as ignored, but for steps,
+	 * the reading the tree reproduces. */
 	p.alg = ML_TORUS_U;
 	p.variant = ML_TORUS_VAR_E;
 	ck_assert_int_eq(ml_torus_eval(&p, &res), ML_OK);
 	ck_assert_uint_eq(res.notes, ML_TORUS_NOTE_VARIANT);
+	p.variant = ML_TORUS_VAR_LITERAL;
+	ck_assert_int_eq(ml_torus_eval(&p, &res), ML_OK);
+	ck_assert_uint_eq(res.notes, ML_TORUS_NOTE_VARIANT);
+	p.variant = ML_TORUS_VAR_STEPS;
+	ck_assert_int_eq(ml_torus_eval(&p, &res), ML_OK);
+	ck_assert_uint_eq(res.notes, 0);
 	p.alg = ML_TORUS_MD;
 	p.variant = ML_TORUS_VAR_MINUS1;
 	ck_assert_int_eq(ml_torus_eval(&p, &res), ML_OK);
@@ -482,6 +583,19 @@ static void assert_same(struct ml_torus_params *p)
 		      "alg %d k %llu G %llu r %llu var %d: paper %.6f, "
 		      "structural %.6f",
 		      (int)p->alg, p->k, p->group, p->r, (int)p->variant, a, b);
+}
+
+/* The literal reading of eq 11 equals the structural tree (the steps
+ * reading) where its factor is 1. */
+static void a_eq_steps(struct ml_torus_params *p)
+{
+	struct ml_torus_params q = *p;
+	double a;
+
+	a = latency(p);
+	q.variant = ML_TORUS_VAR_DEFAULT;
+	q.model = ML_TORUS_STRUCTURAL;
+	ck_assert_double_eq_tol(a, latency(&q), 1e-6);
 }
 
 START_TEST(test_structural_equals_paper)
@@ -511,13 +625,14 @@ START_TEST(test_structural_equals_paper)
 			assert_same(&p);
 		}
 		/* U: the halving tree takes ceil(log2 G) rounds, which is
-		 * eq 11 when G mod k = 0 and the steps reading always. */
+		 * the default (steps) reading always and the literal one
+		 * when G mod k = 0. */
 		p = base(ML_TORUS_U, k, g);
-		p.variant = ML_TORUS_VAR_STEPS;
 		assert_same(&p);
 		if (g % k == 0) {
-			p.variant = ML_TORUS_VAR_DEFAULT;
-			assert_same(&p);
+			p.variant = ML_TORUS_VAR_LITERAL;
+			p.model = ML_TORUS_PAPER;
+			a_eq_steps(&p);
 		}
 	}
 }
@@ -915,6 +1030,8 @@ Suite *suite_torus(void)
 	tcase_add_loop_test(tc, test_paper_reference, 0,
 			    (int)(sizeof(refs) / sizeof(refs[0])));
 	tcase_add_test(tc, test_paper_r_default);
+	tcase_add_test(tc, test_u_steps_default);
+	tcase_add_test(tc, test_u_literal_evidence);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("paper_variants");

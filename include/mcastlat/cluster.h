@@ -11,11 +11,19 @@
 
 enum ml_cluster_op { ML_CLUSTER_P2P, ML_CLUSTER_XCHG, ML_CLUSTER_BCAST };
 
-/* Which broadcast formula: chosen by the model (auto) or forced. */
+/*
+ * Which broadcast formula.  For h = ceil(log2 p) < 2 every choice gives
+ * eq 2.8 (= eq 2.6 + ctm(M)): eq 2.9 needs a node that receives and
+ * forwards, and a broadcast to one other node has none.
+ */
 enum ml_cluster_formula {
-	ML_CLUSTER_AUTO,
-	ML_CLUSTER_EQ28, /* eq 2.8: no interference */
-	ML_CLUSTER_EQ29	 /* eq 2.9: interference */
+	ML_CLUSTER_AUTO,   /* the larger of eqs 2.8 and 2.9 (2.8 on a tie):
+			    * monotone in every cost */
+	ML_CLUSTER_EQ28,   /* eq 2.8: no interference */
+	ML_CLUSTER_EQ29,   /* eq 2.9: interference */
+	ML_CLUSTER_THESIS  /* the thesis's switch: eq 2.8 when
+			    * O_r + U_r + O_s < 2 max(g, O_s), else 2.9;
+			    * not monotone (see the man page) */
 };
 
 /* A per-packet cost linear in the packet size m: fixed + per_byte * m. */
@@ -26,14 +34,14 @@ struct ml_cluster_linear {
 struct ml_cluster_params {
 	struct ml_cluster_linear os;	/* send overhead O_s (2.1) */
 	struct ml_cluster_linear gs;	/* send gap g_s (2.2) */
-	struct ml_cluster_linear gr;	/* receive gap g_r (2.3) */
-	struct ml_cluster_linear lat;	/* network latency L (2.4) */
+	struct ml_cluster_linear gr;	/* receive gap g_r (2.4) */
+	struct ml_cluster_linear lat;	/* network latency L (2.3) */
 	struct ml_cluster_linear orcv;	/* asynchronous receive overhead O_r (2.5) */
 	double ur;			/* user receive overhead U_r */
-	double ctm_per_byte;		/* cache-to-memory copy: ctm(M) = c M */
+	double ctm_per_byte;		/* ctm(M) = c M, bcast only */
 	double mtu;			/* b, bytes per packet, >= 1 */
 	double msg;			/* M, bytes, >= 0 */
-	long long nodes;		/* p, >= 2 */
+	long long nodes;		/* p, >= 2 (bcast only) */
 	enum ml_cluster_op op;
 	enum ml_cluster_formula formula;
 };
@@ -44,14 +52,22 @@ struct ml_cluster_result {
 	double os, g, lat, orcv; /* per-packet costs at m = min(M, b) */
 	long long h;		/* ceil(log2 p), bcast only (else 0) */
 	enum ml_cluster_formula used; /* bcast: EQ28 or EQ29; else AUTO */
+	double b28, b29;	/* bcast, h >= 2: eqs 2.8 and 2.9 both (the
+				 * one not used too); h < 2: both eq 2.8;
+				 * else NaN */
 	int full_duplex;	/* 1 when O_s + O_r + U_r < g < L */
 };
 
-/* Check the parameters; ML_OK or ML_EINVAL with *d naming the option. */
+/*
+ * Check the parameters the operation uses (nodes and ctm_per_byte only
+ * for bcast; p2p and xchg ignore them); ML_OK or ML_EINVAL with *d (may
+ * be NULL) naming the option.
+ */
 enum ml_status ml_cluster_validate(const struct ml_cluster_params *p,
 				   struct ml_diag *d);
 
-/* Evaluate eq 2.6 (p2p), 2.7 (xchg) or 2.8/2.9 (bcast). */
+/* Evaluate eq 2.6 (p2p), 2.7 (xchg) or 2.8/2.9 (bcast); ML_EINVAL (and
+ * *res untouched) when ml_cluster_validate fails. */
 enum ml_status ml_cluster_eval(const struct ml_cluster_params *p,
 			       struct ml_cluster_result *res);
 

@@ -22,6 +22,18 @@
 #define ML_HYPERCUBE_SAT_EPSREL 1e-9
 #define ML_HYPERCUBE_MAX_ITER	100
 
+/*
+ * How broadcast traffic loads a channel (eqs 3, 11, 26, 27).
+ * PAPER: the paper's equations as printed.  TREE: the spanning binomial
+ * tree's true message count, N - 1 one-hop messages per broadcast, so
+ * lambda_cb + lambda_cr = (N - 1)/n lambda_sb (see hypercube.c).
+ */
+enum ml_hypercube_load {
+	ML_HYPERCUBE_LOAD_PAPER = 0,
+	ML_HYPERCUBE_LOAD_TREE,
+	ML_HYPERCUBE_NLOAD
+};
+
 struct ml_hypercube_params {
 	unsigned dim; /* n, 1 .. ML_HYPERCUBE_MAX_DIM; N = 2^n nodes */
 	unsigned vcs; /* V, virtual channels per channel, 2 .. MAX_VCS */
@@ -29,6 +41,7 @@ struct ml_hypercube_params {
 	double beta;  /* fraction of generated messages that are broadcasts */
 	double rate;  /* lambda_g, messages per node per cycle, >= 0 */
 	double delta; /* start-up latency Delta, cycles, >= 0 */
+	enum ml_hypercube_load load; /* broadcast channel load */
 	/*
 	 * Solver knobs.  epsrel: relative tolerance of the root S, in
 	 * [1e-15, 1e-3].  sat_epsrel: relative width of the final bracket of
@@ -57,7 +70,10 @@ struct ml_hypercube_result {
 	double rho, rho_s;
 	/* P_V (all V virtual channels busy) and P_a (eq 23) at the root. */
 	double p_v, p_a;
-	/* Generation rates per node (eq 3, assumption b). */
+	/* Generation rates per node (eq 3, assumption b).  lambda_sr is
+	 * eq 3's rate of replicating events with the paper's load, and the
+	 * rate of relayed one-hop messages, (N - 1 - n) lambda_sb, with
+	 * ML_HYPERCUBE_LOAD_TREE. */
 	double lambda_sb, lambda_su, lambda_sr;
 	/* Channel rates (eqs 4, 7, 8, 11) and the injection rate (eq 26). */
 	double lambda_c, lambda_cu, lambda_cb, lambda_cr, lambda_s;
@@ -67,14 +83,15 @@ struct ml_hypercube_result {
 
 /*
  * Fill *p with the command's defaults: n = 6, V = 2, M = 32, beta = 0.01,
- * lambda_g = 0.001, Delta = 1, and the solver defaults above.
+ * lambda_g = 0.001, Delta = 1, the paper's channel load
+ * (ML_HYPERCUBE_LOAD_PAPER), and the solver defaults above.
  */
 void ml_hypercube_params_init(struct ml_hypercube_params *p);
 
 /*
  * Check every parameter, solver knobs included.  Return ML_OK, or
  * ML_EINVAL with *d (when not NULL) naming the parameter by its option
- * name ("dim", "vcs", "flits", "beta", "rate", "delta", "epsrel",
+ * name ("dim", "vcs", "flits", "beta", "rate", "delta", "load", "epsrel",
  * "sat_epsrel", "max_iter").
  */
 enum ml_status ml_hypercube_validate(const struct ml_hypercube_params *p,

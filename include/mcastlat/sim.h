@@ -134,8 +134,9 @@ struct ml_sim_result {
  * DOR (Duato on hypercubes), V = 1 on meshes and 2 otherwise, 2-flit
  * buffers, one port (all on hypercubes), R = 2 (0 on hypercubes),
  * rate 0.001, M = 32, beta 0, broadcasts by binomial tree, uniform
- * unicasts, Delta 0, seed 1, pruning on after 1 cycle, 20000 warm-up
- * messages, ci 0.02, 10^7 cycles, 10^5 queued messages, 1 replication. */
+ * unicasts (hotspot: node 0, fraction 0.1), Delta 0, seed 1, pruning on
+ * after 1 cycle, 20000 warm-up messages, ci 0.02, 10^7 cycles, 10^5
+ * queued messages, 1 replication. */
 void ml_sim_params_init(struct ml_sim_params *p,
 			enum ml_sim_topology topology);
 

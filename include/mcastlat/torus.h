@@ -34,10 +34,13 @@ enum ml_torus_model {
  * algorithm and changes nothing for the others.
  */
 enum ml_torus_variant {
-	ML_TORUS_VAR_DEFAULT = 0, /* the readings of SPEC 5.1 */
+	ML_TORUS_VAR_DEFAULT = 0, /* the default readings (torus.c); for u
+				   * the same as STEPS */
 	ML_TORUS_VAR_EQ6,	  /* sep: (G-1)(o + t_p) + o, eq 6 */
 	ML_TORUS_VAR_MINUS1,	  /* md: h = ceil(G/k) - 1 */
-	ML_TORUS_VAR_STEPS,	  /* u: h = ceil(log2 G) */
+	ML_TORUS_VAR_STEPS,	  /* u: h = ceil(log2 G) (the default) */
+	ML_TORUS_VAR_LITERAL,	  /* u: h = ceil(log2 G) ((G mod k) + k)/k, the
+				   * OCR of eq 11 read literally */
 	ML_TORUS_VAR_E, /* u: h = (ceil(log2 G) - 1) ((G mod k) + k)/k */
 	ML_TORUS_VAR_H, /* u: h = floor(log2 G) ((G mod k) + k)/k */
 	ML_TORUS_NVARIANT

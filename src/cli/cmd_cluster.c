@@ -5,7 +5,8 @@
 #include "mcastlat/cluster.h"
 
 static const char *const op_names[] = {"p2p", "xchg", "bcast", NULL};
-static const char *const formula_names[] = {"auto", "2.8", "2.9", NULL};
+static const char *const formula_names[] = {"auto", "2.8", "2.9", "thesis",
+					    NULL};
 
 enum {
 	O_OS_FIXED,
@@ -47,18 +48,22 @@ static const struct ml_opt opts[NOPTS] = {
 	[O_OR_PER_BYTE] = PERBYTE("or-per-byte", "0",
 				  "async receive overhead per byte"),
 	[O_UR] = TIMEOPT("ur", "0.5", "user receive overhead"),
-	[O_CTM] = PERBYTE("ctm-per-byte", "0", "cache-to-memory copy per byte"),
+	[O_CTM] = PERBYTE("ctm-per-byte", "0",
+			  "cache-to-memory copy per byte (bcast)"),
 	[O_MTU] = {"mtu", ML_OPT_INT, "1500", "bytes", 0, 0, 1, 0, 0, NULL,
 		   "packet size b (MTU)"},
 	[O_MSG] = {"msg", ML_OPT_INT, "0", "bytes", 0, 0, 0, 0, 0, NULL,
 		   "message size M"},
-	[O_NODES] = {"nodes", ML_OPT_INT, "16", NULL, 0, 0, 2, 0, 0, NULL,
-		     "cluster size p (bcast)"},
+	/* >= 1 here; bcast's p >= 2 is the model's rule, so p2p and xchg
+	 * rows accept any cluster size (ml_cluster_validate). */
+	[O_NODES] = {"nodes", ML_OPT_INT, "16", NULL, 0, 0, 1, 0, 0, NULL,
+		     "cluster size p (bcast only; >= 2 there)"},
 	[O_OP] = {"op", ML_OPT_CHOICE, "p2p", NULL, 0, 0, 0, 0, ML_OPT_ALL,
 		  op_names, "operation"},
 	[O_FORMULA] = {"formula", ML_OPT_CHOICE, "auto", NULL, 0, 0, 0, 0,
 		       ML_OPT_NOCOL, formula_names,
-		       "broadcast formula (see the formula column)"},
+		       "bcast formula: larger of 2.8/2.9, forced, or the "
+		       "thesis's rule"},
 };
 
 enum { C_PACKETS, C_H, C_LATENCY, C_FORMULA, C_FULL_DUPLEX, NCOLS };

@@ -5,7 +5,20 @@
 #include "cli/cmd.h"
 #include "mcastlat/hypercube.h"
 
-enum { O_DIM, O_VCS, O_FLITS, O_BETA, O_RATE, O_DELTA, O_SATURATION, NOPTS };
+enum {
+	O_DIM,
+	O_VCS,
+	O_FLITS,
+	O_BETA,
+	O_RATE,
+	O_DELTA,
+	O_LOAD,
+	O_SATURATION,
+	NOPTS
+};
+
+/* In the order of enum ml_hypercube_load. */
+static const char *const load_names[] = {"paper", "tree", NULL};
 
 static const struct ml_opt opts[NOPTS] = {
     [O_DIM] = {"dim", ML_OPT_INT, "6", NULL, 0, 0, 1, ML_HYPERCUBE_MAX_DIM, 0,
@@ -21,6 +34,9 @@ static const struct ml_opt opts[NOPTS] = {
 		"lambda_g, generation rate (unused with --saturation)"},
     [O_DELTA] = {"delta", ML_OPT_TIME, "1", NULL, 0, 0, 0, 0, 0, NULL,
 		 "Delta, start-up latency per broadcast step"},
+    [O_LOAD] = {"load", ML_OPT_CHOICE, "paper", NULL, 0, 0, 0, 0, 0, load_names,
+		"broadcast channel load: the paper's eqs 3, 11, 26, 27 or "
+		"the tree's (N-1)/n lambda_sb"},
     [O_SATURATION] = {"saturation", ML_OPT_FLAG, NULL, NULL, 0, 0, 0, 0, 0,
 		      NULL, "print the saturation rate and latencies below it"},
 };
@@ -79,6 +95,7 @@ static void to_params(const union ml_val *v, struct ml_hypercube_params *p)
 	p->beta = v[O_BETA].r;
 	p->rate = v[O_RATE].r;
 	p->delta = v[O_DELTA].r;
+	p->load = (enum ml_hypercube_load)v[O_LOAD].i;
 }
 
 static enum ml_status check(const struct ml_point *pt, struct ml_diag *d)

@@ -10,7 +10,7 @@
 static const char *const alg_names[] = {"sep", "u", "s", "md", "mu", NULL};
 static const char *const model_names[] = {"paper", "structural", NULL};
 static const char *const variant_names[] = {"default", "eq6", "minus1", "steps",
-					    "e",       "h",   NULL};
+					    "literal", "e",   "h",	NULL};
 static const char *const placement_names[] = {"rowmajor", "random", NULL};
 
 enum {
@@ -77,7 +77,7 @@ static const struct ml_opt opts[NOPTS] = {
 		   .def = "default",
 		   .choices = variant_names,
 		   .help = "reading of a reconstructed equation "
-			   "(eq6: sep; minus1: md; steps, e, h: u)"},
+			   "(eq6: sep; minus1: md; steps, literal, e, h: u)"},
     [O_R] = {.name = "r",
 	     .kind = ML_OPT_INT,
 	     .imin = 2,

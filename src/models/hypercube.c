@@ -18,6 +18,35 @@
  * unicasts, base dimension of each broadcast tree chosen at random); the
  * service-time variance is approximated by (S - M)^2 (Draper and Ghosh).
  *
+ * Channel load (load = PAPER, the default, or TREE).  The spanning
+ * binomial tree sends N - 1 one-hop messages per broadcast (N = 2^n): n by
+ * the source, one on each of its channels, and N - 1 - n relays by the
+ * others.  Spread over the N n channels, each channel carries
+ * (N - 1)/n lambda_sb of broadcast traffic.  The paper's equations carry
+ * less: eq 3 counts the nodes that replicate at all, lambda_sr =
+ * (N/2 - 1) lambda_sb, and eq 11 multiplies that by omega / n, where
+ * omega (eq 10) is the mean number of replications over *all* receiving
+ * nodes, those that replicate nothing included (sum_i i 2^(n-i-1) =
+ * N - 1 - n, so omega = (N - 1 - n)/(N - 1)); the probability of
+ * replicating is thus counted twice.  lambda_cb + lambda_cr is then
+ * (1 + omega (N/2 - 1)/n) lambda_sb: on the 6-cube 5.675 lambda_sb
+ * against the tree's 10.5 (n = 3: 11/7 = 1.571 against 7/3 = 2.333).
+ * With load = TREE:
+ *   (3)  lambda_sr = omega (N - 1) lambda_sb = (N - 1 - n) lambda_sb,
+ *        the relayed messages a node sends (each of the N - 1 broadcasts
+ *        it receives per lambda_sb is replicated omega times on average)
+ *   (8)  lambda_cb = lambda_sb                        (unchanged)
+ *   (11) lambda_cr = lambda_sr / n                    (was omega/n lambda_sr)
+ *   (26) lambda_s = lambda_su/n + lambda_sb + lambda_sr / n
+ *        (one injection channel per output channel; its last term is
+ *        lambda_cr in both loads)
+ *   (27) S_s = ((n lambda_sb + lambda_sr) S_b + lambda_su S_u)
+ *              / (n lambda_sb + lambda_sr + lambda_su)
+ *        (the message mix the injection channels carry: n copies per
+ *        broadcast at the source, not 1, and the relays)
+ * and eqs 4, 17 follow through lambda_cr.  Zero-load latency is the same
+ * (no rate enters it); the saturation rate is lower.
+ *
  * Units: time in cycles (flit times), rates in messages per cycle.
  *
  * Equations (paper numbering; the OCR fixes of SPEC 4 in brackets):
@@ -111,6 +140,7 @@ void ml_hypercube_params_init(struct ml_hypercube_params *p)
 	p->beta = 0.01;
 	p->rate = 0.001;
 	p->delta = 1;
+	p->load = ML_HYPERCUBE_LOAD_PAPER;
 	p->epsrel = ML_HYPERCUBE_EPSREL;
 	p->sat_epsrel = ML_HYPERCUBE_SAT_EPSREL;
 	p->max_iter = ML_HYPERCUBE_MAX_ITER;
@@ -136,6 +166,9 @@ enum ml_status ml_hypercube_validate(const struct ml_hypercube_params *p,
 	if (!(p->delta >= 0) || !isfinite(p->delta))
 		return ml_diag_set(d, "delta", "%g must be a number >= 0",
 				   p->delta);
+	if ((unsigned)p->load >= ML_HYPERCUBE_NLOAD)
+		return ml_diag_set(d, "load", "unknown channel load %u",
+				   (unsigned)p->load);
 	if (!(p->epsrel >= 1e-15 && p->epsrel <= 1e-3))
 		return ml_diag_set(d, "epsrel", "%g is outside [1e-15,1e-3]",
 				   p->epsrel);
@@ -187,7 +220,8 @@ double ml_hypercube_omega(unsigned n)
 static enum ml_status hc_setup(const struct ml_hypercube_params *p,
 			       struct hc_ctx *c)
 {
-	double nm1, pi[ML_HYPERCUBE_MAX_DIM + 1], tail, rep, cu, cbr, lam;
+	double nm1, pi[ML_HYPERCUBE_MAX_DIM + 1], tail, rep, relay, cu, cbr,
+	    lam;
 	unsigned i, n = p->dim;
 
 	c->n = n;
@@ -211,24 +245,37 @@ static enum ml_status hc_setup(const struct ml_hypercube_params *p,
 	}
 	c->omega = ml_hypercube_omega(n);
 	rep = ldexp(1, (int)n - 1) - 1; /* eq 3: replicating nodes */
+	relay = nm1 - n;		/* tree: relays per broadcast */
 
-	/* Rates per unit lambda_g. */
-	cu = (1 - p->beta) * c->d / n;		      /* eq 7 */
-	cbr = p->beta + c->omega / n * rep * p->beta; /* eqs 8, 11 */
+	/* Rates per unit lambda_g (header comment for the tree load). */
+	cu = (1 - p->beta) * c->d / n; /* eq 7 */
+	if (p->load == ML_HYPERCUBE_LOAD_TREE) {
+		cbr = p->beta + relay * p->beta / n; /* eqs 8, 11 */
+		c->as = (n + relay) * p->beta /
+			((n + relay) * p->beta + (1 - p->beta));
+		c->bs = (1 - p->beta) / ((n + relay) * p->beta + (1 - p->beta));
+	} else {
+		cbr = p->beta + c->omega / n * rep * p->beta; /* eqs 8, 11 */
+		c->as = (p->beta + rep * p->beta) / (1 + rep * p->beta);
+		c->bs = (1 - p->beta) / (1 + rep * p->beta);
+	}
 	c->a = cbr / (cu + cbr);
 	c->b = cu / (cu + cbr);
-	c->as = (p->beta + rep * p->beta) / (1 + rep * p->beta);
-	c->bs = (1 - p->beta) / (1 + rep * p->beta);
 
 	lam = p->rate;
 	c->lsb = p->beta * lam;
 	c->lsu = (1 - p->beta) * lam;
-	c->lsr = rep * c->lsb;
 	c->lcu = c->lsu * c->d / n;
 	c->lcb = c->lsb;
-	c->lcr = c->omega / n * c->lsr;
+	if (p->load == ML_HYPERCUBE_LOAD_TREE) {
+		c->lsr = relay * c->lsb;
+		c->lcr = c->lsr / n;
+	} else {
+		c->lsr = rep * c->lsb;
+		c->lcr = c->omega / n * c->lsr;
+	}
 	c->lc = c->lcu + c->lcb + c->lcr;
-	c->ls = c->lsu / n + c->lsb + c->omega / n * c->lsr;
+	c->ls = c->lsu / n + c->lsb + c->lcr; /* eq 26 */
 	c->smax = c->lc > 0 ? 1 / c->lc : INFINITY;
 	return ML_OK;
 }

@@ -20,14 +20,19 @@
  *              [minus1]  t = 2 o + (ceil(G/k) - 1) L_i
  *   Mu-torus             t = 2 o + (G - 2) L_i,          p < 2     (eq 10)
  *                        t = 2 o + (p + r - 2) L_i,      p >= 2
- *   U-torus              t = 2 o + ceil(log2 G) ((G mod k) + k)/k L_i
- *                                                                  (eq 11)
- *               [steps]  t = 2 o + ceil(log2 G) L_i
+ *   U-torus              t = 2 o + ceil(log2 G) L_i                (eq 11)
+ *               [literal] t = 2 o + ceil(log2 G) ((G mod k) + k)/k L_i
  *               [e]      t = 2 o + (ceil(log2 G) - 1) ((G mod k) + k)/k L_i
  *               [h]      t = 2 o + floor(log2 G) ((G mod k) + k)/k L_i
  *   S-torus              t = 2 o + (G - 2) L_i                     (eq 12)
  * Eqs 9, 10 (p >= 2) and 11 are readings of a damaged OCR (SPEC 5.1);
- * the bracketed variants are the other readings.
+ * the bracketed variants are the other readings.  For eq 11 the default
+ * is the `steps' reading, the binomial tree's ceil(log2 G) rounds: the
+ * literal OCR (exact division by k) overshoots the top of the paper's own
+ * Figure 12 (3500 us on 4x4: 3801.9 us at G = 10 and 14, 4434.9 at 11 and
+ * 15) and is a sawtooth that drops by 43 % each time G reaches a multiple
+ * of k (4434.9 at G = 15, 2535.9 at 16), while steps stays within the
+ * axis (at most 2535.9) and never decreases with G.
  *
  * Structural model: the group is sorted by rank(v) = (v - root) mod k^N
  * and each algorithm's tree is built on it (sep: a star; S: one chain;
@@ -295,14 +300,14 @@ static double paper_h(const struct ml_torus_params *p, unsigned long long r)
 		/* Exact division: h may be fractional (SPEC 5.1). */
 		factor = (double)(g % p->k + p->k) / (double)p->k;
 		switch (p->variant) {
-		case ML_TORUS_VAR_STEPS:
-			return (double)ceil_log2(g);
+		case ML_TORUS_VAR_LITERAL:
+			return (double)ceil_log2(g) * factor;
 		case ML_TORUS_VAR_E:
 			return (double)(ceil_log2(g) - 1) * factor;
 		case ML_TORUS_VAR_H:
 			return (double)floor_log2(g) * factor;
-		default:
-			return (double)ceil_log2(g) * factor;
+		default: /* steps */
+			return (double)ceil_log2(g);
 		}
 	case ML_TORUS_NALG:
 		break;
@@ -724,7 +729,7 @@ enum ml_status ml_torus_eval(const struct ml_torus_params *p,
 			net = x.t_network;
 		if ((p->variant == ML_TORUS_VAR_MINUS1 &&
 		     p->alg == ML_TORUS_MD) ||
-		    (p->variant >= ML_TORUS_VAR_STEPS && p->alg == ML_TORUS_U))
+		    (p->variant > ML_TORUS_VAR_STEPS && p->alg == ML_TORUS_U))
 			notes |= ML_TORUS_NOTE_VARIANT;
 	}
 	if (p->alg == ML_TORUS_SEP) {

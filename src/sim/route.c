@@ -85,9 +85,8 @@ static void escape_vcs(const struct topo *t, const struct rcfg *rc,
 	}
 }
 
-unsigned route_cands(const struct topo *t, const struct rcfg *rc,
-		     unsigned node, unsigned dest, unsigned wrapped,
-		     struct cand *c)
+unsigned route_cands(const struct topo *t, const struct rcfg *rc, unsigned node,
+		     unsigned dest, unsigned wrapped, struct cand *c)
 {
 	const unsigned *cx = t->coord + (size_t)node * t->n;
 	const unsigned *cy = t->coord + (size_t)dest * t->n;

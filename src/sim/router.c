@@ -234,8 +234,8 @@ static void route_phase(struct sim *s, unsigned node)
 			uint64_t bits = m[w];
 
 			while (bits) {
-				unsigned b = w * 64 +
-					     (unsigned)__builtin_ctzll(bits);
+				unsigned b =
+				    w * 64 + (unsigned)__builtin_ctzll(bits);
 
 				bits &= bits - 1;
 				if ((pass == 0) != (b >= start) ||
@@ -388,7 +388,8 @@ static void link_port(struct sim *s, unsigned node, unsigned port)
 	}
 	if (f.kind == FK_ADDR) {
 		if (s->t.wrap[(size_t)node * s->t.P + port])
-			f.wrapped |= (uint16_t)(1u << topo_port_dim(&s->t, port));
+			f.wrapped |=
+			    (uint16_t)(1u << topo_port_dim(&s->t, port));
 		s->msgs[f.msg].hops++;
 	}
 	{

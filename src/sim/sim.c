@@ -11,7 +11,7 @@
  * the accepted traffic is below the offered by more than 5 %; at
  * max_cycles it stops
  * with ML_ENOCONV.  Deadlock (flits in the network, none moved for
- * 10 (M + diameter + 100) cycles) is checked every cycle from the start
+ * 10 (M + diameter + 100) + R cycles) is checked every cycle from the start
  * and wins over everything.  A trace runs until every message is
  * complete (ML_OK), or max_cycles, deadlock or max_queue.
  * Idle stretches (no flit anywhere) are skipped to the next generation.
@@ -23,9 +23,11 @@
 #include "sim/mcast.h"
 #include "sim/simint.h"
 
-#define SAT_MIN 2000   /* measured messages before the throughput test */
-#define BATCH0 64      /* first batch size, generated traffic */
-#define MIN_BATCHES 10
+#define SAT_MIN	       2000 /* measured messages before the throughput test */
+#define BATCH0	       64   /* first batch size, generated traffic */
+#define MIN_BATCHES    10
+#define SAT_EVERY      1024  /* cycles between throughput tests */
+#define PROGRESS_EVERY 16384 /* cycles between progress calls */
 
 void ml_sim_params_init(struct ml_sim_params *p, enum ml_sim_topology topology)
 {
@@ -93,25 +95,29 @@ static enum ml_status check_trace(const struct ml_sim_params *p, unsigned N,
 
 		if (i > 0 && m->cycle < p->trace[i - 1].cycle)
 			st = ml_diag_set(d, "trace",
-					 "message %zu: cycles not sorted", i + 1);
+					 "message %zu: cycles not sorted",
+					 i + 1);
 		else if (m->source >= N)
 			st = ml_diag_set(d, "trace",
 					 "message %zu: source %u is not a node "
-					 "(0..%u)", i + 1, m->source, N - 1);
+					 "(0..%u)",
+					 i + 1, m->source, N - 1);
 		else if (m->flits < 1 || m->flits > 65535)
-			st = ml_diag_set(d, "trace",
-					 "message %zu: flits %u outside 1..65535",
-					 i + 1, m->flits);
+			st = ml_diag_set(
+			    d, "trace",
+			    "message %zu: flits %u outside 1..65535", i + 1,
+			    m->flits);
 		else if (m->ndests > 1 && p->multicast >= ML_SIM_TREE &&
 			 (m->flits < 2 || m->flits - 1 + m->ndests > 65535))
 			st = ml_diag_set(d, "trace",
 					 "message %zu: a hardware multicast "
-					 "needs 2..%u flits", i + 1,
-					 65536 - m->ndests);
+					 "needs 2..%u flits",
+					 i + 1, 65536 - m->ndests);
 		else if (m->ndests < 1 || m->ndests > N - 1 || !m->dests)
 			st = ml_diag_set(d, "trace",
 					 "message %zu: %u destinations, need "
-					 "1..%u", i + 1, m->ndests, N - 1);
+					 "1..%u",
+					 i + 1, m->ndests, N - 1);
 		for (j = 0; st == ML_OK && j < m->ndests; j++) {
 			unsigned x = m->dests[j];
 
@@ -131,8 +137,7 @@ static enum ml_status check_trace(const struct ml_sim_params *p, unsigned N,
 	return st;
 }
 
-enum ml_status ml_sim_validate(const struct ml_sim_params *p,
-			       struct ml_diag *d)
+enum ml_status ml_sim_validate(const struct ml_sim_params *p, struct ml_diag *d)
 {
 	unsigned N, P, maxv;
 	int torus = p->topology == ML_SIM_TORUS;
@@ -143,7 +148,8 @@ enum ml_status ml_sim_validate(const struct ml_sim_params *p,
 	if (p->topology != ML_SIM_HYPERCUBE && p->k < 2)
 		return ml_diag_set(d, "k", "%u must be >= 2", p->k);
 	if (torus && p->k == 2)
-		return ml_diag_set(d, "k", "a torus with k = 2 duplicates "
+		return ml_diag_set(d, "k",
+				   "a torus with k = 2 duplicates "
 				   "links: use --topology hypercube");
 	if (p->dims < 1 || p->dims > SIM_MAX_DIMS || (torus && p->dims > 16))
 		return ml_diag_set(d, "dims", "%u must be in 1..%u", p->dims,
@@ -155,32 +161,38 @@ enum ml_status ml_sim_validate(const struct ml_sim_params *p,
 	P = p->topology == ML_SIM_HYPERCUBE ? p->dims : 2 * p->dims;
 	if (p->vcs >= 1 && p->vcs <= SIM_MAX_VCS &&
 	    (unsigned long long)N * 2 * P * p->vcs > SIM_MAX_VC_TOTAL)
-		return ml_diag_set(d, "dims", "%u nodes with %u virtual "
+		return ml_diag_set(d, "dims",
+				   "%u nodes with %u virtual "
 				   "channels per port: more than %u virtual "
-				   "channels in all", N, p->vcs,
-				   SIM_MAX_VC_TOTAL);
+				   "channels in all",
+				   N, p->vcs, SIM_MAX_VC_TOTAL);
 	if (p->routing != ML_SIM_DOR && p->routing != ML_SIM_DUATO)
 		return ml_diag_set(d, "routing", "unknown routing");
 	if (p->vcs < 1 || p->vcs > SIM_MAX_VCS)
 		return ml_diag_set(d, "vcs", "%u must be in 1..%u", p->vcs,
 				   SIM_MAX_VCS);
 	if (p->routing == ML_SIM_DOR && torus && p->vcs < 2)
-		return ml_diag_set(d, "vcs", "dor on a torus needs 2 virtual "
-				   "channels (dateline), got %u", p->vcs);
+		return ml_diag_set(d, "vcs",
+				   "dor on a torus needs 2 virtual "
+				   "channels (dateline), got %u",
+				   p->vcs);
 	maxv = torus ? 3 : 2;
 	if (p->routing == ML_SIM_DUATO && p->vcs < maxv)
-		return ml_diag_set(d, "vcs", "duato on a %s needs >= %u virtual "
+		return ml_diag_set(d, "vcs",
+				   "duato on a %s needs >= %u virtual "
 				   "channels (adaptive and escape), got %u",
-				   torus ? "torus" : p->topology == ML_SIM_MESH
-							     ? "mesh"
-							     : "hypercube",
+				   torus			? "torus"
+				   : p->topology == ML_SIM_MESH ? "mesh"
+								: "hypercube",
 				   maxv, p->vcs);
 	if (p->buffer < 1 || p->buffer > SIM_MAX_BUFFER)
 		return ml_diag_set(d, "buffer", "%u must be in 1..%u",
 				   p->buffer, SIM_MAX_BUFFER);
 	if (p->ports != ML_SIM_ALL && p->ports > P)
-		return ml_diag_set(d, "ports", "%u exceeds the %u network "
-				   "channels of a node", p->ports, P);
+		return ml_diag_set(d, "ports",
+				   "%u exceeds the %u network "
+				   "channels of a node",
+				   p->ports, P);
 	if (p->router_cycles > 1000)
 		return ml_diag_set(d, "router-cycles", "%u exceeds 1000",
 				   p->router_cycles);
@@ -234,7 +246,8 @@ enum ml_status ml_sim_validate(const struct ml_sim_params *p,
 		return ml_diag_set(d, "pattern", "unknown pattern");
 	if (p->pattern == ML_SIM_TORNADO &&
 	    (p->topology == ML_SIM_HYPERCUBE || p->k < 3))
-		return ml_diag_set(d, "pattern", "tornado needs k >= 3 (it maps "
+		return ml_diag_set(d, "pattern",
+				   "tornado needs k >= 3 (it maps "
 				   "every node to itself when k = 2)");
 	if (p->pattern == ML_SIM_HOTSPOT && p->hotspot >= N)
 		return ml_diag_set(d, "hotspot", "%u is not a node (0..%u)",
@@ -378,7 +391,10 @@ static void one_cycle(struct sim *s)
 static enum ml_status run_loop(struct sim *s, unsigned rep)
 {
 	const struct ml_sim_params *p = s->p;
-	uint64_t thr = 10ULL * (max_flits(p) + s->t.diameter + 100);
+	/* SPEC 7.3's 10 (M + diameter + 100), plus R: a header that waits
+	 * R cycles in a router is not stuck */
+	uint64_t thr = 10ULL * (max_flits(p) + s->t.diameter + 100) + s->R;
+	uint64_t next_prog = PROGRESS_EVERY, next_sat = SAT_EVERY;
 	double mean, half;
 
 	for (;;) {
@@ -391,8 +407,8 @@ static enum ml_status run_loop(struct sim *s, unsigned rep)
 			uint64_t nx = traffic_next_event(s);
 
 			if (nx > s->now) {
-				s->now = nx < p->max_cycles ? nx
-							    : p->max_cycles;
+				s->now =
+				    nx < p->max_cycles ? nx : p->max_cycles;
 				continue;
 			}
 		}
@@ -404,8 +420,10 @@ static enum ml_status run_loop(struct sim *s, unsigned rep)
 		s->now++;
 		if (s->flits_in_net && s->now - s->last_move > thr)
 			return ML_DEADLOCK;
-		if (p->progress && (s->now & 0x3fff) == 0)
+		if (p->progress && s->now >= next_prog) {
+			next_prog = s->now + PROGRESS_EVERY;
 			progress(s, rep);
+		}
 		if (s->queued > p->max_queue)
 			return ML_SATURATED;
 		if (p->trace)
@@ -416,14 +434,16 @@ static enum ml_status run_loop(struct sim *s, unsigned rep)
 			if (s->bat.nb >= MIN_BATCHES && half <= p->ci * mean)
 				return saturated(s) ? ML_SATURATED : ML_OK;
 		}
-		if ((s->now & 1023) == 0 && saturated(s))
-			return ML_SATURATED;
+		if (s->now >= next_sat) {
+			next_sat = s->now + SAT_EVERY;
+			if (saturated(s))
+				return ML_SATURATED;
+		}
 	}
 }
 
-static enum ml_status run_one(const struct ml_sim_params *p,
-			      unsigned long seed, unsigned rep,
-			      struct ml_sim_result *res,
+static enum ml_status run_one(const struct ml_sim_params *p, unsigned long seed,
+			      unsigned rep, struct ml_sim_result *res,
 			      const struct sim_hooks *h,
 			      struct sim_counters *cnt)
 {
@@ -469,9 +489,9 @@ static unsigned long rep_seed(unsigned long seed, unsigned i)
 static int worse(enum ml_status a, enum ml_status b)
 {
 	static const int rank[] = {
-		[ML_OK] = 0, [ML_ENOCONV] = 1, [ML_SATURATED] = 2,
-		[ML_DEADLOCK] = 3, [ML_EINVAL] = 4, [ML_ENOMEM] = 5,
-		[ML_OVERFLOW] = 1,
+	    [ML_OK] = 0,       [ML_ENOCONV] = 1, [ML_SATURATED] = 2,
+	    [ML_DEADLOCK] = 3, [ML_EINVAL] = 4,	 [ML_ENOMEM] = 5,
+	    [ML_OVERFLOW] = 1,
 	};
 
 	return rank[a] > rank[b];
@@ -517,7 +537,7 @@ enum ml_status sim_run_hooked(const struct ml_sim_params *p,
 	}
 	res->latency = lsum / R;
 	res->latency_ci =
-		t_half(sqrt(fmax(0, (lsq - lsum * lsum / R) / (R - 1))), R);
+	    t_half(sqrt(fmax(0, (lsq - lsum * lsum / R) / (R - 1))), R);
 	res->unicast_latency = sum.unicast_latency / R;
 	res->multicast_latency = sum.multicast_latency / R;
 	res->multicast_latency_dest = sum.multicast_latency_dest / R;

@@ -21,13 +21,13 @@
 
 #include "mcastlat/sim.h"
 
-#define SIM_NONE 0xffffffffu
-#define SIM_MAX_NODES (1u << 20)
-#define SIM_MAX_DIMS 20
-#define SIM_MAX_VCS 64
-#define SIM_MAX_BUFFER 1024
+#define SIM_NONE	 0xffffffffu
+#define SIM_MAX_NODES	 (1u << 20)
+#define SIM_MAX_DIMS	 20
+#define SIM_MAX_VCS	 64
+#define SIM_MAX_BUFFER	 1024
 #define SIM_MAX_VC_TOTAL (1u << 28) /* VC ids fit 32 bits, with room */
-#define SIM_MAX_CAND (2 * SIM_MAX_DIMS + 2)
+#define SIM_MAX_CAND	 (2 * SIM_MAX_DIMS + 2)
 
 /* ------------------------------------------------------------------ */
 /* Flits: 12 bytes, typed, so that multicast worms (several address
@@ -60,15 +60,15 @@ struct flit {
 struct topo {
 	enum ml_sim_topology kind;
 	unsigned k, n, N;
-	unsigned P;	   /* network ports per node */
-	unsigned L;	   /* injection = delivery channels per node */
-	unsigned nport;	   /* P + L, on both sides of the router */
+	unsigned P;	/* network ports per node */
+	unsigned L;	/* injection = delivery channels per node */
+	unsigned nport; /* P + L, on both sides of the router */
 	unsigned diameter;
-	unsigned *coord;   /* N * n */
-	uint32_t *nbr;	   /* N * P, SIM_NONE at mesh edges */
-	uint8_t *wrap;	   /* N * P: the link is a torus wraparound */
-	uint32_t *sorted;  /* N: nodes in dimension order (dim 0 major) */
-	uint32_t *rank;	   /* N: position of a node in sorted[] */
+	unsigned *coord;  /* N * n */
+	uint32_t *nbr;	  /* N * P, SIM_NONE at mesh edges */
+	uint8_t *wrap;	  /* N * P: the link is a torus wraparound */
+	uint32_t *sorted; /* N: nodes in dimension order (dim 0 major) */
+	uint32_t *rank;	  /* N: position of a node in sorted[] */
 };
 
 int topo_init(struct topo *t, const struct ml_sim_params *p);
@@ -100,9 +100,8 @@ void route_config(struct rcfg *rc, const struct topo *t,
 /* The permitted (port, VC) sets for an address flit at node bound for
  * dest, with the torus dimensions already wrapped in `wrapped`.  At the
  * destination: the L delivery ports, VC 0.  Returns the count. */
-unsigned route_cands(const struct topo *t, const struct rcfg *rc,
-		     unsigned node, unsigned dest, unsigned wrapped,
-		     struct cand *c);
+unsigned route_cands(const struct topo *t, const struct rcfg *rc, unsigned node,
+		     unsigned dest, unsigned wrapped, struct cand *c);
 /* The dimension-order first hop from node to dest (network port). */
 unsigned route_dor_port(const struct topo *t, unsigned node, unsigned dest);
 
@@ -119,13 +118,13 @@ enum ivc_state {
  * worm at its head.  Tree and path multicast add their fields here
  * (branch set, aux buffer, replay, blocked cycles). */
 struct ivc {
-	uint16_t head, cnt;	/* ring in the input flit store */
-	uint8_t state;		/* enum ivc_state */
-	uint8_t mc;		/* enum ivc_mc: hardware multicast worm */
-	uint32_t out;		/* output VC the head flit goes to */
-	uint64_t sw_at;		/* a routed header may switch from this cycle */
-	uint64_t pop_at;	/* last cycle a flit left (flow control) */
-	uint64_t arr_at;	/* last cycle a flit arrived */
+	uint16_t head, cnt; /* ring in the input flit store */
+	uint8_t state;	    /* enum ivc_state */
+	uint8_t mc;	    /* enum ivc_mc: hardware multicast worm */
+	uint32_t out;	 /* output VC the head flit goes to */
+	uint64_t sw_at;	 /* a routed header may switch from this cycle */
+	uint64_t pop_at; /* last cycle a flit left (flow control) */
+	uint64_t arr_at; /* last cycle a flit arrived */
 };
 
 /* What an input VC carries when it is not an ordinary wormhole: a tree or
@@ -152,7 +151,7 @@ struct inj {
 	uint32_t sent;	       /* flits of cur already injected */
 	uint64_t start_at;     /* cur's first flit may cross from here */
 	uint32_t qlen;
-	uint32_t node, in;     /* its node and router input VC */
+	uint32_t node, in; /* its node and router input VC */
 	uint8_t active;
 };
 
@@ -160,17 +159,17 @@ struct inj {
 /* Messages (traffic.c). */
 
 enum msg_kind {
-	MK_UNICAST,  /* a generated unicast */
-	MK_COPY,     /* one unicast of a software multicast */
-	MK_BCOPY,    /* one send of a binomial tree: the receiver forwards */
-	MK_TREE,     /* a tree multicast worm [d_1, data, d_2 .. d_n] (tree.c) */
-	MK_PATH      /* a Dual-Path or PM path worm [a_1 .. a_k][data] (path.c) */
+	MK_UNICAST, /* a generated unicast */
+	MK_COPY,    /* one unicast of a software multicast */
+	MK_BCOPY,   /* one send of a binomial tree: the receiver forwards */
+	MK_TREE,    /* a tree multicast worm [d_1, data, d_2 .. d_n] (tree.c) */
+	MK_PATH	    /* a Dual-Path or PM path worm [a_1 .. a_k][data] (path.c) */
 };
 
 struct msg {
-	uint64_t gen;	/* generation cycle of the message or operation */
-	uint32_t next;	/* source-queue FIFO link, free list */
-	uint32_t op;	/* multicast operation, SIM_NONE for a unicast */
+	uint64_t gen;  /* generation cycle of the message or operation */
+	uint32_t next; /* source-queue FIFO link, free list */
+	uint32_t op;   /* multicast operation, SIM_NONE for a unicast */
 	uint32_t src, dest;
 	uint32_t lo, hi; /* BCOPY: subtree (list range, or hypercube level);
 			  * TREE, PATH: the worm's addresses in the op list */
@@ -178,8 +177,8 @@ struct msg {
 			  * PATH: Dual-Path delivery class (0 high, 1 low) */
 	uint32_t hops;
 	uint16_t flits;
-	uint16_t got;	/* flits delivered (conservation check); TREE,
-			 * PATH: destinations that have the whole message */
+	uint16_t got; /* flits delivered (conservation check); TREE,
+		       * PATH: destinations that have the whole message */
 	uint8_t kind;
 	uint8_t measured;
 };
@@ -188,11 +187,11 @@ struct msg {
 struct mop {
 	uint64_t gen;
 	uint32_t src, ndest, left;
-	uint32_t next;	 /* free list */
-	uint32_t list;	 /* sorted destination list (with src): slot index,
-			  * SIM_NONE = topo.sorted (a broadcast) */
+	uint32_t next; /* free list */
+	uint32_t list; /* sorted destination list (with src): slot index,
+			* SIM_NONE = topo.sorted (a broadcast) */
 	uint32_t flits;
-	uint16_t base;	 /* hypercube binomial: base dimension */
+	uint16_t base; /* hypercube binomial: base dimension */
 	uint8_t measured;
 	uint8_t cube;	 /* spanning binomial tree of the hypercube */
 	double dest_sum; /* sum over destinations of their latency */
@@ -219,7 +218,7 @@ struct batches {
 	unsigned long size; /* messages per batch */
 	unsigned long cur_n;
 	double cur_sum;
-	int fresh;	    /* a batch completed since the last look */
+	int fresh; /* a batch completed since the last look */
 };
 
 void batches_init(struct batches *b, unsigned long size);
@@ -280,7 +279,7 @@ struct sim {
 	struct rcfg rc;
 	gsl_rng *rng;
 	unsigned V, B, R;
-	unsigned W; /* 64-bit words of a per-router VC mask */
+	unsigned W;	   /* 64-bit words of a per-router VC mask */
 	unsigned nvc_node; /* nport * V */
 	uint64_t now;
 
@@ -320,11 +319,11 @@ struct sim {
 	/* generation */
 	struct gev *heap;
 	unsigned nheap;
-	uint32_t *scratch; /* 2 N: destinations, then the candidates */
+	uint32_t *scratch;     /* 2 N: destinations, then the candidates */
 	uint32_t *bcast_count; /* per source: broadcasts started (base dim) */
 	size_t trace_next;
 	unsigned mflits, uflits;
-	unsigned long long generated; /* messages and operations generated */
+	unsigned long long generated;	/* messages and operations generated */
 	unsigned long long outstanding; /* generated, not yet complete */
 
 	/* measurement */

@@ -96,13 +96,12 @@ static uint32_t op_alloc(struct sim *s)
 	uint32_t o = s->op_free, old = s->nops, i;
 
 	if (o == SIM_NONE) {
-		if (grow((void **)&s->ops, &s->nops, sizeof(*s->ops),
-			 old + 1))
+		if (grow((void **)&s->ops, &s->nops, sizeof(*s->ops), old + 1))
 			return SIM_NONE;
 		if (s->list_slot) {
-			uint32_t *l = realloc(s->lists, (size_t)s->nops *
-						       s->list_slot *
-						       sizeof(*l));
+			uint32_t *l =
+			    realloc(s->lists, (size_t)s->nops * s->list_slot *
+						  sizeof(*l));
 			if (!l)
 				return SIM_NONE;
 			s->lists = l;
@@ -247,8 +246,8 @@ uint64_t traffic_next_event(const struct sim *s)
 {
 	if (s->p->trace)
 		return s->trace_next < s->p->ntrace
-			       ? s->p->trace[s->trace_next].cycle
-			       : UINT64_MAX;
+			   ? s->p->trace[s->trace_next].cycle
+			   : UINT64_MAX;
 	return s->nheap ? s->heap[0].t : UINT64_MAX;
 }
 
@@ -378,8 +377,8 @@ static void enqueue(struct sim *s, unsigned node, uint32_t m)
 	traffic_inj_activate(s, ch);
 }
 
-static uint32_t new_copy(struct sim *s, uint32_t o, unsigned src,
-			 unsigned dest, uint8_t kind)
+static uint32_t new_copy(struct sim *s, uint32_t o, unsigned src, unsigned dest,
+			 uint8_t kind)
 {
 	uint32_t m = msg_alloc(s);
 	struct msg *x;
@@ -405,8 +404,8 @@ static void halving_sends(struct sim *s, uint32_t o, unsigned node,
 			  unsigned pos, unsigned lo, unsigned hi)
 {
 	const uint32_t *list = s->ops[o].list == SIM_NONE
-				       ? s->t.sorted
-				       : s->lists + (size_t)o * s->list_slot;
+				   ? s->t.sorted
+				   : s->lists + (size_t)o * s->list_slot;
 
 	while (hi - lo > 1) {
 		unsigned mid = lo + (hi - lo + 1) / 2, tgt, nlo, nhi;
@@ -435,8 +434,7 @@ static void halving_sends(struct sim *s, uint32_t o, unsigned node,
 
 /* Hypercube spanning binomial tree: node sends along the dimensions
  * order[i], i = first .. n - 1, order[i] = (base + i) mod n. */
-static void cube_sends(struct sim *s, uint32_t o, unsigned node,
-		       unsigned first)
+static void cube_sends(struct sim *s, uint32_t o, unsigned node, unsigned first)
 {
 	unsigned n = s->t.n, i;
 
@@ -530,8 +528,8 @@ static void start_multicast(struct sim *s, unsigned src, const unsigned *dests,
 			s->scratch[i] = dests[i];
 		gsl_ran_shuffle(s->rng, s->scratch, nd, sizeof(*s->scratch));
 		for (i = 0; i < nd; i++) {
-			uint32_t m = new_copy(s, o, src, s->scratch[i],
-					      MK_COPY);
+			uint32_t m =
+			    new_copy(s, o, src, s->scratch[i], MK_COPY);
 
 			if (m == SIM_NONE)
 				return;
@@ -561,9 +559,8 @@ static void start_multicast(struct sim *s, unsigned src, const unsigned *dests,
 		for (i = 0; i < nd; i++) {
 			uint32_t x = dests[i];
 
-			for (j = i + 1; j > 0 && s->t.rank[l[j - 1]] >
-							 s->t.rank[x];
-			     j--)
+			for (j = i + 1;
+			     j > 0 && s->t.rank[l[j - 1]] > s->t.rank[x]; j--)
 				l[j] = l[j - 1];
 			l[j] = x;
 		}
@@ -623,7 +620,8 @@ static void generate_at(struct sim *s, unsigned src)
 	const struct ml_sim_params *p = s->p;
 	unsigned N = s->t.N, nd, d;
 
-	if (p->beta > 0 && (p->beta >= 1 || gsl_rng_uniform(s->rng) < p->beta)) {
+	if (p->beta > 0 &&
+	    (p->beta >= 1 || gsl_rng_uniform(s->rng) < p->beta)) {
 		nd = p->dests == ML_SIM_ALL ? N - 1 : p->dests;
 		if (nd == N - 1) {
 			unsigned i, j = 0;
@@ -659,10 +657,10 @@ int traffic_generate(struct sim *s)
 		while (s->trace_next < p->ntrace &&
 		       p->trace[s->trace_next].cycle <= s->now) {
 			const struct ml_sim_trace_msg *t =
-				&p->trace[s->trace_next++];
+			    &p->trace[s->trace_next++];
 
-			new_message(s, t->source, t->dests, t->ndests,
-				    t->flits, t->ndests > 1);
+			new_message(s, t->source, t->dests, t->ndests, t->flits,
+				    t->ndests > 1);
 		}
 		return traffic_failed(s) ? -1 : 0;
 	}
