@@ -101,7 +101,8 @@ static double bench_tree(unsigned long long cycles, double *acc)
 		enum ml_status st = ml_sim_run(&p, &r, NULL);
 
 		if (st != ML_ENOCONV) {
-			fprintf(stderr, "bench_sim: tree: unexpected status %s\n",
+			fprintf(stderr,
+				"bench_sim: tree: unexpected status %s\n",
 				ml_status_word(st));
 			return -1;
 		}

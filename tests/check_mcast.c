@@ -35,9 +35,9 @@
  *                                  y=0:  0  1  2          */
 START_TEST(test_dp_labels)
 {
-	static const unsigned l44[16] = {0, 1,	2,  3,	7,  6,	5,  4,
+	static const unsigned l44[16] = {0, 1, 2,  3,  7,  6,  5,  4,
 					 8, 9, 10, 11, 15, 14, 13, 12};
-	static const unsigned l35[15] = {0,  1, 2, 5,  4,  3,  6, 7,
+	static const unsigned l35[15] = {0, 1,	2,  5, 4,  3,  6, 7,
 					 8, 11, 10, 9, 12, 13, 14};
 
 	for (unsigned i = 0; i < 16; i++) {
@@ -120,7 +120,7 @@ END_TEST
  * labels strictly monotone, every channel in the pair's subnetwork. */
 START_TEST(test_dp_brute)
 {
-	static const unsigned sizes[][2] = {{4, 4}, {3, 5}, {5, 3}, {8, 8},
+	static const unsigned sizes[][2] = {{4, 4}, {3, 5}, {5, 3},  {8, 8},
 					    {2, 7}, {7, 2}, {16, 16}};
 
 	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
@@ -129,24 +129,29 @@ START_TEST(test_dp_brute)
 		for (unsigned u = 0; u < n; u++)
 			for (unsigned v = 0; v < n; v++) {
 				unsigned x = u, hops = 0;
-				unsigned man = abs((int)(u % w) - (int)(v % w)) +
-					       abs((int)(u / w) - (int)(v / w));
-				int high = ml_dp_label(w, u) < ml_dp_label(w, v);
+				unsigned man =
+				    abs((int)(u % w) - (int)(v % w)) +
+				    abs((int)(u / w) - (int)(v / w));
+				int high =
+				    ml_dp_label(w, u) < ml_dp_label(w, v);
 
 				while (x != v) {
 					int d = ml_dp_route(w, h, x, v);
 					unsigned y;
 
 					CHEAP(d >= 0);
-					CHEAP(ml_dp_is_high(w, h, x, d) == high);
+					CHEAP(ml_dp_is_high(w, h, x, d) ==
+					      high);
 					y = d == ML_MC_XP   ? x + 1
 					    : d == ML_MC_XM ? x - 1
 					    : d == ML_MC_YP ? x + w
 							    : x - w;
 					if (high)
-						CHEAP(ml_dp_label(w, y) > ml_dp_label(w, x));
+						CHEAP(ml_dp_label(w, y) >
+						      ml_dp_label(w, x));
 					else
-						CHEAP(ml_dp_label(w, y) < ml_dp_label(w, x));
+						CHEAP(ml_dp_label(w, y) <
+						      ml_dp_label(w, x));
 					x = y;
 					hops++;
 					CHEAP(hops <= man);
@@ -258,10 +263,12 @@ START_TEST(test_pm_brute)
 			int arrived = ML_MC_NONE;
 			char used[256] = {0};
 
-			rng = rng * 6364136223846793005ul + 1442695040888963407ul;
+			rng =
+			    rng * 6364136223846793005ul + 1442695040888963407ul;
 			src = (unsigned)(rng >> 33) % n;
 			used[src] = 1;
-			rng = rng * 6364136223846793005ul + 1442695040888963407ul;
+			rng =
+			    rng * 6364136223846793005ul + 1442695040888963407ul;
 			nd = 1 + (unsigned)(rng >> 33) % (n - 1);
 			for (unsigned i = 0; i < nd; i++) {
 				unsigned c;
@@ -278,16 +285,17 @@ START_TEST(test_pm_brute)
 			u = src;
 			for (unsigned i = 0; i < nd; i++) {
 				unsigned v = d[i];
-				unsigned man = abs((int)(u % w) - (int)(v % w)) +
-					       abs((int)(u / w) - (int)(v / w));
+				unsigned man =
+				    abs((int)(u % w) - (int)(v % w)) +
+				    abs((int)(u / w) - (int)(v / w));
 				unsigned hops = 0;
 				int seen_y = 0;
 
 				if (i > 0)
 					CHEAP(v % w >= u % w);
 				while (u != v) {
-					unsigned m = ml_pm_route(w, u, v, i == 0,
-								 arrived);
+					unsigned m = ml_pm_route(
+					    w, u, v, i == 0, arrived);
 					int c[4], nc = 0, dir;
 
 					CHEAP(m != 0);
@@ -307,7 +315,8 @@ START_TEST(test_pm_brute)
 					} else {
 						CHEAP(dir != ML_MC_XM);
 					}
-					CHEAP(!(arrived == ML_MC_YP && dir == ML_MC_YM));
+					CHEAP(!(arrived == ML_MC_YP &&
+						dir == ML_MC_YM));
 					u = dir == ML_MC_XP   ? u + 1
 					    : dir == ML_MC_XM ? u - 1
 					    : dir == ML_MC_YP ? u + w
@@ -361,7 +370,7 @@ struct rec {
 	struct ev ev[MAXEV];
 	unsigned nev;
 	unsigned long long done_at[64]; /* per node, last completion */
-	unsigned done[64];		 /* per node, completions */
+	unsigned done[64];		/* per node, completions */
 };
 
 static void rec_flit(void *arg, unsigned node, unsigned port, unsigned vc,
@@ -457,15 +466,15 @@ static void mesh4(struct ml_sim_params *p, enum ml_sim_multicast mc)
 static const struct hev {
 	unsigned c, node, port, addr, dest, tail;
 } tree_hand[] = {
-	{3, 0, 0, 1, 6, 0},   {4, 0, 0, 0, 0, 0},   {6, 1, 0, 1, 6, 0},
-	{7, 0, 0, 1, 1, 0},   {7, 1, 0, 0, 0, 0},   {8, 0, 0, 1, 14, 0},
-	{9, 2, 2, 1, 6, 0},   {10, 1, 4, 1, 1, 0},  {10, 2, 2, 0, 0, 0},
-	{11, 0, 0, 1, 3, 1},  {11, 1, 4, 0, 0, 0},  {12, 1, 0, 1, 14, 0},
-	{12, 6, 4, 1, 6, 0},  {13, 6, 4, 0, 0, 0},  {14, 1, 0, 1, 3, 1},
-	{15, 2, 2, 1, 14, 0}, {17, 2, 0, 1, 3, 0},  {18, 2, 0, 0, 0, 1},
-	{18, 6, 2, 1, 14, 0}, {19, 6, 2, 0, 0, 1},  {20, 3, 4, 1, 3, 0},
-	{21, 3, 4, 0, 0, 1},  {21, 10, 2, 1, 14, 0}, {22, 10, 2, 0, 0, 1},
-	{24, 14, 4, 1, 14, 0}, {25, 14, 4, 0, 0, 1},
+    {3, 0, 0, 1, 6, 0},	   {4, 0, 0, 0, 0, 0},	  {6, 1, 0, 1, 6, 0},
+    {7, 0, 0, 1, 1, 0},	   {7, 1, 0, 0, 0, 0},	  {8, 0, 0, 1, 14, 0},
+    {9, 2, 2, 1, 6, 0},	   {10, 1, 4, 1, 1, 0},	  {10, 2, 2, 0, 0, 0},
+    {11, 0, 0, 1, 3, 1},   {11, 1, 4, 0, 0, 0},	  {12, 1, 0, 1, 14, 0},
+    {12, 6, 4, 1, 6, 0},   {13, 6, 4, 0, 0, 0},	  {14, 1, 0, 1, 3, 1},
+    {15, 2, 2, 1, 14, 0},  {17, 2, 0, 1, 3, 0},	  {18, 2, 0, 0, 0, 1},
+    {18, 6, 2, 1, 14, 0},  {19, 6, 2, 0, 0, 1},	  {20, 3, 4, 1, 3, 0},
+    {21, 3, 4, 0, 0, 1},   {21, 10, 2, 1, 14, 0}, {22, 10, 2, 0, 0, 1},
+    {24, 14, 4, 1, 14, 0}, {25, 14, 4, 0, 0, 1},
 };
 
 START_TEST(test_tree_hand)
@@ -539,7 +548,8 @@ END_TEST
  */
 START_TEST(test_figure3)
 {
-	static const unsigned da[3] = {7, 13, 14}, db[6] = {9, 11, 13, 5, 4, 15};
+	static const unsigned da[3] = {7, 13, 14},
+			      db[6] = {9, 11, 13, 5, 4, 15};
 	const struct ml_sim_trace_msg m[2] = {{0, 4, 2, 3, da},
 					      {3, 6, 2, 6, db}};
 	struct ml_sim_params p;
@@ -655,7 +665,7 @@ END_TEST
 START_TEST(test_pm_sim)
 {
 	static const unsigned dests[5] = {15, 8, 1, 13, 3};
-	static const unsigned wn[17] = {6, 5, 4, 8, 9, 5, 1, 5, 9,
+	static const unsigned wn[17] = {6,  5,	4,  8,	9, 5, 1, 5, 9,
 					13, 14, 15, 11, 7, 3, 7, 11};
 	static const unsigned wp[17] = {1, 1, 2, 0, 3, 3, 2, 2, 2,
 					0, 0, 3, 3, 3, 2, 2, 2};
@@ -721,19 +731,19 @@ struct ccase {
 /* R = 0 and 1: a freed branch can carry a new worm's header into the next
  * router one cycle later, racing the old worm's end mark */
 static const struct ccase ccases[] = {
-	{ML_SIM_MESH, 4, 2, ML_SIM_TREE, 1, 1, 0},
-	{ML_SIM_TORUS, 4, 2, ML_SIM_TREE, 1, 1, 1},
-	{ML_SIM_MESH, 4, 2, ML_SIM_PM, 4, 1, 0},
-	{ML_SIM_MESH, 4, 2, ML_SIM_TREE, 1, 1, 2},
-	{ML_SIM_MESH, 4, 2, ML_SIM_TREE, 1, 50, 2},
-	{ML_SIM_MESH, 4, 2, ML_SIM_TREE, 2, 3, 2},
-	{ML_SIM_TORUS, 4, 2, ML_SIM_TREE, 1, 1, 2},
-	{ML_SIM_TORUS, 4, 2, ML_SIM_TREE, 1, 50, 2},
-	{ML_SIM_TORUS, 3, 3, ML_SIM_TREE, 1, 1, 2},
-	{ML_SIM_MESH, 4, 2, ML_SIM_DUAL_PATH, 2, 1, 2},
-	{ML_SIM_MESH, 5, 2, ML_SIM_DUAL_PATH, 4, 1, 2},
-	{ML_SIM_MESH, 4, 2, ML_SIM_PM, 4, 1, 2},
-	{ML_SIM_MESH, 5, 2, ML_SIM_PM, 4, 1, 2},
+    {ML_SIM_MESH, 4, 2, ML_SIM_TREE, 1, 1, 0},
+    {ML_SIM_TORUS, 4, 2, ML_SIM_TREE, 1, 1, 1},
+    {ML_SIM_MESH, 4, 2, ML_SIM_PM, 4, 1, 0},
+    {ML_SIM_MESH, 4, 2, ML_SIM_TREE, 1, 1, 2},
+    {ML_SIM_MESH, 4, 2, ML_SIM_TREE, 1, 50, 2},
+    {ML_SIM_MESH, 4, 2, ML_SIM_TREE, 2, 3, 2},
+    {ML_SIM_TORUS, 4, 2, ML_SIM_TREE, 1, 1, 2},
+    {ML_SIM_TORUS, 4, 2, ML_SIM_TREE, 1, 50, 2},
+    {ML_SIM_TORUS, 3, 3, ML_SIM_TREE, 1, 1, 2},
+    {ML_SIM_MESH, 4, 2, ML_SIM_DUAL_PATH, 2, 1, 2},
+    {ML_SIM_MESH, 5, 2, ML_SIM_DUAL_PATH, 4, 1, 2},
+    {ML_SIM_MESH, 4, 2, ML_SIM_PM, 4, 1, 2},
+    {ML_SIM_MESH, 5, 2, ML_SIM_PM, 4, 1, 2},
 };
 
 START_TEST(test_conservation)
@@ -764,10 +774,11 @@ START_TEST(test_conservation)
 			unsigned *ds = dl + (size_t)nm * 9, nd, j;
 
 			nd = gsl_rng_uniform(g) < 0.7
-				     ? 2 + (unsigned)gsl_rng_uniform_int(g, 8)
-				     : 1;
+				 ? 2 + (unsigned)gsl_rng_uniform_int(g, 8)
+				 : 1;
 			for (j = 0; j < nd;) {
-				unsigned v = (unsigned)gsl_rng_uniform_int(g, N),
+				unsigned v = (unsigned)gsl_rng_uniform_int(g,
+									   N),
 					 q, dup = v == u;
 
 				for (q = 0; q < j; q++)
@@ -777,8 +788,9 @@ START_TEST(test_conservation)
 			}
 			x->cycle = cyc;
 			x->source = u;
-			x->flits = nd > 1 ? 2 + (unsigned)gsl_rng_uniform_int(g, 3)
-					  : 1 + (unsigned)gsl_rng_uniform_int(g, 8);
+			x->flits =
+			    nd > 1 ? 2 + (unsigned)gsl_rng_uniform_int(g, 3)
+				   : 1 + (unsigned)gsl_rng_uniform_int(g, 8);
 			x->ndests = nd;
 			x->dests = ds;
 			for (j = 0; j < nd; j++) {
@@ -867,9 +879,12 @@ START_TEST(test_saturation_no_deadlock)
 		enum ml_sim_multicast mc;
 		unsigned ports;
 	} cs[] = {
-		{ML_SIM_MESH, ML_SIM_TREE, 1},	 {ML_SIM_TORUS, ML_SIM_TREE, 1},
-		{ML_SIM_MESH, ML_SIM_DUAL_PATH, 2}, {ML_SIM_MESH, ML_SIM_PM, 4},
-		{ML_SIM_MESH, ML_SIM_UNICAST, 1}, {ML_SIM_TORUS, ML_SIM_BINOMIAL, 1},
+	    {ML_SIM_MESH, ML_SIM_TREE, 1},
+	    {ML_SIM_TORUS, ML_SIM_TREE, 1},
+	    {ML_SIM_MESH, ML_SIM_DUAL_PATH, 2},
+	    {ML_SIM_MESH, ML_SIM_PM, 4},
+	    {ML_SIM_MESH, ML_SIM_UNICAST, 1},
+	    {ML_SIM_TORUS, ML_SIM_BINOMIAL, 1},
 	};
 	struct ml_sim_params p;
 	struct ml_sim_result r;

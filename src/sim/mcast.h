@@ -69,8 +69,7 @@ void ml_pm_sort(unsigned w, unsigned *dests, size_t n);
  * ML_MC_NONE at the source).  Never empty for a worm built by
  * ml_pm_sort (see path.c); 0 when u == v.
  */
-unsigned ml_pm_route(unsigned w, unsigned u, unsigned v, int leg0,
-		     int arrived);
+unsigned ml_pm_route(unsigned w, unsigned u, unsigned v, int leg0, int arrived);
 
 /* ---- Worm layouts ------------------------------------------------------ */
 
@@ -122,18 +121,18 @@ struct mcin {
 
 /* The multicast state of a simulation (struct sim.mc). */
 struct mcnet {
-	struct mcin *in;  /* per input VC (N * nvc_node) */
-	uint32_t *br;	  /* per input VC: maxbr reserved output VCs */
+	struct mcin *in; /* per input VC (N * nvc_node) */
+	uint32_t *br;	 /* per input VC: maxbr reserved output VCs */
 	unsigned maxbr;
-	uint16_t *dcnt;	  /* per delivery channel (N * L): data flits the
-			   * current destination received */
-	uint8_t *darm;	  /* per delivery channel: its address arrived */
+	uint16_t *dcnt;		/* per delivery channel (N * L): data flits the
+				 * current destination received */
+	uint8_t *darm;		/* per delivery channel: its address arrived */
 	uint32_t *pend, *pnext; /* output VCs whose end mark crosses to
 				 * an empty input VC next cycle (A2) */
 	unsigned npend, npnext;
-	uint64_t *mask;	  /* per router (W words): input VCs holding a
-			   * multicast worm, switched even while the flit
-			   * behind the head waits for the routing unit */
+	uint64_t *mask; /* per router (W words): input VCs holding a
+			 * multicast worm, switched even while the flit
+			 * behind the head waits for the routing unit */
 	int pruning;
 	unsigned prune_wait;
 	int pm; /* path worms: PM (else Dual-Path) */
@@ -154,8 +153,7 @@ int mc_route(struct sim *s, unsigned node, uint32_t id);
 void mc_switch(struct sim *s, unsigned node, uint32_t id);
 /* Flit f of a hardware multicast message reaches the node through
  * delivery channel l. */
-void mc_deliver(struct sim *s, unsigned node, unsigned l,
-		const struct flit *f);
+void mc_deliver(struct sim *s, unsigned node, unsigned l, const struct flit *f);
 /* The sent-th flit of hardware multicast message m at its source. */
 void mc_flit(const struct sim *s, const struct msg *m, unsigned sent,
 	     struct flit *f);

@@ -25,7 +25,6 @@
 
 #include "sim/simint.h"
 
-
 unsigned ml_dp_label(unsigned w, unsigned node)
 {
 	unsigned x = node % w, y = node / w;
@@ -140,8 +139,7 @@ void ml_pm_sort(unsigned w, unsigned *dests, size_t n)
 	sort_nodes(dests, n, w, 1, 0);
 }
 
-unsigned ml_pm_route(unsigned w, unsigned u, unsigned v, int leg0,
-		     int arrived)
+unsigned ml_pm_route(unsigned w, unsigned u, unsigned v, int leg0, int arrived)
 {
 	unsigned ux = u % w, uy = u / w, vx = v % w, vy = v / w;
 	unsigned m = 0;
@@ -225,13 +223,12 @@ int path_route(struct sim *s, unsigned node, uint32_t id)
 		unsigned inport = id % s->nvc_node / V;
 
 		if (s->mc->pm)
-			mask = ml_pm_route(s->t.k, node, f->dest,
-					   f->dest == m->dest,
-					   inport < P ? (int)inport
-						      : ML_MC_NONE);
+			mask = ml_pm_route(
+			    s->t.k, node, f->dest, f->dest == m->dest,
+			    inport < P ? (int)inport : ML_MC_NONE);
 		else
-			mask = ML_MC_BIT(ml_dp_route(s->t.k, s->t.k, node,
-						     f->dest));
+			mask = ML_MC_BIT(
+			    ml_dp_route(s->t.k, s->t.k, node, f->dest));
 		/* a free VC; among ports, the emptiest queue, then +x */
 		for (port = 0; port < ML_MC_NDIR; port++) {
 			if (!(mask & ML_MC_BIT(port)))
@@ -288,8 +285,7 @@ void path_switch(struct sim *s, unsigned node, uint32_t id)
 	if (iv->cnt == 0 || (iv->cnt == 1 && iv->arr_at == s->now))
 		return;
 	f = &s->iq[(size_t)id * s->B + iv->head];
-	if (f->kind == FK_ADDR && (t->hold || iv->state == IV_IDLE) &&
-	    !t->rt)
+	if (f->kind == FK_ADDR && (t->hold || iv->state == IV_IDLE) && !t->rt)
 		return; /* waits for the routing unit */
 	if (t->rt && iv->sw_at > s->now)
 		return;

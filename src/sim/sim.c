@@ -213,10 +213,12 @@ enum ml_status ml_sim_validate(const struct ml_sim_params *p, struct ml_diag *d)
 		return ml_diag_set(d, "multicast", "unknown mechanism");
 	if (p->multicast == ML_SIM_TREE) { /* SPEC 8, notes section 3 */
 		if (p->topology == ML_SIM_HYPERCUBE || p->routing != ML_SIM_DOR)
-			return ml_diag_set(d, "multicast", "tree needs a mesh or "
+			return ml_diag_set(d, "multicast",
+					   "tree needs a mesh or "
 					   "torus with dor routing");
 		if (p->aux && p->aux < p->flits - 1)
-			return ml_diag_set(d, "aux", "%u flits cannot hold the "
+			return ml_diag_set(d, "aux",
+					   "%u flits cannot hold the "
 					   "%u data flits of a multicast",
 					   p->aux, p->flits - 1);
 	}
@@ -227,17 +229,20 @@ enum ml_status ml_sim_validate(const struct ml_sim_params *p, struct ml_diag *d)
 							     : "dual-path");
 	if (p->multicast == ML_SIM_DUAL_PATH && p->ports != ML_SIM_ALL &&
 	    p->ports < 2)
-		return ml_diag_set(d, "ports", "dual-path needs 2 delivery "
+		return ml_diag_set(d, "ports",
+				   "dual-path needs 2 delivery "
 				   "channels, one per class (high and low "
-				   "worms), got %u", p->ports);
+				   "worms), got %u",
+				   p->ports);
 	if (p->multicast >= ML_SIM_TREE && p->beta > 0 && !p->trace &&
-	    (p->dests == ML_SIM_ALL ? N - 1 : p->dests) + p->flits - 1 >
-		    65535)
-		return ml_diag_set(d, "flits", "a hardware multicast worm "
+	    (p->dests == ML_SIM_ALL ? N - 1 : p->dests) + p->flits - 1 > 65535)
+		return ml_diag_set(d, "flits",
+				   "a hardware multicast worm "
 				   "(addresses and data) exceeds 65535 flits");
 	if (p->multicast >= ML_SIM_TREE && p->flits < 2 && p->beta > 0 &&
 	    !p->trace)
-		return ml_diag_set(d, "flits", "a hardware multicast needs "
+		return ml_diag_set(d, "flits",
+				   "a hardware multicast needs "
 				   "data: 2 flits or more");
 	if (p->prep_cycles > 1000000)
 		return ml_diag_set(d, "prep-cycles", "%u exceeds 10^6",
@@ -329,7 +334,9 @@ static void fill(const struct sim *s, struct ml_sim_result *r)
 	r->accepted = s->measuring && win > 0 ? s->accepted_flits / win : NAN;
 	r->hops = acc_mean(&s->hops);
 	r->prunings = s->prune.n ? acc_mean(&s->prune) : s->mlat.n ? 0.0 : NAN;
-	r->branches = s->branch.n ? acc_mean(&s->branch) : s->mlat.n ? 0.0 : NAN;
+	r->branches = s->branch.n ? acc_mean(&s->branch)
+		      : s->mlat.n ? 0.0
+				  : NAN;
 	r->channels = acc_mean(&s->chan);
 	r->cycles = s->now;
 	r->messages = s->lat.n;

@@ -121,10 +121,10 @@ struct ivc {
 	uint16_t head, cnt; /* ring in the input flit store */
 	uint8_t state;	    /* enum ivc_state */
 	uint8_t mc;	    /* enum ivc_mc: hardware multicast worm */
-	uint32_t out;	 /* output VC the head flit goes to */
-	uint64_t sw_at;	 /* a routed header may switch from this cycle */
-	uint64_t pop_at; /* last cycle a flit left (flow control) */
-	uint64_t arr_at; /* last cycle a flit arrived */
+	uint32_t out;	    /* output VC the head flit goes to */
+	uint64_t sw_at;	    /* a routed header may switch from this cycle */
+	uint64_t pop_at;    /* last cycle a flit left (flow control) */
+	uint64_t arr_at;    /* last cycle a flit arrived */
 };
 
 /* What an input VC carries when it is not an ordinary wormhole: a tree or
@@ -163,7 +163,7 @@ enum msg_kind {
 	MK_COPY,    /* one unicast of a software multicast */
 	MK_BCOPY,   /* one send of a binomial tree: the receiver forwards */
 	MK_TREE,    /* a tree multicast worm [d_1, data, d_2 .. d_n] (tree.c) */
-	MK_PATH	    /* a Dual-Path or PM path worm [a_1 .. a_k][data] (path.c) */
+	MK_PATH /* a Dual-Path or PM path worm [a_1 .. a_k][data] (path.c) */
 };
 
 struct msg {

@@ -118,8 +118,7 @@ void mc_free(struct sim *s)
 /* ------------------------------------------------------------------ */
 /* Queues. */
 
-static inline struct flit *iq_at(const struct sim *s, uint32_t id,
-				 unsigned i)
+static inline struct flit *iq_at(const struct sim *s, uint32_t id, unsigned i)
 {
 	unsigned slot = s->iv[id].head + i;
 
@@ -212,7 +211,8 @@ static uint32_t downstream(const struct sim *s, uint32_t o)
 	unsigned node = o / s->nvc_node, port = o % s->nvc_node / s->V;
 
 	return (s->t.nbr[(size_t)node * s->t.P + port] * s->t.nport + port) *
-		       s->V + o % s->V;
+		   s->V +
+	       o % s->V;
 }
 
 void mc_mark(struct sim *s, uint32_t id, int on)
@@ -402,8 +402,8 @@ static int tree_route(struct sim *s, unsigned node, uint32_t id)
 
 			if (pos == 1)
 				keep = iq_at(s, id, 0)->kind == FK_ADDR
-					       ? iv->out
-					       : t->cur;
+					   ? iv->out
+					   : t->cur;
 			if (t->nbr > (keep != SIM_NONE))
 				prune(s, id, keep);
 		}
@@ -474,8 +474,7 @@ static void tree_blocked(struct sim *s, uint32_t id, uint32_t o)
 {
 	struct mcin *t = &s->mc->in[id];
 
-	if (++t->blocked >= s->mc->prune_wait && s->mc->pruning &&
-	    t->nbr > 1) {
+	if (++t->blocked >= s->mc->prune_wait && s->mc->pruning && t->nbr > 1) {
 		prune(s, id, o);
 		t->blocked = 0;
 	}
@@ -590,8 +589,7 @@ void mc_flit(const struct sim *s, const struct msg *m, unsigned sent,
 	}
 }
 
-void mc_deliver(struct sim *s, unsigned node, unsigned l,
-		const struct flit *f)
+void mc_deliver(struct sim *s, unsigned node, unsigned l, const struct flit *f)
 {
 	struct mcnet *mc = s->mc;
 	size_t ch = (size_t)node * s->t.L + l;
@@ -608,7 +606,8 @@ void mc_deliver(struct sim *s, unsigned node, unsigned l,
 		mc->dcnt[ch] = 0;
 		if (s->measuring)
 			s->accepted_flits += 1;
-		if (m->flits == m->hi - m->lo) { /* no data (a 1-flit unicast) */
+		if (m->flits ==
+		    m->hi - m->lo) { /* no data (a 1-flit unicast) */
 			mc->darm[ch] = 0;
 			traffic_mc_done(s, node, f->msg);
 		}
