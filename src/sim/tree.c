@@ -14,9 +14,13 @@
  *    a branch on a free permitted output VC and, when the data have
  *    already passed (they are in the auxiliary buffer), the D data flits
  *    are replayed behind it, one per cycle, before the input moves on;
+ *  - the routing unit is pipelined: it may route the address behind the
+ *    head (see "Tree routing" below), so reusing addresses cross a
+ *    router one per cycle;
  *  - total pruning (004 section 3, A4): an address with neither a
  *    reusable nor a free output releases every branch of the worm at
- *    this router and waits; the pruning after flow-control blocking
+ *    this router (but the one the flit ahead of it is about to take)
+ *    and waits; the pruning after flow-control blocking
  *    (A3): when the head flit (or a replayed one) finds its branch's
  *    queue full for prune_wait consecutive cycles, every other branch is
  *    released;
@@ -26,11 +30,12 @@
  * gets the end mark FF_TAIL (the output VC is freed when it crosses the
  * link, as for a unicast tail); if that flit is already downstream, the
  * mark goes to the last flit queued in the downstream input VC, or, when
- * that is empty too, to the input VC itself, which releases its own
- * branches at the start of the next cycle: the mark travels at most one
- * hop per cycle and takes no buffer slot.  A released (pruned) branch is
- * thus an ordinary worm ending after its last flit; the addresses behind
- * open new branches with a replay, so every destination gets its address
+ * that is empty too, crosses the link at the start of the next cycle
+ * (the output VC stays taken until then, so no new worm can overtake it)
+ * and the downstream input releases its own branches: the mark travels
+ * at most one hop per cycle and takes no buffer slot.  A released (pruned)
+ * branch is thus an ordinary worm ending after its last flit; the addresses
+ * behind open new branches with a replay, so every destination gets its address
  * and the D data exactly once (tests/check_mcast.c checks it under load).
  * Flits moved on a branch never carry the worm's own FF_TAIL: the end of
  * each branch is marked by its release.
