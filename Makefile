@@ -9,6 +9,7 @@
 #   make fuzz             libFuzzer (clang) on each target of tests/fuzz/
 #                         for FUZZ_SECONDS (default 60) in FUZZ_BUILD
 #   make valgrind         CLI tests and hard inputs under valgrind
+#   make figures          every scripts/fig*.sh into FIGDIR (figures)
 
 VERSION := 0.1.0
 PREFIX ?= /usr/local
@@ -71,7 +72,7 @@ apt_install = @missing=; for p in $(1); do \
 		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y $$missing; \
 	fi
 
-.PHONY: all check unit cli bench install uninstall clean deps fuzz FORCE \
+.PHONY: all check unit cli bench figures install uninstall clean deps fuzz FORCE \
 	fuzz-replay fuzz-merge fuzz-deps hard valgrind
 
 all: mcastlat libmcastlat.a
@@ -211,6 +212,14 @@ fuzz-deps:
 
 bench: all
 	scripts/bench.sh
+
+# Every figure script (scripts/fig*.sh), PNGs and their CSV into FIGDIR.
+# Needs gnuplot; the simulated figures take minutes (see each script).
+FIGDIR ?= figures
+figures: mcastlat
+	@set -e; for s in scripts/fig*.sh; do \
+		echo "== $$s"; FIGDIR=$(FIGDIR) MCASTLAT=./mcastlat sh $$s; \
+	done
 
 deps:
 	$(call apt_install,$(DEBS))

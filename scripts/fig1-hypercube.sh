@@ -4,7 +4,7 @@
 # generation rate lambda_g for n = 6, 7, 8, V = 2, 4, M = 32, 64, 128 and
 # beta = 0.005, 0.01, 0.02.
 #
-#   scripts/fig1-hypercube.sh [OUTDIR]      (default: figures)
+#   scripts/fig1-hypercube.sh [OUTDIR]      (default: $FIGDIR or figures)
 #
 # Writes OUTDIR/fig1-hypercube-n<n>-v<V>.png (one per n and V, three panels
 # M = 32, 64, 128, one curve per beta) and the data, OUTDIR/fig1-hypercube.csv.
@@ -14,7 +14,7 @@
 # to use another binary (default ./mcastlat); needs gnuplot (gnuplot-nox).
 set -eu
 mcastlat=${MCASTLAT:-./mcastlat}
-out=${1:-figures}
+out=${1:-${FIGDIR:-figures}}
 here=$(dirname "$0")
 mkdir -p "$out"
 tmp=$(mktemp -d)

@@ -2,7 +2,8 @@
  * check_run.c - the engine (src/cli/run.c and the files it drives)
  * driven through a fake command: sweep order, defaults, --columns,
  * --unit, per-point checks, statuses, --jobs and --shard equality, batch
- * files and usage errors.
+ * files and usage errors; and through a slow fake: prepare() once per
+ * sweep, text cells, auto choices.
  */
 #include <check.h>
 #include <math.h>
@@ -51,7 +52,7 @@ static enum ml_status fake_eval(const struct ml_point *pt, union ml_val *out)
 
 static const struct ml_command fake = {
 	"fake", "a fake model", "none", "us", fake_opts, NOPTS,
-	fake_cols, NCOLS, fake_check, fake_eval, NULL, NULL};
+	fake_cols, NCOLS, fake_check, fake_eval, NULL, NULL, false, NULL, NULL};
 
 struct result {
 	int rc;
@@ -59,26 +60,83 @@ struct result {
 	size_t outlen, errlen;
 };
 
-/* Run "fake ARGS" (space-separated words) capturing both streams. */
-static struct result run(const char *args)
+/*
+ * A slow command with a file-like TEXT option: prepare() turns --file
+ * into what every point shares (here a copy of the text, counted so a
+ * test can see it ran once), eval() writes a note into the row's text
+ * scratch, and the choice --how has a derived default (auto).
+ */
+static const char *const hows[] = {"p", "q", NULL};
+enum { S_N, S_HOW, S_FILE, SNOPTS };
+static const struct ml_opt slow_opts[SNOPTS] = {
+	[S_N] = {"n", ML_OPT_INT, "1", NULL, 0, 0, 0, 0, 0, NULL, "integer"},
+	[S_HOW] = {"how", ML_OPT_CHOICE, NULL, NULL, 0, 0, 0, 0, 0, hows,
+		   "choice, auto"},
+	[S_FILE] = {"file", ML_OPT_TEXT, NULL, NULL, 0, 0, 0, 0, 0, NULL,
+		    "text read once"},
+};
+enum { S_NOTE, SNCOLS };
+static const struct ml_col slow_cols[SNCOLS] = {
+	[S_NOTE] = {"note", ML_COL_TEXT, "n and the file", NULL, NULL, true},
+};
+static int prepared, released;
+
+static enum ml_status slow_prepare(const union ml_val *base, void **prep,
+				   struct ml_diag *d)
+{
+	if (base[S_FILE].s == NULL)
+		return ML_OK;
+	if (strcmp(base[S_FILE].s, "bad") == 0)
+		return ml_diag_set(d, "file", "bad:1: cannot read");
+	prepared++;
+	*prep = strdup(base[S_FILE].s);
+	return ML_OK;
+}
+
+static void slow_release(void *prep)
+{
+	released++;
+	free(prep);
+}
+
+static enum ml_status slow_eval(const struct ml_point *pt, union ml_val *out)
+{
+	snprintf(pt->text, ML_TEXT_MAX, "%lld:%s", pt->v[S_N].i,
+		 pt->prep ? (const char *)pt->prep : "-");
+	out[S_NOTE].s = pt->text;
+	return ML_OK;
+}
+
+static const struct ml_command slow = {
+	"slow", "a slow fake", "none", "cycles", slow_opts, SNOPTS,
+	slow_cols, SNCOLS, NULL, slow_eval, slow_prepare, slow_release, true,
+	NULL, NULL};
+
+/* Run "CMD ARGS" (space-separated words) capturing both streams. */
+static struct result run_cmd(const struct ml_command *cmd, const char *args)
 {
 	struct result r;
 	char *buf = strdup(args), *argv[64], *save = NULL, *w;
 	int argc = 0;
 	struct ml_ctx ctx = {0};
 
-	argv[argc++] = (char *)"fake";
+	argv[argc++] = (char *)cmd->name;
 	for (w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save))
 		argv[argc++] = w;
 	argv[argc] = NULL;
 	ctx.in = stdin;
 	ctx.out = open_memstream(&r.out, &r.outlen);
 	ctx.err = open_memstream(&r.err, &r.errlen);
-	r.rc = ml_run(&fake, argc, argv, &ctx);
+	r.rc = ml_run(cmd, argc, argv, &ctx);
 	fclose(ctx.out);
 	fclose(ctx.err);
 	free(buf);
 	return r;
+}
+
+static struct result run(const char *args)
+{
+	return run_cmd(&fake, args);
 }
 
 static void done(struct result *r)
@@ -283,6 +341,53 @@ START_TEST(test_batch)
 }
 END_TEST
 
+START_TEST(test_prepare_and_slow)
+{
+	char path[] = "/tmp/mcastlat-batch-XXXXXX", args[128];
+	struct result r, s1;
+	int fd;
+	FILE *f;
+
+	/* prepare() once per run, not per point; its result reaches every
+	 * point; the row's note is text the command wrote; auto prints. */
+	prepared = released = 0;
+	r = run_cmd(&slow, "--n 1:5 --file x --format csv");
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_str_eq(r.out, "n,how,note,status\n1,auto,1:x,ok\n"
+				"2,auto,2:x,ok\n3,auto,3:x,ok\n4,auto,4:x,ok\n"
+				"5,auto,5:x,ok\n");
+	ck_assert_int_eq(prepared, 1);
+	ck_assert_int_eq(released, 1);
+	/* A slow command spreads even 5 points over threads, in order. */
+	s1 = run_cmd(&slow, "--n 1:5 --file x --format csv --jobs 3");
+	ck_assert_str_eq(r.out, s1.out);
+	done(&s1);
+	done(&r);
+	/* A failing prepare() is a usage error naming the option. */
+	r = run_cmd(&slow, "--file bad");
+	ck_assert_int_eq(r.rc, 2);
+	ck_assert_str_eq(r.err, "mcastlat: slow: --file: bad:1: cannot read\n");
+	ck_assert_uint_eq(r.outlen, 0);
+	done(&r);
+	/* A batch row that sets the text gets its own prepare(); the other
+	 * rows share the command line's; a bad one rejects its row. */
+	fd = mkstemp(path);
+	f = fdopen(fd, "w");
+	fputs("n,file\n1,\n2,y\n3,bad\n4,\n", f);
+	fclose(f);
+	prepared = released = 0;
+	snprintf(args, sizeof(args), "--input %s --file x --format csv "
+		 "--columns note", path);
+	r = run_cmd(&slow, args);
+	ck_assert_int_eq(r.rc, 1);
+	ck_assert_str_eq(r.out, "note\n1:x\n2:y\n4:x\n");
+	ck_assert_int_eq(prepared, 2);
+	ck_assert_int_eq(released, 2);
+	done(&r);
+	remove(path);
+}
+END_TEST
+
 Suite *suite_run(void)
 {
 	Suite *s = suite_create("run");
@@ -296,6 +401,7 @@ Suite *suite_run(void)
 	tcase_add_test(tc, test_usage_errors);
 	tcase_add_test(tc, test_jobs_and_shards);
 	tcase_add_test(tc, test_batch);
+	tcase_add_test(tc, test_prepare_and_slow);
 	suite_add_tcase(s, tc);
 	return s;
 }

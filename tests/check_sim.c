@@ -319,7 +319,7 @@ START_TEST(test_saturation_drains)
 	const struct scase *c = &scases[_i];
 	struct ml_sim_params p;
 	struct ml_sim_result r;
-	struct sim_hooks h = {on_deliver, NULL, 0};
+	struct sim_hooks h = {on_deliver, NULL, 0, NULL};
 	struct sim_counters cnt;
 	struct tally t;
 	struct ml_diag d = {0};
@@ -405,7 +405,7 @@ START_TEST(test_deadlock_detected)
 {
 	struct ml_sim_params p;
 	struct ml_sim_result r;
-	struct sim_hooks h = {NULL, NULL, 1};
+	struct sim_hooks h = {NULL, NULL, 1, NULL};
 	struct ml_sim_trace_msg m[8];
 	unsigned dst[8], u;
 	struct ml_diag d = {0};
@@ -746,9 +746,11 @@ static void v_beta(struct ml_sim_params *p)
 {
 	p->beta = -0.1;
 }
-static void v_tree(struct ml_sim_params *p)
+static void v_tree(struct ml_sim_params *p) /* tree needs dor */
 {
 	p->multicast = ML_SIM_TREE;
+	p->routing = ML_SIM_DUATO;
+	p->vcs = 3;
 }
 static void v_pm(struct ml_sim_params *p)
 {

@@ -77,6 +77,8 @@ struct batch {
 	const char *fname;
 	FILE *f;
 	size_t *colopt;	/* option index per file column, or COL_* */
+	bool *echo;	/* per file column: also a result's name (the value
+			 * the option used, such as torus r) */
 	size_t ncols;
 	const char **keepv;	/* this row's --keep cells */
 	const struct ml_vlist *const *vl;
@@ -144,16 +146,17 @@ static int batch_header(struct batch *bt, char *line, char **f, size_t maxf,
 	if (csv_split(line, f, maxf, &nf))
 		goto bad;
 	bt->colopt = calloc(nf, sizeof(*bt->colopt));
+	bt->echo = calloc(nf + 1, sizeof(*bt->echo));
 	r->keepnames = calloc(nf + 1, sizeof(*r->keepnames));
 	bt->keepv = calloc(nf + 1, sizeof(*bt->keepv));
-	if (!bt->colopt || !r->keepnames || !bt->keepv)
+	if (!bt->colopt || !bt->echo || !r->keepnames || !bt->keepv)
 		goto bad;
 	for (k = 0; k < nf; k++) {
 		f[k] = trim(f[k]);
 		i = find_opt(cmd, f[k]);
-		if (i < cmd->nopts && is_result(cmd, f[k]) &&
-		    !(cmd->opts[i].flags & ML_OPT_ECHO))
-			i = cmd->nopts; /* a result: recomputed */
+		/* A result of an option's name shows the value it used: it
+		 * is read back as the option (see batch_row). */
+		bt->echo[k] = i < cmd->nopts && is_result(cmd, f[k]);
 		if (i == cmd->nopts && is_result(cmd, f[k])) {
 			bt->colopt[k] = COL_IGNORE;
 			continue;
@@ -195,12 +198,35 @@ static int batch_header(struct batch *bt, char *line, char **f, size_t maxf,
 		ml_out_preamble(r, &hb);
 		ml_sink_write(sk, &hb);
 		ml_buf_free(&hb);
+		fflush(r->ctx->out); /* a slow command's header shows at once */
 	}
 	return rc;
 bad:
 	ml_err(bt->r->ctx, "%s: --input: %s: unreadable header line",
 	       cmd->name, bt->fname);
 	return ML_EXIT_USAGE;
+}
+
+/* A row that sets a TEXT option gets its own prepare(); -1 with *d set
+ * when it fails, 0 with *prep NULL when the run's own will do. */
+static int row_prepare(const struct batch *bt, char *const *f, size_t nf,
+		       const union ml_val *base, void **prep, struct ml_diag *d)
+{
+	const struct ml_command *cmd = bt->r->cmd;
+	size_t k;
+
+	*prep = NULL;
+	if (cmd->prepare == NULL)
+		return 0;
+	for (k = 0; k < nf; k++)
+		if (bt->colopt[k] < cmd->nopts &&
+		    cmd->opts[bt->colopt[k]].kind == ML_OPT_TEXT &&
+		    f[k][0] != '\0')
+			break;
+	if (k == nf)
+		return 0;
+	*d = (struct ml_diag){NULL, ""};
+	return cmd->prepare(base, prep, d) == ML_OK ? 0 : -1;
 }
 
 /* One data row: returns 0 ok, 1 rejected (reported). */
@@ -217,6 +243,7 @@ static int batch_row(struct batch *bt, char *line, unsigned long lineno,
 	unsigned long long total;
 	struct sweep sw;
 	struct ml_diag dg;
+	void *prep = NULL;
 	char err[256];
 	int rc = 1;
 
@@ -240,11 +267,8 @@ static int batch_row(struct batch *bt, char *line, unsigned long lineno,
 			bt->keepv[nk++] = f[k];
 		if (i >= n)
 			continue;
-		/* empty cell or auto (as printed): the command line's value;
-		 * so is an echo column's nan (an invalid row has none) */
-		if (f[k][0] == '\0' || strcmp(f[k], "auto") == 0 ||
-		    ((cmd->opts[i].flags & ML_OPT_ECHO) &&
-		     strcmp(f[k], "nan") == 0))
+		/* empty cell or auto (as printed): the command line's value */
+		if (f[k][0] == '\0' || strcmp(f[k], "auto") == 0)
 			continue;
 		/* A time printed under --unit reads back in that unit. */
 		if (cmd->opts[i].kind == ML_OPT_TIME && bt->r->unit_scale != 1.0 &&
@@ -255,6 +279,14 @@ static int batch_row(struct batch *bt, char *line, unsigned long lineno,
 		}
 		if (ml_build_vlist(cmd, i, f[k], &own[k], base, err,
 				sizeof(err))) {
+			/* An echo the option does not take (nan in an
+			 * invalid row, cluster's formula 2.6 for p2p) is a
+			 * result: the command line's value. */
+			if (bt->echo[k]) {
+				ml_vlist_free(&own[k]);
+				memcpy(&base[i], &bt->base[i], sizeof(base[i]));
+				continue;
+			}
 			ml_err(bt->r->ctx, "%s:%lu: %s: %s", bt->fname, lineno,
 			       cmd->opts[i].name, err);
 			goto out;
@@ -282,7 +314,15 @@ static int batch_row(struct batch *bt, char *line, unsigned long lineno,
 		       bt->fname, lineno, ml_max_points(bt->r->ctx));
 		goto out;
 	}
-	sw = (struct sweep){vl, nd, dims, total, base, cmd->nopts, bt->keepv};
+	sw = (struct sweep){vl,   nd,		  dims,	      total,
+			    base, cmd->nopts, bt->r->prep, bt->keepv};
+	if (row_prepare(bt, f, nf, base, &prep, &dg)) {
+		ml_err(bt->r->ctx, "%s:%lu: %s: %s", bt->fname, lineno,
+		       dg.param ? dg.param : "?", dg.msg);
+		goto out;
+	}
+	if (prep != NULL)
+		sw.prep = prep;
 	if (ml_precheck(bt->r, &sw, &dg)) {
 		ml_err(bt->r->ctx, "%s:%lu: %s: %s", bt->fname, lineno,
 		       dg.param ? dg.param : "?", dg.msg);
@@ -290,6 +330,8 @@ static int batch_row(struct batch *bt, char *line, unsigned long lineno,
 	}
 	rc = ml_sweep_range(bt->r, &sw, 0, total, sk) ? -1 : 0;
 out:
+	if (prep != NULL)
+		cmd->release(prep);
 	for (k = 0; own && k < bt->ncols; k++)
 		ml_vlist_free(&own[k]);
 	free(own);
@@ -346,7 +388,7 @@ int ml_run_batch(struct run *r, const char *fname,
 		     const struct ml_vlist *const *vl, const union ml_val *base,
 		     const size_t *order, size_t norder, struct sink *sk)
 {
-	struct batch bt = {r,  fname, NULL, NULL,  0,
+	struct batch bt = {r,	 fname, NULL, NULL,  NULL, 0,
 			   NULL, vl,	base, order, norder};
 	char *line = NULL, **f = NULL;
 	size_t cap = 0, maxf;
@@ -442,6 +484,7 @@ int ml_run_batch(struct run *r, const char *fname,
 	free(line);
 	free(f);
 	free(bt.colopt);
+	free(bt.echo);
 	free(bt.keepv);
 	while (r->nkeep > 0)
 		free((char *)r->keepnames[--r->nkeep]);

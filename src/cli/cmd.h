@@ -49,11 +49,6 @@ enum ml_opt_kind {
 			       * stored as -(index + 1); see ml_choice_of() */
 #define ML_OPT_SINGLE	0x08u /* takes one value only, not a list */
 #define ML_OPT_MINOPEN	0x10u /* REAL/TIME: min itself is excluded (> min) */
-#define ML_OPT_ECHO	0x20u /* the result column of the same name shows
-			       * the value used (the option's echo): --input
-			       * reads that column back as this option.
-			       * Without it such a column is a result,
-			       * ignored on input. */
 
 struct ml_opt {
 	const char *name;	/* long option; with '-' -> '_' the column and
@@ -107,10 +102,34 @@ struct ml_col {
 	bool na;
 };
 
+/* Bytes of text scratch each row offers its TEXT cells (struct ml_point). */
+#define ML_TEXT_MAX 512
+
 /* One point of a sweep as the command sees it: v[i] is the value of
  * opts[i] (defaults filled in, units converted to the command's own). */
 struct ml_point {
 	const union ml_val *v;
+	/* What the command's prepare() made for this sweep (a file read
+	 * once, not per point), or NULL. */
+	const void *prep;
+	/* ML_TEXT_MAX bytes that eval() may use for the text of its TEXT
+	 * cells (a note that quotes a number): valid until the row is
+	 * printed, which happens before the next eval() on this thread. */
+	char *text;
+	/*
+	 * Most work one point may do, 0 for no limit: for a simulation,
+	 * node-cycles.  Fuzzing lowers it (struct ml_ctx) so that no input
+	 * runs for long; a point above it is evaluated shortened.
+	 */
+	unsigned long long max_work;
+	/*
+	 * Progress of this point, for a long evaluation (a simulation):
+	 * when not NULL, eval() may call progress(progress_arg, done) now
+	 * and then with done in [0, 1].  The engine's progress display
+	 * sets it; NULL today.
+	 */
+	void (*progress)(void *arg, double done);
+	void *progress_arg;
 };
 
 struct ml_command {
@@ -139,6 +158,25 @@ struct ml_command {
 	 * safe: no static mutable state.
 	 */
 	enum ml_status (*eval)(const struct ml_point *pt, union ml_val *out);
+	/*
+	 * Optional.  prepare() runs once per sweep (once per run, and once
+	 * more for a batch row that sets a TEXT option) before any check()
+	 * or eval(), with the values of the options not swept (TEXT options
+	 * cannot be swept): it reads what every point shares, such as a
+	 * file named by a TEXT option, into *prep (pt->prep later).  It
+	 * returns ML_OK, or ML_EINVAL with *d naming the option: a usage
+	 * error (a bad batch row).  release() frees *prep.
+	 */
+	enum ml_status (*prepare)(const union ml_val *base, void **prep,
+				  struct ml_diag *d);
+	void (*release)(void *prep);
+	/*
+	 * true when a point costs seconds rather than microseconds (a
+	 * simulation): the engine evaluates one point per chunk, so that
+	 * --jobs spreads even a short sweep over threads, and writes each
+	 * row as soon as it and the rows before it are done.
+	 */
+	bool slow;
 	/* Both lists end with an entry of NULLs; either may be NULL. */
 	const struct ml_alias *aliases;
 	const struct ml_unused *unused;

@@ -43,7 +43,7 @@ static const struct ml_opt opts[NOPTS] = {
 		   .kind = ML_OPT_INT,
 		   .imin = 1,
 		   .imax = ML_KBINOMIAL_MAX_PACKETS,
-		   .flags = ML_OPT_NOCOL | ML_OPT_ECHO,
+		   .flags = ML_OPT_NOCOL,
 		   .help = "packets m, auto = 1 or ceil(msg/packet-size)"},
     [O_MSG] = {.name = "msg",
 	       .kind = ML_OPT_INT,

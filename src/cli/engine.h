@@ -36,6 +36,7 @@ struct run {
 			 * (it exists in this run and is not .na) */
 	unsigned jobs;
 	unsigned long long shard_i, shard_n;
+	const void *prep; /* the command's prepare() for the command line */
 	const char *value;	/* --value COL, or NULL */
 	const char *colopt;	/* the option that chose the columns */
 	int progress;		/* -1 auto, 0 off, 1 on */

@@ -114,19 +114,23 @@ static void opt_line(const struct ml_command *cmd, const struct ml_opt *o,
 			 unit);
 	else
 		snprintf(text, sizeof(text), "%s (default %s)", help,
-			 o->def ? o->def : "auto");
+			 o->def			  ? o->def
+			 : o->kind == ML_OPT_TEXT ? "none"
+						  : "auto");
 	help_line(f, left, text);
 }
 
 void ml_help(const struct ml_command *cmd, FILE *f)
 {
-	char text[160];
+	char text[400];
 	size_t i;
 
 	fprintf(f, "usage: mcastlat %s [OPTIONS]\n\n", cmd->name);
 	snprintf(text, sizeof(text), "%s.", cmd->summary);
 	wrap(f, text, 0, 0);
-	fprintf(f, "Source: %s\n\n", cmd->source);
+	snprintf(text, sizeof(text), "Source: %s", cmd->source);
+	wrap(f, text, 0, 7);
+	fputc('\n', f);
 	fprintf(f, "Model options (numeric options take value lists: 4,8  "
 		   "4:64  4:64:4  4:1024:*2):\n");
 	for (i = 0; i < cmd->nopts; i++)

@@ -14,6 +14,9 @@ struct ml_ctx {
 	/* Most points a sweep (or batch row) may have; 0: 10^9 (SPEC 1.1).
 	 * Fuzzing lowers it so that no input can run for long. */
 	unsigned long long max_points;
+	/* Most work one point may do (struct ml_point's max_work); 0: no
+	 * limit.  Fuzzing lowers it so that no simulation runs for long. */
+	unsigned long long max_work;
 };
 
 /* "mcastlat: <message>\n" on ctx->err. */

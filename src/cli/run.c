@@ -60,7 +60,8 @@ static int run_sweep(struct run *r, const struct ml_vlist *const *vlp,
 		free(dims);
 		return ml_usage_err(r->ctx, r->cmd->name, NULL, msg);
 	}
-	sw = (struct sweep){vlp, nd, dims, total, base, r->cmd->nopts, NULL};
+	sw = (struct sweep){vlp,  nd,		    dims, total,
+			    base, r->cmd->nopts, r->prep, NULL};
 	if (ml_precheck(r, &sw, &dg)) {
 		free(dims);
 		return ml_usage_err(r->ctx, r->cmd->name,
@@ -203,6 +204,17 @@ int ml_run(const struct ml_command *cmd, int argc, char **argv,
 		if (rc)
 			goto out;
 	}
+	if (cmd->prepare) {
+		struct ml_diag dg = {NULL, ""};
+		void *prep = NULL;
+
+		if (cmd->prepare(base, &prep, &dg) != ML_OK) {
+			rc = ml_usage_err(ctx, cmd->name,
+					  dg.param ? dg.param : "?", dg.msg);
+			goto out;
+		}
+		r.prep = prep;
+	}
 	sweep_order(&a, vl, n);
 	if (a.output && strcmp(a.output, "-") != 0 && !a.dryrun) {
 		if (ml_outfile_open(&of, a.output, err, sizeof(err))) {
@@ -243,5 +255,7 @@ out:
 	ml_free_columns(&r);
 	free(r.given);
 	free(r.varies);
+	if (r.prep != NULL)
+		cmd->release((void *)r.prep);
 	return rc;
 }

@@ -50,6 +50,8 @@ struct worker {
 	struct colcache *cache;
 	bool *dirty; /* per option: changed since its cells were built */
 	char note[96]; /* the note of an overflow row */
+	char *text;    /* ML_TEXT_MAX bytes for the row's TEXT cells */
+	const void *prep; /* the command's prepare() for this sweep */
 	unsigned long long point; /* index of the point being evaluated */
 };
 
@@ -82,6 +84,11 @@ void ml_cell_from_opt(const struct run *r, size_t i, union ml_val v,
 		c->v.r = o->kind == ML_OPT_TIME ? v.r / r->unit_scale : v.r;
 		return;
 	case ML_OPT_CHOICE:
+		if (v.i == ML_AUTO_INT) {
+			c->kind = ML_CELL_TEXT;
+			c->v.s = "auto";
+			return;
+		}
 		if ((o->flags & ML_OPT_INTOK) && v.i >= 0) {
 			c->kind = ML_CELL_INT;
 			c->v = v;
@@ -205,7 +212,8 @@ static void eval_row(const struct run *r, struct worker *w, struct ml_buf *b,
 	const struct colref *refs = r->refs;
 	struct ml_cell *cells = w->cells;
 	size_t ncols = r->spec.ncols;
-	struct ml_point pt = {w->v};
+	struct ml_point pt = {w->v, w->prep, w->text, r->ctx->max_work, NULL,
+			      NULL};
 	struct ml_diag dg = {NULL, ""};
 	enum ml_status st;
 	size_t j;
@@ -213,6 +221,7 @@ static void eval_row(const struct run *r, struct worker *w, struct ml_buf *b,
 	/* eval() rejects what check() rejects (see cmd.h), so check() runs
 	 * only to explain the first invalid row, not on every row. */
 	reset_results(cmd, w->out);
+	w->text[0] = '\0';
 	st = cmd->eval(&pt, w->out);
 	if (st == ML_OK) {
 		const struct ml_col *bad = find_overflow(r, w->out);
@@ -303,6 +312,7 @@ static void run_chunk(const struct run *r, const struct sweep *sw,
 		      struct invalid_note *note)
 {
 	memcpy(w->v, sw->base, r->cmd->nopts * sizeof(*w->v));
+	w->prep = sw->prep;
 	odometer_seek(sw, w, first);
 	for (w->point = first; count-- > 0; w->point++) {
 		eval_row(r, w, b, note, sw->keep);
@@ -321,7 +331,10 @@ static int worker_init(struct worker *w, const struct run *r, size_t ndims)
 	w->idx = calloc(ndims + 1, sizeof(*w->idx));
 	w->cache = calloc(r->spec.ncols + 1, sizeof(*w->cache));
 	w->dirty = calloc(cmd->nopts + 1, sizeof(*w->dirty));
-	return w->v && w->out && w->cells && w->idx && w->cache && w->dirty
+	w->text = calloc(ML_TEXT_MAX, 1);
+	w->prep = NULL;
+	return w->v && w->out && w->cells && w->idx && w->cache && w->dirty &&
+		       w->text
 		       ? 0
 		       : -1;
 }
@@ -334,6 +347,7 @@ static void worker_free(struct worker *w)
 	free(w->idx);
 	free(w->cache);
 	free(w->dirty);
+	free(w->text);
 }
 
 /* ------------------------------------------------------------------ */
@@ -423,13 +437,15 @@ static int sweep_serial(const struct run *r, const struct sweep *sw,
 		return -1;
 	}
 	/* Small chunks, flushed at 64 KiB or every 50 ms, so slow models
-	 * still stream rows as they are computed. */
+	 * still stream rows as they are computed; a slow command's rows one
+	 * by one. */
 	for (p = lo; p < hi && rc == 0; p += n) {
-		n = hi - p < 256 ? hi - p : 256;
+		n = r->cmd->slow ? 1 : hi - p < 256 ? hi - p : 256;
 		run_chunk(r, sw, &w, p, n, &b, &note);
 		sink_note(s, &note);
 		ml_progress_update(&s->prog, s->pdone + (p + n - lo));
-		if (b.len >= FLUSH_BYTES || b.oom || now_s() - last > 0.05) {
+		if (b.len >= FLUSH_BYTES || b.oom || r->cmd->slow ||
+		    now_s() - last > 0.05) {
 			rc = ml_sink_write(s, &b);
 			fflush(s->ctx->out);
 			last = now_s();
@@ -519,6 +535,8 @@ static int sweep_threaded(const struct run *r, const struct sweep *sw,
 		pl.csize = 16;
 	if (pl.csize > CHUNK_MAX)
 		pl.csize = CHUNK_MAX;
+	if (r->cmd->slow)
+		pl.csize = 1;
 	pl.nchunks = (hi - lo + pl.csize - 1) / pl.csize;
 	pl.nslots = (size_t)r->jobs * 4;
 	pl.slots = calloc(pl.nslots, sizeof(*pl.slots));
@@ -548,6 +566,8 @@ static int sweep_threaded(const struct run *r, const struct sweep *sw,
 						: hi - lo));
 		if (rc == 0)
 			rc = ml_sink_write(sk, &s->buf);
+		if (rc == 0 && r->cmd->slow)
+			fflush(sk->ctx->out); /* each row as soon as it is done */
 		pthread_mutex_lock(&pl.mu);
 		s->state = SLOT_FREE;
 		s->buf.len = 0;
@@ -584,7 +604,7 @@ int ml_sweep_range(const struct run *r, const struct sweep *sw,
 {
 	if (lo >= hi)
 		return 0;
-	if (r->jobs > 1 && hi - lo >= 64)
+	if (r->jobs > 1 && (hi - lo >= 64 || (r->cmd->slow && hi - lo >= 2)))
 		return sweep_threaded(r, sw, lo, hi, s);
 	return sweep_serial(r, sw, lo, hi, s);
 }
@@ -694,7 +714,8 @@ static int scan_points(const struct run *r, const struct sweep *sw,
 		       struct ml_diag *d)
 {
 	bool whole = n == sw->total;
-	struct ml_point pt = {w->v};
+	struct ml_point pt = {w->v, sw->prep, w->text, r->ctx->max_work, NULL,
+			      NULL};
 	unsigned long long p;
 
 	memcpy(w->v, sw->base, r->cmd->nopts * sizeof(*w->v));

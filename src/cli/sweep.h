@@ -16,6 +16,7 @@ struct sweep {
 	unsigned long long total;
 	const union ml_val *base; /* values of options not swept */
 	size_t nopts;
+	const void *prep; /* the command's prepare() for this sweep */
 	const char *const *keep; /* --keep: this --input row's kept cells */
 };
 

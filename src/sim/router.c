@@ -66,6 +66,7 @@
 
 #include <gsl/gsl_randist.h>
 
+#include "sim/mcast.h"
 #include "sim/simint.h"
 
 static inline void bit_set(uint64_t *m, unsigned b)
@@ -240,6 +241,16 @@ static void route_phase(struct sim *s, unsigned node)
 				if ((pass == 0) != (b >= start) ||
 				    arrived_now(s, &s->iv[base + b]))
 					continue;
+				if (s->mc) { /* tree and path worms: tree.c */
+					int r = mc_route(s, node, base + b);
+
+					if (r > 0) {
+						s->rr_route[node] = b + 1;
+						return;
+					}
+					if (r == 0)
+						continue;
+				}
 				if (route_one(s, node, base + b)) {
 					s->rr_route[node] = b + 1;
 					return;
@@ -263,6 +274,9 @@ static void switch_phase(struct sim *s, unsigned node)
 	for (w = 0; w < s->W; w++) {
 		uint64_t bits = m[w] & ~rm[w];
 
+		if (s->mc) /* multicast worms: mc_switch decides (tree.c) */
+			bits |= m[w] & s->mc->mask[(size_t)node * s->W + w];
+
 		while (bits) {
 			unsigned b = w * 64 + (unsigned)__builtin_ctzll(bits);
 			uint32_t id = base + b;
@@ -271,6 +285,10 @@ static void switch_phase(struct sim *s, unsigned node)
 			struct flit *f;
 
 			bits &= bits - 1;
+			if (iv->mc) { /* a tree or path worm: tree.c */
+				mc_switch(s, node, id);
+				continue;
+			}
 			if (arrived_now(s, iv))
 				continue;
 			if (iv->state == IV_ROUTED) {
@@ -349,6 +367,12 @@ static void link_port(struct sim *s, unsigned node, unsigned port)
 	if (f.flags & FF_TAIL)
 		ov->owner = SIM_NONE;
 	s->last_move = s->now;
+	if (s->hooks && s->hooks->flit)
+		s->hooks->flit(s->hooks->arg, node, port, v, &f, s->now);
+	if (dn == SIM_NONE && s->mc && s->msgs[f.msg].kind >= MK_TREE) {
+		mc_deliver(s, node, port - s->t.P, &f);
+		return;
+	}
 	if (dn == SIM_NONE) {
 		/* delivery channel: the node takes the flit */
 		struct msg *m = &s->msgs[f.msg];
@@ -384,6 +408,8 @@ static void link_port(struct sim *s, unsigned node, unsigned port)
 			if (d->state == IV_IDLE)
 				bit_set(s->rmask + (size_t)nb * s->W, b);
 		}
+		if (d->mc) /* an address the multicast worm routes */
+			mc_settle(s, nb, did);
 		activate(s, nb);
 	}
 }
@@ -475,6 +501,11 @@ void net_inject_phase(struct sim *s)
 		    iv->cnt + (unsigned)(iv->pop_at == s->now) >= B)
 			continue;
 		m = &s->msgs[in->cur];
+		/* path worms: the source sorts and splits the destinations
+		 * first (--prep-cycles, SPEC 8) */
+		if (m->kind == MK_PATH && in->sent == 0 &&
+		    m->gen + s->p->prep_cycles > s->now)
+			continue;
 		slot = iv->head + iv->cnt;
 		if (slot >= B)
 			slot -= B;
@@ -484,6 +515,8 @@ void net_inject_phase(struct sim *s)
 		f->wrapped = 0;
 		f->kind = in->sent == 0 ? FK_ADDR : FK_DATA;
 		f->flags = in->sent + 1 == m->flits ? FF_TAIL : 0;
+		if (m->kind >= MK_TREE) /* worm layouts: tree.c */
+			mc_flit(s, m, in->sent, f);
 		iv->arr_at = s->now;
 		if (iv->cnt++ == 0) {
 			bit_set(s->imask + (size_t)node * s->W,
@@ -492,6 +525,8 @@ void net_inject_phase(struct sim *s)
 				bit_set(s->rmask + (size_t)node * s->W,
 					id - node * s->nvc_node);
 		}
+		if (iv->mc) /* an address the multicast worm routes */
+			mc_settle(s, node, id);
 		activate(s, node);
 		s->flits_in_net++;
 		s->cnt.flits_injected++;

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/mcast.h"
 #include "sim/simint.h"
 
 #define SAT_MIN	       2000 /* measured messages before the throughput test */
@@ -106,6 +107,12 @@ static enum ml_status check_trace(const struct ml_sim_params *p, unsigned N,
 			    d, "trace",
 			    "message %zu: flits %u outside 1..65535", i + 1,
 			    m->flits);
+		else if (m->ndests > 1 && p->multicast >= ML_SIM_TREE &&
+			 (m->flits < 2 || m->flits - 1 + m->ndests > 65535))
+			st = ml_diag_set(d, "trace",
+					 "message %zu: a hardware multicast "
+					 "needs 2..%u flits",
+					 i + 1, 65536 - m->ndests);
 		else if (m->ndests < 1 || m->ndests > N - 1 || !m->dests)
 			st = ml_diag_set(d, "trace",
 					 "message %zu: %u destinations, need "
@@ -202,11 +209,44 @@ enum ml_status ml_sim_validate(const struct ml_sim_params *p, struct ml_diag *d)
 	if (p->dests != ML_SIM_ALL && p->dests > N - 1)
 		return ml_diag_set(d, "dests", "%u exceeds the %u other nodes",
 				   p->dests, N - 1);
-	if (p->multicast == ML_SIM_TREE || p->multicast == ML_SIM_DUAL_PATH ||
-	    p->multicast == ML_SIM_PM)
-		return ml_diag_set(d, "multicast", "not implemented yet");
-	if (p->multicast != ML_SIM_BINOMIAL && p->multicast != ML_SIM_UNICAST)
+	if (p->multicast > ML_SIM_PM)
 		return ml_diag_set(d, "multicast", "unknown mechanism");
+	if (p->multicast == ML_SIM_TREE) { /* SPEC 8, notes section 3 */
+		if (p->topology == ML_SIM_HYPERCUBE || p->routing != ML_SIM_DOR)
+			return ml_diag_set(d, "multicast",
+					   "tree needs a mesh or "
+					   "torus with dor routing");
+		if (p->aux && p->aux < p->flits - 1)
+			return ml_diag_set(d, "aux",
+					   "%u flits cannot hold the "
+					   "%u data flits of a multicast",
+					   p->aux, p->flits - 1);
+	}
+	if ((p->multicast == ML_SIM_DUAL_PATH || p->multicast == ML_SIM_PM) &&
+	    (p->topology != ML_SIM_MESH || p->dims != 2))
+		return ml_diag_set(d, "multicast", "%s needs a 2-D mesh",
+				   p->multicast == ML_SIM_PM ? "pm"
+							     : "dual-path");
+	if (p->multicast == ML_SIM_DUAL_PATH && p->ports != ML_SIM_ALL &&
+	    p->ports < 2)
+		return ml_diag_set(d, "ports",
+				   "dual-path needs 2 delivery "
+				   "channels, one per class (high and low "
+				   "worms), got %u",
+				   p->ports);
+	if (p->multicast >= ML_SIM_TREE && p->beta > 0 && !p->trace &&
+	    (p->dests == ML_SIM_ALL ? N - 1 : p->dests) + p->flits - 1 > 65535)
+		return ml_diag_set(d, "flits",
+				   "a hardware multicast worm "
+				   "(addresses and data) exceeds 65535 flits");
+	if (p->multicast >= ML_SIM_TREE && p->flits < 2 && p->beta > 0 &&
+	    !p->trace)
+		return ml_diag_set(d, "flits",
+				   "a hardware multicast needs "
+				   "data: 2 flits or more");
+	if (p->prep_cycles > 1000000)
+		return ml_diag_set(d, "prep-cycles", "%u exceeds 10^6",
+				   p->prep_cycles);
 	if ((unsigned)p->pattern > ML_SIM_HOTSPOT)
 		return ml_diag_set(d, "pattern", "unknown pattern");
 	if (p->pattern == ML_SIM_TORNADO &&
@@ -240,6 +280,7 @@ enum ml_status ml_sim_validate(const struct ml_sim_params *p, struct ml_diag *d)
 
 static void sim_free(struct sim *s)
 {
+	mc_free(s);
 	net_free(s);
 	traffic_free(s);
 	topo_free(&s->t);
@@ -264,7 +305,7 @@ static int sim_init(struct sim *s, const struct ml_sim_params *p,
 	if (!s->rng)
 		return -1;
 	gsl_rng_set(s->rng, seed);
-	if (net_init(s) || traffic_init(s))
+	if (net_init(s) || traffic_init(s) || mc_init(s))
 		return -1;
 	batches_init(&s->bat, p->trace ? 1 : BATCH0);
 	return 0;
@@ -292,8 +333,10 @@ static void fill(const struct sim *s, struct ml_sim_result *r)
 	r->offered = s->measuring && win > 0 ? s->offered_flits / win : NAN;
 	r->accepted = s->measuring && win > 0 ? s->accepted_flits / win : NAN;
 	r->hops = acc_mean(&s->hops);
-	r->prunings = s->mlat.n ? 0.0 : NAN;
-	r->branches = s->mlat.n ? 0.0 : NAN;
+	r->prunings = s->prune.n ? acc_mean(&s->prune) : s->mlat.n ? 0.0 : NAN;
+	r->branches = s->branch.n ? acc_mean(&s->branch)
+		      : s->mlat.n ? 0.0
+				  : NAN;
 	r->channels = acc_mean(&s->chan);
 	r->cycles = s->now;
 	r->messages = s->lat.n;
@@ -341,6 +384,8 @@ static void one_cycle(struct sim *s)
 {
 	unsigned i, n0;
 
+	if (s->mc) /* end marks of tree branches (tree.c) */
+		mc_cycle(s);
 	/* routers activated by an arrival in this pass hold only flits that
 	 * arrived this cycle: nothing to do for them until the next */
 	n0 = s->nact;

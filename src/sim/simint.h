@@ -120,11 +120,20 @@ enum ivc_state {
 struct ivc {
 	uint16_t head, cnt; /* ring in the input flit store */
 	uint8_t state;	    /* enum ivc_state */
-	uint8_t pad;
-	uint32_t out;	 /* output VC the head flit goes to */
-	uint64_t sw_at;	 /* a routed header may switch from this cycle */
-	uint64_t pop_at; /* last cycle a flit left (flow control) */
-	uint64_t arr_at; /* last cycle a flit arrived */
+	uint8_t mc;	    /* enum ivc_mc: hardware multicast worm */
+	uint32_t out;	    /* output VC the head flit goes to */
+	uint64_t sw_at;	    /* a routed header may switch from this cycle */
+	uint64_t pop_at;    /* last cycle a flit left (flow control) */
+	uint64_t arr_at;    /* last cycle a flit arrived */
+};
+
+/* What an input VC carries when it is not an ordinary wormhole: a tree or
+ * path multicast worm, handled by tree.c and path.c (state in struct mcin,
+ * sim/mcast.h). */
+enum ivc_mc {
+	IVM_NONE = 0,
+	IVM_TREE, /* tree-based multicast with pruning (tree.c) */
+	IVM_PATH  /* Dual-Path or PM path worm, absorb and forward (path.c) */
 };
 
 /* Output virtual channel: a queue of `buffer` flits at the upstream end
@@ -152,7 +161,9 @@ struct inj {
 enum msg_kind {
 	MK_UNICAST, /* a generated unicast */
 	MK_COPY,    /* one unicast of a software multicast */
-	MK_BCOPY    /* one send of a binomial tree: the receiver forwards */
+	MK_BCOPY,   /* one send of a binomial tree: the receiver forwards */
+	MK_TREE,    /* a tree multicast worm [d_1, data, d_2 .. d_n] (tree.c) */
+	MK_PATH /* a Dual-Path or PM path worm [a_1 .. a_k][data] (path.c) */
 };
 
 struct msg {
@@ -160,11 +171,14 @@ struct msg {
 	uint32_t next; /* source-queue FIFO link, free list */
 	uint32_t op;   /* multicast operation, SIM_NONE for a unicast */
 	uint32_t src, dest;
-	uint32_t lo, hi; /* BCOPY: subtree (list range, or hypercube level) */
-	uint32_t pos;	 /* BCOPY: the receiver's position in the list */
+	uint32_t lo, hi; /* BCOPY: subtree (list range, or hypercube level);
+			  * TREE, PATH: the worm's addresses in the op list */
+	uint32_t pos;	 /* BCOPY: the receiver's position in the list;
+			  * PATH: Dual-Path delivery class (0 high, 1 low) */
 	uint32_t hops;
 	uint16_t flits;
-	uint16_t got; /* flits delivered (conservation check) */
+	uint16_t got; /* flits delivered (conservation check); TREE,
+		       * PATH: destinations that have the whole message */
 	uint8_t kind;
 	uint8_t measured;
 };
@@ -182,6 +196,9 @@ struct mop {
 	uint8_t cube;	 /* spanning binomial tree of the hypercube */
 	double dest_sum; /* sum over destinations of their latency */
 	uint64_t channels;
+	uint32_t prunings, branches; /* tree multicast (tree.c) */
+	uint8_t unicast; /* a Dual-Path unicast: a path worm, measured as a
+			  * unicast */
 };
 
 /* Events of a generation heap: next message of a node. */
@@ -239,6 +256,11 @@ struct sim_hooks {
 			unsigned op, unsigned flits, unsigned long long cycle);
 	void *arg;
 	int skip_validate; /* run an invalid configuration (deadlock test) */
+	/* Called for every flit that crosses a link or a delivery channel
+	 * (port >= P), after it left the output queue: hand-worked cycle-by-
+	 * cycle tests of the multicast mechanisms.  May be NULL. */
+	void (*flit)(void *arg, unsigned node, unsigned port, unsigned vc,
+		     const struct flit *f, unsigned long long cycle);
 };
 
 /* Counters of one run (tests). */
@@ -292,6 +314,7 @@ struct sim {
 	uint32_t *lists; /* per op: slot of list_slot node ids */
 	unsigned list_slot;
 	unsigned long long ops_live;
+	uint32_t last_op; /* the op start_multicast allocated last */
 
 	/* generation */
 	struct gev *heap;
@@ -310,6 +333,10 @@ struct sim {
 	unsigned long long meas_generated;
 	struct batches bat;
 	struct acc lat, ulat, mlat, mdest, hops, chan;
+	struct acc prune, branch; /* tree multicast, per measured multicast */
+
+	/* hardware multicast (tree.c, path.c); NULL for the others */
+	struct mcnet *mc;
 
 	int failed; /* an allocation failed */
 	const struct sim_hooks *hooks;
@@ -334,6 +361,11 @@ void traffic_delivered(struct sim *s, unsigned node, uint32_t m);
 unsigned traffic_pattern_dest(struct sim *s, unsigned src);
 void traffic_inj_activate(struct sim *s, uint32_t ch);
 int traffic_failed(const struct sim *s); /* an allocation failed */
+
+/* Hardware multicast: tree.c and path.c (declared in sim/mcast.h).
+ * traffic.c: a destination of hardware multicast message m has the whole
+ * message. */
+void traffic_mc_done(struct sim *s, unsigned node, uint32_t m);
 
 /* sim.c */
 enum ml_status sim_run_hooked(const struct ml_sim_params *p,

@@ -45,6 +45,7 @@
 
 #include <gsl/gsl_randist.h>
 
+#include "sim/mcast.h"
 #include "sim/simint.h"
 
 /* ------------------------------------------------------------------ */
@@ -208,6 +209,17 @@ int traffic_init(struct sim *s)
 			   p->dests < s->t.N - 1) {
 			slot = p->dests;
 		}
+	}
+	if (p->multicast >= ML_SIM_TREE) { /* worm address lists: tree.c */
+		if (p->trace) {
+			for (i = 0; i < p->ntrace; i++)
+				if (p->trace[i].ndests > slot)
+					slot = p->trace[i].ndests;
+		} else if (p->beta > 0) {
+			slot = p->dests == ML_SIM_ALL ? s->t.N - 1 : p->dests;
+		}
+		if (slot == 0) /* Dual-Path unicasts are path worms */
+			slot = 1;
 	}
 	s->list_slot = slot ? slot + 1 : 0;
 	if (p->trace)
@@ -437,6 +449,57 @@ static void cube_sends(struct sim *s, uint32_t o, unsigned node, unsigned first)
 	}
 }
 
+/* A hardware multicast (SPEC 8): the address list in the op's slot and
+ * its worms.  tree: one worm, destinations in random order (004 needs no
+ * ordering); dual-path: the high worm (ascending labels) and the low one
+ * (descending), as two messages; pm: one worm in (x, y) order. */
+static void hw_multicast(struct sim *s, uint32_t o, unsigned src,
+			 const unsigned *dests, unsigned nd)
+{
+	uint32_t *l = s->lists + (size_t)o * s->list_slot;
+	unsigned D = s->ops[o].flits - 1, lo[2] = {0, 0}, hi[2] = {nd, nd};
+	unsigned i, nw = 1;
+	uint8_t kind = MK_PATH;
+
+	s->ops[o].list = o;
+	for (i = 0; i < nd; i++)
+		l[i] = dests[i];
+	switch (s->p->multicast) {
+	case ML_SIM_TREE: /* a trace keeps its order: hand-worked tests */
+		if (!s->p->trace)
+			gsl_ran_shuffle(s->rng, l, nd, sizeof(*l));
+		kind = MK_TREE;
+		break;
+	case ML_SIM_PM:
+		ml_pm_sort(s->t.k, l, nd);
+		break;
+	default: {
+		size_t nh, nl;
+
+		ml_dp_split(s->t.k, src, dests, nd, l, &nh, s->scratch, &nl);
+		for (i = 0; i < nl; i++)
+			l[nh + i] = s->scratch[i];
+		hi[0] = lo[1] = (unsigned)nh;
+		nw = 2;
+		break;
+	}
+	}
+	for (i = 0; i < nw; i++) {
+		uint32_t m;
+
+		if (lo[i] == hi[i])
+			continue;
+		m = new_copy(s, o, src, l[lo[i]], kind);
+		if (m == SIM_NONE)
+			return;
+		s->msgs[m].lo = lo[i];
+		s->msgs[m].hi = hi[i];
+		s->msgs[m].pos = i; /* Dual-Path delivery class */
+		s->msgs[m].flits = (uint16_t)(hi[i] - lo[i] + D);
+		enqueue(s, src, m);
+	}
+}
+
 /* Start a multicast from src to dests[0..nd-1] (distinct, not src). */
 static void start_multicast(struct sim *s, unsigned src, const unsigned *dests,
 			    unsigned nd, unsigned flits, int measured)
@@ -449,12 +512,17 @@ static void start_multicast(struct sim *s, unsigned src, const unsigned *dests,
 		fail(s);
 		return;
 	}
+	s->last_op = o;
 	op = &s->ops[o];
 	op->gen = s->now;
 	op->src = src;
 	op->ndest = op->left = nd;
 	op->flits = flits;
 	op->measured = (uint8_t)measured;
+	if (s->p->multicast >= ML_SIM_TREE) {
+		hw_multicast(s, o, src, dests, nd);
+		return;
+	}
 	if (s->p->multicast == ML_SIM_UNICAST) {
 		for (i = 0; i < nd; i++)
 			s->scratch[i] = dests[i];
@@ -522,6 +590,15 @@ static void new_message(struct sim *s, unsigned src, const unsigned *dests,
 	s->outstanding++;
 	if (mcast) {
 		start_multicast(s, src, dests, nd, flits, measured);
+		return;
+	}
+	if (s->p->multicast == ML_SIM_DUAL_PATH) {
+		/* Dual-Path's unicasts follow its Hamiltonian routing too:
+		 * mixed with dimension-order worms on one VC the high and
+		 * low networks would deadlock (Lin & Ni; 004 section 1) */
+		start_multicast(s, src, dests, nd, flits, measured);
+		if (s->nops && !s->failed)
+			s->ops[s->last_op].unicast = 1;
 		return;
 	}
 	m = msg_alloc(s);
@@ -659,4 +736,48 @@ void traffic_delivered(struct sim *s, unsigned node, uint32_t mi)
 		s->outstanding--;
 		op_release(s, o);
 	}
+}
+
+/* Destination node of hardware multicast message mi has its address and
+ * every data flit (tree.c): the per-destination latency; the operation
+ * ends with its last destination.  A node outside the worm's list, or
+ * reached twice, counts as misdelivered. */
+void traffic_mc_done(struct sim *s, unsigned node, uint32_t mi)
+{
+	struct msg *m = &s->msgs[mi];
+	uint32_t o = m->op;
+	struct mop *op = &s->ops[o];
+	uint32_t *l = s->lists + (size_t)op->list * s->list_slot;
+	double lat = (double)(s->now - op->gen);
+	unsigned i;
+
+	s->cnt.msgs_delivered++;
+	for (i = m->lo; i < m->hi && l[i] != node; i++)
+		;
+	if (i == m->hi)
+		s->cnt.misdelivered++;
+	else
+		l[i] = SIM_NONE; /* reached: not again */
+	if (s->hooks && s->hooks->deliver)
+		s->hooks->deliver(s->hooks->arg, node, m->src, node, o,
+				  op->flits, s->now);
+	op->dest_sum += lat;
+	if (++m->got == m->hi - m->lo)
+		msg_release(s, mi);
+	if (--op->left)
+		return;
+	if (op->measured && op->unicast) {
+		record(s, lat, 0);
+	} else if (op->measured) {
+		record(s, lat, 1);
+		acc_add(&s->mdest, op->dest_sum / op->ndest);
+		acc_add(&s->chan, (double)op->channels);
+		if (s->p->multicast == ML_SIM_TREE) {
+			acc_add(&s->prune, op->prunings);
+			acc_add(&s->branch, op->branches);
+		}
+	}
+	s->cnt.ops_done++;
+	s->outstanding--;
+	op_release(s, o);
 }

@@ -41,6 +41,9 @@ for c in $("$bin" list | cut -d' ' -f1); do
 	kbinomial) check kbinomial kbinomial --nodes 1:3000 --packets 1:7 \
 		--format csv ;;
 	torus) check torus torus --k 4:40 --group 2:16 --format json ;;
+	simulate) check simulate simulate --topology mesh,torus,hypercube \
+		--k 3,4 --dims 2,3 --rate 0.005,0.02 --beta 0,0.1 \
+		--warmup 100 --ci 0.1 --max-cycles 20000 --format csv ;;
 	*) echo "FAIL: shards.sh has no sweep for command '$c'"
 	   fail=$((fail + 1)) ;;
 	esac

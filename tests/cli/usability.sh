@@ -125,6 +125,7 @@ roundtrip "" torus --k 4,8 --group 4:16 --algorithm md,mu --r 2,4
 roundtrip "--full" torus --model structural --k 8 --group 20 --placement random --seed 1,2 --lp 10ns,14ns
 roundtrip "--unit ms" kbinomial --nodes 4:8 --ts 10,12.5
 roundtrip "--unit ns" torus --k 4 --group 4:6 --tprocess 100,200
+roundtrip "--trace tests/cli/traces/unicast-0-15.csv" simulate --topology mesh --k 4 --flits 16 --router-cycles 0,2
 
 # --input: result columns and status ignored, both spellings, trimmed
 # header cells, an alias; unknown columns an error unless --keep, which

@@ -24,6 +24,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* Most points one run may evaluate: no input can run for long. */
 #define FUZZ_MAX_POINTS 2000ULL
+/* Most work one point may do (a simulation: node-cycles), so that a
+ * simulated point costs milliseconds. */
+#define FUZZ_MAX_WORK 100000ULL
 /* Most argument words taken from one input. */
 #define FUZZ_MAX_WORDS 64
 
@@ -163,8 +166,9 @@ static inline int fuzz_split(char *text, char sep, char **w, int max)
 }
 
 /*
- * true when every --input in argv[1 ..] reads standard input: a fuzzer
- * must not open files of its own choosing (/dev/zero, /dev/stdin).
+ * true when every --input in argv[1 ..] reads standard input and no
+ * --trace names a file: a fuzzer must not open files of its own choosing
+ * (/dev/zero, /dev/stdin).
  */
 static inline int fuzz_input_is_stdin(int argc, char **argv)
 {
@@ -178,6 +182,9 @@ static inline int fuzz_input_is_stdin(int argc, char **argv)
 		     strchr(argv[i], 'o')))
 			return 0;
 	for (i = 1; i < argc; i++) {
+		/* simulate --trace FILE reads a file too, never stdin. */
+		if (strncmp(argv[i], "--trace", 7) == 0)
+			return 0;
 		if (strncmp(argv[i], "--input", 7) != 0)
 			continue;
 		if (argv[i][7] == '=') {

@@ -1,0 +1,134 @@
+/*
+ * check_cmd_simulate.c - the simulate command (src/cli/cmd_simulate.c)
+ * run through the engine: --compare's columns recomputed independently
+ * (the model through its own library call, error_pct from the printed
+ * numbers), and the work limit that keeps fuzzed simulations short.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "cli/run.h"
+#include "mcastlat/hypercube.h"
+
+struct out {
+	int rc;
+	char *text, *err;
+	size_t len, errlen;
+};
+
+/* Run "simulate ARGS" (space-separated words) with the given work limit. */
+static struct out run(const char *args, unsigned long long max_work)
+{
+	struct out o;
+	char *buf = strdup(args), *argv[64], *save = NULL, *w;
+	int argc = 0;
+	struct ml_ctx ctx = {0};
+
+	argv[argc++] = (char *)"simulate";
+	for (w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save))
+		argv[argc++] = w;
+	argv[argc] = NULL;
+	ctx.in = stdin;
+	ctx.max_work = max_work;
+	ctx.out = open_memstream(&o.text, &o.len);
+	ctx.err = open_memstream(&o.err, &o.errlen);
+	o.rc = ml_run(ml_find_command("simulate"), argc, argv, &ctx);
+	fclose(ctx.out);
+	fclose(ctx.err);
+	free(buf);
+	return o;
+}
+
+/* The n comma-separated fields of the second line of text, as numbers
+ * (nan for text). */
+static void second_row(const char *text, double *v, int n)
+{
+	const char *p = strchr(text, '\n');
+	int i;
+
+	ck_assert_ptr_nonnull(p);
+	p++;
+	for (i = 0; i < n; i++) {
+		char *end;
+
+		v[i] = strtod(p, &end);
+		if (end == p)
+			v[i] = NAN;
+		p = strchr(p, ',');
+		if (p == NULL)
+			break;
+		p++;
+	}
+	ck_assert_int_eq(i, n - 1);
+}
+
+START_TEST(test_compare_columns)
+{
+	/* A light 4-cube point with broadcasts, run to a 5 % interval. */
+	struct out o = run("--topology hypercube --dims 4 --vcs 3 --flits 16 "
+			   "--beta 0.2 --rate 0.004 --delta 1 --warmup 500 "
+			   "--ci 0.05 --compare --format csv --precision 17 "
+			   "--columns multicast_latency,model_latency,"
+			   "model_unicast_latency,error_pct,status",
+			   0);
+	struct ml_hypercube_params m;
+	struct ml_hypercube_result r;
+	double v[5];
+
+	ck_assert_int_eq(o.rc, 0);
+	ck_assert_msg(strstr(o.text, ",ok\n") != NULL, "%s", o.text);
+	second_row(o.text, v, 5);
+	ml_hypercube_params_init(&m);
+	m.dim = 4;
+	m.vcs = 3;
+	m.flits = 16;
+	m.beta = 0.2;
+	m.rate = 0.004;
+	m.delta = 1;
+	ck_assert_int_eq(ml_hypercube_eval(&m, &r), ML_OK);
+	ck_assert_double_eq_tol(v[1], r.latency, 1e-12 * r.latency);
+	/* S_u + W_s + Delta (eqs 20, 28). */
+	ck_assert_double_eq_tol(v[2], r.s_u + r.w_s + 1, 1e-12 * v[2]);
+	ck_assert_double_eq_tol(v[3], 100 * (v[1] - v[0]) / v[0], 1e-9);
+	/* The simulated broadcast is near the model at this load. */
+	ck_assert_msg(fabs(v[3]) < 15, "error_pct %g", v[3]);
+	free(o.text);
+	free(o.err);
+}
+END_TEST
+
+START_TEST(test_work_limit)
+{
+	/* 64 nodes and 10^5 node-cycles: at most 1562 cycles. */
+	struct out o = run("--format csv --columns cycles,status", 100000);
+	double v[2];
+
+	ck_assert_int_eq(o.rc, 0);
+	second_row(o.text, v, 2);
+	ck_assert_double_le(v[0], 1562);
+	ck_assert_msg(strstr(o.text, "no-convergence") != NULL, "%s", o.text);
+	free(o.text);
+	free(o.err);
+	/* A network too large for the limit is an invalid point. */
+	o = run("--k 100 --format csv", 100000);
+	ck_assert_int_eq(o.rc, 2);
+	free(o.text);
+	free(o.err);
+}
+END_TEST
+
+Suite *suite_cmd_simulate(void)
+{
+	Suite *s = suite_create("cmd_simulate");
+	TCase *tc = tcase_create("cmd_simulate");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_compare_columns);
+	tcase_add_test(tc, test_work_limit);
+	suite_add_tcase(s, tc);
+	return s;
+}
