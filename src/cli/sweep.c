@@ -383,6 +383,10 @@ int ml_sink_columns(struct sink *s, struct run *r)
 		s->table = NULL;
 		return ml_usage_err(r->ctx, r->cmd->name, NULL, "out of memory");
 	}
+	/* A slow command's rows show as they finish (header and first row
+	 * measured; a wider value later pushes its row right). */
+	if (r->cmd->slow)
+		s->table->hold = 1;
 	return 0;
 }
 

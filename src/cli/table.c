@@ -33,6 +33,7 @@ int ml_table_init(struct ml_table *t, const struct ml_outcol *cols,
 	memset(t, 0, sizeof(*t));
 	t->cols = cols;
 	t->ncols = ncols;
+	t->hold = TABLE_HOLD;
 	t->width = calloc(ncols + 1, sizeof(*t->width));
 	return t->width ? 0 : -1;
 }
@@ -147,7 +148,7 @@ static int take(struct ml_table *t, const char *s, size_t n, FILE *f)
 	ml_buf_put(&t->held, "\n", 1);
 	if (t->held.oom)
 		return -1;
-	if (++t->nheld >= TABLE_HOLD || mono_s() - t->t0 > 1.0)
+	if (++t->nheld >= t->hold || mono_s() - t->t0 > 1.0)
 		return release(t, f);
 	return 0;
 }

@@ -25,6 +25,8 @@ struct ml_table {
 	size_t nheld;
 	bool streaming;		/* the widths are fixed: rows pass through */
 	double t0;		/* when the first row was held */
+	size_t hold;		/* rows held at most: TABLE_HOLD, or 1 for a
+				 * slow command (each row shows at once) */
 	struct ml_buf line;	/* a partial line between feeds */
 };
 
