@@ -386,7 +386,7 @@ int ml_sink_columns(struct sink *s, struct run *r)
 	/* A slow command's rows show as they finish (header and first row
 	 * measured; a wider value later pushes its row right). */
 	if (r->cmd->slow)
-		s->table->hold = 1;
+		s->table->hold = r->spec.header ? 2 : 1;
 	return 0;
 }
 
