@@ -31,9 +31,9 @@ END_TEST
 
 START_TEST(test_suggest)
 {
-	static const char *const names[] = {"group", "k",     "dims",
-					    "algorithm", "columns", "jobs",
-					    "format", NULL, "packet-size"};
+	static const char *const names[] = {
+	    "group", "k",      "dims", "algorithm",  "columns",
+	    "jobs",  "format", NULL,   "packet-size"};
 	size_t n = sizeof(names) / sizeof(names[0]);
 
 	ck_assert_str_eq(ml_suggest("gropu", names, n), "group");
@@ -99,7 +99,7 @@ START_TEST(test_outfile)
 	ck_assert_int_eq(ml_outfile_open(&o, path, err, sizeof(err)), 0);
 	fputs("a,b\n1,2\n", o.f);
 	fflush(o.f);
-	ck_assert_ptr_null(slurp(path));	/* not there before commit */
+	ck_assert_ptr_null(slurp(path)); /* not there before commit */
 	ck_assert_int_eq(ml_outfile_commit(&o, err, sizeof(err)), 0);
 	ck_assert_str_eq(slurp(path), "a,b\n1,2\n");
 	ck_assert_int_eq(stat(path, &st), 0);
@@ -112,9 +112,9 @@ START_TEST(test_outfile)
 
 	ck_assert_int_eq(unlink(path), 0);
 	ck_assert_int_eq(rmdir(dir), 0); /* empty: no temporary file left */
-	ck_assert_int_eq(ml_outfile_open(&o, "/nonexistent-dir/x.csv", err,
-					 sizeof(err)),
-			 -1);
+	ck_assert_int_eq(
+	    ml_outfile_open(&o, "/nonexistent-dir/x.csv", err, sizeof(err)),
+	    -1);
 	ck_assert_ptr_nonnull(strstr(err, "No such file"));
 }
 END_TEST

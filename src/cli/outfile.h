@@ -12,8 +12,8 @@
 #include <stdio.h>
 
 struct ml_outfile {
-	char *path;	/* the destination */
-	char *tmp;	/* DIR/.NAME.XXXXXX */
+	char *path; /* the destination */
+	char *tmp;  /* DIR/.NAME.XXXXXX */
 	FILE *f;
 };
 

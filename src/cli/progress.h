@@ -10,9 +10,9 @@
 
 struct ml_progress {
 	FILE *f;
-	bool on;	   /* may be shown at all */
-	bool shown;	   /* a line is on the terminal now */
-	double t0, last;   /* start, last redraw (monotonic seconds) */
+	bool on;	 /* may be shown at all */
+	bool shown;	 /* a line is on the terminal now */
+	double t0, last; /* start, last redraw (monotonic seconds) */
 	unsigned long long total, done;
 };
 

@@ -38,68 +38,68 @@ __extension__ typedef unsigned __int128 u128;
 
 /* 5^k for k = 0..32: each below 2^75, so m 5^k < 2^128. */
 static const u128 pow5[33] = {
-	P5(0x0ULL, 0x0000000000000001ULL), /* 5^0 */
-	P5(0x0ULL, 0x0000000000000005ULL), /* 5^1 */
-	P5(0x0ULL, 0x0000000000000019ULL), /* 5^2 */
-	P5(0x0ULL, 0x000000000000007dULL), /* 5^3 */
-	P5(0x0ULL, 0x0000000000000271ULL), /* 5^4 */
-	P5(0x0ULL, 0x0000000000000c35ULL), /* 5^5 */
-	P5(0x0ULL, 0x0000000000003d09ULL), /* 5^6 */
-	P5(0x0ULL, 0x000000000001312dULL), /* 5^7 */
-	P5(0x0ULL, 0x000000000005f5e1ULL), /* 5^8 */
-	P5(0x0ULL, 0x00000000001dcd65ULL), /* 5^9 */
-	P5(0x0ULL, 0x00000000009502f9ULL), /* 5^10 */
-	P5(0x0ULL, 0x0000000002e90eddULL), /* 5^11 */
-	P5(0x0ULL, 0x000000000e8d4a51ULL), /* 5^12 */
-	P5(0x0ULL, 0x0000000048c27395ULL), /* 5^13 */
-	P5(0x0ULL, 0x000000016bcc41e9ULL), /* 5^14 */
-	P5(0x0ULL, 0x000000071afd498dULL), /* 5^15 */
-	P5(0x0ULL, 0x0000002386f26fc1ULL), /* 5^16 */
-	P5(0x0ULL, 0x000000b1a2bc2ec5ULL), /* 5^17 */
-	P5(0x0ULL, 0x000003782dace9d9ULL), /* 5^18 */
-	P5(0x0ULL, 0x00001158e460913dULL), /* 5^19 */
-	P5(0x0ULL, 0x000056bc75e2d631ULL), /* 5^20 */
-	P5(0x0ULL, 0x0001b1ae4d6e2ef5ULL), /* 5^21 */
-	P5(0x0ULL, 0x000878678326eac9ULL), /* 5^22 */
-	P5(0x0ULL, 0x002a5a058fc295edULL), /* 5^23 */
-	P5(0x0ULL, 0x00d3c21bcecceda1ULL), /* 5^24 */
-	P5(0x0ULL, 0x0422ca8b0a00a425ULL), /* 5^25 */
-	P5(0x0ULL, 0x14adf4b7320334b9ULL), /* 5^26 */
-	P5(0x0ULL, 0x6765c793fa10079dULL), /* 5^27 */
-	P5(0x2ULL, 0x04fce5e3e2502611ULL), /* 5^28 */
-	P5(0xaULL, 0x18f07d736b90be55ULL), /* 5^29 */
-	P5(0x32ULL, 0x7cb2734119d3b7a9ULL), /* 5^30 */
-	P5(0xfcULL, 0x6f7c40458122964dULL), /* 5^31 */
-	P5(0x4eeULL, 0x2d6d415b85acef81ULL), /* 5^32 */
+    P5(0x0ULL, 0x0000000000000001ULL),	 /* 5^0 */
+    P5(0x0ULL, 0x0000000000000005ULL),	 /* 5^1 */
+    P5(0x0ULL, 0x0000000000000019ULL),	 /* 5^2 */
+    P5(0x0ULL, 0x000000000000007dULL),	 /* 5^3 */
+    P5(0x0ULL, 0x0000000000000271ULL),	 /* 5^4 */
+    P5(0x0ULL, 0x0000000000000c35ULL),	 /* 5^5 */
+    P5(0x0ULL, 0x0000000000003d09ULL),	 /* 5^6 */
+    P5(0x0ULL, 0x000000000001312dULL),	 /* 5^7 */
+    P5(0x0ULL, 0x000000000005f5e1ULL),	 /* 5^8 */
+    P5(0x0ULL, 0x00000000001dcd65ULL),	 /* 5^9 */
+    P5(0x0ULL, 0x00000000009502f9ULL),	 /* 5^10 */
+    P5(0x0ULL, 0x0000000002e90eddULL),	 /* 5^11 */
+    P5(0x0ULL, 0x000000000e8d4a51ULL),	 /* 5^12 */
+    P5(0x0ULL, 0x0000000048c27395ULL),	 /* 5^13 */
+    P5(0x0ULL, 0x000000016bcc41e9ULL),	 /* 5^14 */
+    P5(0x0ULL, 0x000000071afd498dULL),	 /* 5^15 */
+    P5(0x0ULL, 0x0000002386f26fc1ULL),	 /* 5^16 */
+    P5(0x0ULL, 0x000000b1a2bc2ec5ULL),	 /* 5^17 */
+    P5(0x0ULL, 0x000003782dace9d9ULL),	 /* 5^18 */
+    P5(0x0ULL, 0x00001158e460913dULL),	 /* 5^19 */
+    P5(0x0ULL, 0x000056bc75e2d631ULL),	 /* 5^20 */
+    P5(0x0ULL, 0x0001b1ae4d6e2ef5ULL),	 /* 5^21 */
+    P5(0x0ULL, 0x000878678326eac9ULL),	 /* 5^22 */
+    P5(0x0ULL, 0x002a5a058fc295edULL),	 /* 5^23 */
+    P5(0x0ULL, 0x00d3c21bcecceda1ULL),	 /* 5^24 */
+    P5(0x0ULL, 0x0422ca8b0a00a425ULL),	 /* 5^25 */
+    P5(0x0ULL, 0x14adf4b7320334b9ULL),	 /* 5^26 */
+    P5(0x0ULL, 0x6765c793fa10079dULL),	 /* 5^27 */
+    P5(0x2ULL, 0x04fce5e3e2502611ULL),	 /* 5^28 */
+    P5(0xaULL, 0x18f07d736b90be55ULL),	 /* 5^29 */
+    P5(0x32ULL, 0x7cb2734119d3b7a9ULL),	 /* 5^30 */
+    P5(0xfcULL, 0x6f7c40458122964dULL),	 /* 5^31 */
+    P5(0x4eeULL, 0x2d6d415b85acef81ULL), /* 5^32 */
 };
 
 static const uint64_t pow10u[18] = {
-	1ULL,
-	10ULL,
-	100ULL,
-	1000ULL,
-	10000ULL,
-	100000ULL,
-	1000000ULL,
-	10000000ULL,
-	100000000ULL,
-	1000000000ULL,
-	10000000000ULL,
-	100000000000ULL,
-	1000000000000ULL,
-	10000000000000ULL,
-	100000000000000ULL,
-	1000000000000000ULL,
-	10000000000000000ULL,
-	100000000000000000ULL,
+    1ULL,
+    10ULL,
+    100ULL,
+    1000ULL,
+    10000ULL,
+    100000ULL,
+    1000000ULL,
+    10000000ULL,
+    100000000ULL,
+    1000000000ULL,
+    10000000000ULL,
+    100000000000ULL,
+    1000000000000ULL,
+    10000000000000ULL,
+    100000000000000ULL,
+    1000000000000000ULL,
+    10000000000000000ULL,
+    100000000000000000ULL,
 };
 
 /* The candidate d(n) of x = m 2^e2 with decimal exponent *e10. */
 struct cand {
-	uint64_t d;	/* n digits */
-	int e10;	/* x ~ d 10^(e10 - n + 1) */
-	int lg;		/* floor(log10 x), before any carry of rounding */
-	bool exact;	/* reads back as x */
+	uint64_t d; /* n digits */
+	int e10;    /* x ~ d 10^(e10 - n + 1) */
+	int lg;	    /* floor(log10 x), before any carry of rounding */
+	bool exact; /* reads back as x */
 };
 
 /*
@@ -117,7 +117,7 @@ static struct cand cand_exact(uint64_t m, int e2, int n, int e10,
 	for (;;) {
 		k = n - 1 - e10;
 		p = (u128)m * pow5[k];
-		q = -(e2 + k);	/* x 10^k = p / 2^q */
+		q = -(e2 + k); /* x 10^k = p / 2^q */
 		if (q <= 0) {
 			c.d = (uint64_t)(p << -q);
 			rem = 0;
@@ -127,7 +127,7 @@ static struct cand cand_exact(uint64_t m, int e2, int n, int e10,
 		}
 		if (c.d < pow10u[n])
 			break;
-		e10++;	/* the guess was one too low */
+		e10++; /* the guess was one too low */
 	}
 	c.e10 = c.lg = e10;
 	if (rem == 0) {
@@ -157,9 +157,9 @@ static struct cand cand_exact(uint64_t m, int e2, int n, int e10,
 }
 
 static const char pairs[201] =
-	"00010203040506070809101112131415161718192021222324252627282930313233"
-	"34353637383940414243444546474849505152535455565758596061626364656667"
-	"6869707172737475767778798081828384858687888990919293949596979899";
+    "00010203040506070809101112131415161718192021222324252627282930313233"
+    "34353637383940414243444546474849505152535455565758596061626364656667"
+    "6869707172737475767778798081828384858687888990919293949596979899";
 
 /* Digits of u, most significant first, exactly n of them; two at a
  * time, since the divisions are most of the cost of printing. */
@@ -287,7 +287,7 @@ int ml_shortest_digits(double x, char *dig, int *e10)
 	if (!(ax >= 1e-15 && ax < 1e15))
 		return digits_libc(ax, dig, e10);
 	memcpy(&bits, &ax, sizeof(bits));
-	be = (int)(bits >> 52);		/* normal here: ax >= 1e-15 */
+	be = (int)(bits >> 52); /* normal here: ax >= 1e-15 */
 	m = (bits & ((1ULL << 52) - 1)) | (1ULL << 52);
 	e2 = be - 1075;
 	{
@@ -328,8 +328,7 @@ size_t ml_fmt_shortest(char *out, double x)
 	}
 	if (x < 0)
 		*o++ = '-';
-	if (fabs(x) < 9007199254740992.0 &&
-	    (double)(int64_t)x == x) {
+	if (fabs(x) < 9007199254740992.0 && (double)(int64_t)x == x) {
 		/* An integer below 2^53, the commonest number: as itself. */
 		return (size_t)(o - out) + put_uint(o, (uint64_t)fabs(x));
 	}

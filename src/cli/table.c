@@ -87,7 +87,8 @@ static int emit(const struct ml_table *t, const char *s, size_t n, FILE *f)
 	bool last;
 
 	if (n > 0 && s[0] == '#')
-		return fwrite(s, 1, n, f) == n && fputc('\n', f) != EOF ? 0 : -1;
+		return fwrite(s, 1, n, f) == n && fputc('\n', f) != EOF ? 0
+									: -1;
 	for (j = 0; j < t->ncols; j++) {
 		len = 0;
 		while (len < n && s[len] != '\t')

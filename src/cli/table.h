@@ -21,13 +21,13 @@ struct ml_table {
 	const struct ml_outcol *cols; /* alignment: left (text) or right */
 	size_t ncols;
 	size_t *width;
-	struct ml_buf held;	/* rows held back, raw */
+	struct ml_buf held; /* rows held back, raw */
 	size_t nheld;
-	bool streaming;		/* the widths are fixed: rows pass through */
-	double t0;		/* when the first row was held */
-	size_t hold;		/* rows held at most: TABLE_HOLD, or 1 for a
-				 * slow command (each row shows at once) */
-	struct ml_buf line;	/* a partial line between feeds */
+	bool streaming;	    /* the widths are fixed: rows pass through */
+	double t0;	    /* when the first row was held */
+	size_t hold;	    /* rows held at most: TABLE_HOLD, or 1 for a
+			     * slow command (each row shows at once) */
+	struct ml_buf line; /* a partial line between feeds */
 };
 
 int ml_table_init(struct ml_table *t, const struct ml_outcol *cols,
