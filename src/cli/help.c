@@ -1,4 +1,5 @@
 /* help.c - `mcastlat COMMAND --help`, generated from the option table. */
+#include <ctype.h>
 #include <math.h>
 #include <stdbool.h>
 #include <string.h>
@@ -106,6 +107,10 @@ static void opt_line(const struct ml_command *cmd, const struct ml_opt *o,
 	/* The default in the option's own unit: "(default 12.5 us)". */
 	if (o->kind == ML_OPT_FLAG)
 		snprintf(text, sizeof(text), "%s", help);
+	else if (unit && o->kind != ML_OPT_CHOICE && o->def &&
+		 isalpha((unsigned char)o->def[strlen(o->def) - 1]))
+		/* a default with its own unit, "14ns" */
+		snprintf(text, sizeof(text), "%s (default %s)", help, o->def);
 	else if (unit && o->kind != ML_OPT_CHOICE && o->def)
 		snprintf(text, sizeof(text), "%s (default %s %s)", help,
 			 o->def, unit);
