@@ -516,6 +516,8 @@ START_TEST(test_tree_hand)
 	ck_assert_double_eq(r.branches, 3);
 	ck_assert_double_eq(r.channels, 6);
 	ck_assert_double_eq(r.prunings, 0);
+	/* every address follows its dor path: 3, 1, 2 + 3 and 3 hops */
+	ck_assert_double_eq(r.hops, (3 + 1 + 5 + 3) / 4.0);
 	/* the same multicast without pruning: nothing blocks, same times */
 	p.pruning = 0;
 	ck_assert_int_eq(run_rec(&p, &m, 1, &r, &rc), ML_OK);
@@ -652,6 +654,9 @@ START_TEST(test_dp_sim)
 	for (i = 0; i < 5; i++)
 		ck_assert_uint_eq(rc.done[dests[i]], 1);
 	ck_assert_double_eq(r.channels, 12);
+	/* hops along the worms: 4 at 1, 10 at 1 + 3, 15 at 4 + 2; 3 at 3,
+	 * 0 at 3 + 3 */
+	ck_assert_double_eq(r.hops, (1 + 4 + 6 + 3 + 6) / 5.0);
 }
 END_TEST
 
@@ -686,6 +691,8 @@ START_TEST(test_pm_sim)
 	}
 	ck_assert_uint_eq(n, 17);
 	ck_assert_double_eq(r.channels, 17);
+	/* hops along the worm: 8 at 3, 1 at 6, 13 at 9, 3 at 14, 15 at 17 */
+	ck_assert_double_eq(r.hops, (3 + 6 + 9 + 14 + 17) / 5.0);
 	for (i = 0; i < 5; i++)
 		ck_assert_uint_eq(rc.done[dests[i]], 1);
 	lat = r.multicast_latency;

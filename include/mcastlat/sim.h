@@ -122,7 +122,9 @@ struct ml_sim_result {
 	double multicast_latency_dest; /* mean over destinations */
 	double offered;		/* flits per node per cycle */
 	double accepted;	/* flits received per node per cycle */
-	double hops;		/* mean hops of a delivered copy */
+	double hops;		/* mean hops of a delivered copy (tree and
+				 * path worms: from the source to each
+				 * destination along the worm) */
 	double prunings;	/* per multicast */
 	double branches;	/* per multicast */
 	double channels;	/* physical channel crossings per multicast */

@@ -240,6 +240,13 @@ static inline void acc_add(struct acc *a, double x)
 	a->n++;
 }
 
+/* n values whose sum is sum. */
+static inline void acc_add_n(struct acc *a, double sum, unsigned long long n)
+{
+	a->sum += sum;
+	a->n += n;
+}
+
 static inline double acc_mean(const struct acc *a)
 {
 	return a->n ? a->sum / (double)a->n : 0.0 / 0.0;

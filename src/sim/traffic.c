@@ -762,8 +762,16 @@ void traffic_mc_done(struct sim *s, unsigned node, uint32_t mi)
 		s->hooks->deliver(s->hooks->arg, node, m->src, node, o,
 				  op->flits, s->now);
 	op->dest_sum += lat;
-	if (++m->got == m->hi - m->lo)
+	if (++m->got == m->hi - m->lo) {
+		/* every address of the worm has reached its destination, so
+		 * m->hops (link crossings of address flits, router.c) is the
+		 * sum over its destinations of the hops that destination's
+		 * copy travelled: along its dor path in a tree, along the
+		 * worm's path for Dual-Path and PM */
+		if (m->measured)
+			acc_add_n(&s->hops, m->hops, m->hi - m->lo);
 		msg_release(s, mi);
+	}
 	if (--op->left)
 		return;
 	if (op->measured && op->unicast) {
