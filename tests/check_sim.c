@@ -508,6 +508,27 @@ START_TEST(test_noconv_and_determinism)
 }
 END_TEST
 
+/* A tiny rate: gaps between messages far beyond 2^32 cycles (GSL's
+ * geometric variate is an unsigned int and would wrap, making nodes send
+ * every few million cycles).  64 nodes at 1e-15 for 10^9 cycles expect
+ * 6.4e-5 messages: none. */
+START_TEST(test_tiny_rate)
+{
+	struct ml_sim_params p;
+	struct ml_sim_result r;
+
+	base(&p, ML_SIM_MESH, 8, 2);
+	p.rate = 1e-15;
+	p.max_cycles = 1000000000ULL;
+	ck_assert_int_eq(ml_sim_run(&p, &r, NULL), ML_ENOCONV);
+	ck_assert_uint_eq(r.messages, 0);
+	ck_assert_uint_eq(r.cycles, p.max_cycles);
+	p.rate = 1e-300; /* 1 - rate == 1 */
+	ck_assert_int_eq(ml_sim_run(&p, &r, NULL), ML_ENOCONV);
+	ck_assert_uint_eq(r.messages, 0);
+}
+END_TEST
+
 /* No hidden shared state: two simulations on two threads at once give
  * exactly what they give one after the other. */
 struct job {
@@ -876,6 +897,7 @@ Suite *suite_sim(void)
 	T("light_load", test_light_load);
 	T("saturated_status", test_saturated_status);
 	T("noconv_and_determinism", test_noconv_and_determinism);
+	T("tiny_rate", test_tiny_rate);
 	T("replications", test_replications);
 	T("threads", test_threads);
 	T("progress", test_progress);

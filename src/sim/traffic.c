@@ -40,6 +40,7 @@
  * half, or the last of the lower half), and both halves recurse, the
  * larger subtree first.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -181,9 +182,24 @@ static void heap_pop(struct sim *s)
 		s->heap[i] = last;
 }
 
+/* Cycles to a node's next message: geometric with parameter rate, >= 1.
+ * gsl_ran_geometric's formula and uniform draw (so the stream is the
+ * same), but not its unsigned int result: below a rate of about 1e-9 a
+ * gap passes 2^32 and GSL's conversion wraps (undefined behaviour, nodes
+ * sending far too often), and below 1.1e-16 log(1 - rate) is 0.  Capped
+ * at 2^62: never reached, and t + gap cannot wrap. */
 static uint64_t gap(struct sim *s)
 {
-	return s->p->rate >= 1 ? 1 : gsl_ran_geometric(s->rng, s->p->rate);
+	double p = s->p->rate, u, l, x;
+
+	if (p >= 1)
+		return 1;
+	u = gsl_rng_uniform_pos(s->rng);
+	l = log(1 - p);
+	if (l == 0)
+		l = log1p(-p);
+	x = log(u) / l + 1;
+	return x < 0x1p62 ? (uint64_t)x : (uint64_t)1 << 62;
 }
 
 int traffic_init(struct sim *s)
@@ -666,11 +682,12 @@ int traffic_generate(struct sim *s)
 	}
 	while (s->nheap && s->heap[0].t <= s->now) {
 		unsigned node = s->heap[0].node;
-		uint64_t t = s->heap[0].t;
+		uint64_t t = s->heap[0].t, next;
 
 		heap_pop(s);
 		generate_at(s, node);
-		heap_push(s, t + gap(s), node);
+		next = t + gap(s);
+		heap_push(s, next > t ? next : UINT64_MAX, node);
 	}
 	return traffic_failed(s) ? -1 : 0;
 }
