@@ -258,22 +258,6 @@ int path_route(struct sim *s, unsigned node, uint32_t id)
 	return 1;
 }
 
-static void put(struct sim *s, unsigned node, uint32_t o, const struct flit *f)
-{
-	struct ovc *ov = &s->ov[o];
-	unsigned slot = ov->head + ov->cnt;
-
-	if (slot >= s->B)
-		slot -= s->B;
-	s->oq[(size_t)o * s->B + slot] = *f;
-	if (ov->cnt++ == 0) {
-		unsigned b = o - node * s->nvc_node;
-
-		s->omask[(size_t)node * s->W + (b >> 6)] |= (uint64_t)1
-							    << (b & 63);
-	}
-}
-
 void path_switch(struct sim *s, unsigned node, uint32_t id)
 {
 	struct ivc *iv = &s->iv[id];
@@ -306,9 +290,9 @@ void path_switch(struct sim *s, unsigned node, uint32_t id)
 		t->blocked++;
 		return;
 	}
-	put(s, node, o1, f);
+	oq_push(s, node, o1, f);
 	if (o2 != SIM_NONE) {
-		put(s, node, o2, f);
+		oq_push(s, node, o2, f);
 		s->flits_in_net++;
 	}
 	t->blocked = 0;

@@ -350,6 +350,28 @@ struct sim {
 	struct sim_counters cnt;
 };
 
+/* Append f to output VC o of node (the caller checked there is room)
+ * and mark o nonempty: the multicast switches of tree.c and path.c.
+ * router.c's unicast switch keeps its own copy with the router's mask
+ * pointer hoisted out of its loop: with this helper the 8x8 torus of
+ * scripts/bench_sim.c ran 0.3 % more instructions. */
+static inline void oq_push(struct sim *s, unsigned node, uint32_t o,
+			   const struct flit *f)
+{
+	struct ovc *ov = &s->ov[o];
+	unsigned slot = ov->head + ov->cnt;
+
+	if (slot >= s->B)
+		slot -= s->B;
+	s->oq[(size_t)o * s->B + slot] = *f;
+	if (ov->cnt++ == 0) {
+		unsigned b = o - node * s->nvc_node;
+
+		s->omask[(size_t)node * s->W + (b >> 6)] |= (uint64_t)1
+							    << (b & 63);
+	}
+}
+
 /* router.c */
 int net_init(struct sim *s);
 void net_free(struct sim *s);

@@ -132,25 +132,6 @@ static inline struct flit *iq_at(const struct sim *s, uint32_t id, unsigned i)
 	return &s->iq[(size_t)id * s->B + slot];
 }
 
-/* Append f to output VC o of node (the caller checked there is room). */
-static void push_out(struct sim *s, unsigned node, uint32_t o,
-		     const struct flit *f)
-{
-	struct ovc *ov = &s->ov[o];
-	unsigned slot = ov->head + ov->cnt;
-
-	if (slot >= s->B)
-		slot -= s->B;
-	s->oq[(size_t)o * s->B + slot] = *f;
-	if (ov->cnt++ == 0) {
-		unsigned b = o - node * s->nvc_node;
-
-		s->omask[(size_t)node * s->W + (b >> 6)] |= (uint64_t)1
-							    << (b & 63);
-	}
-	s->last_move = s->now;
-}
-
 /* Drop the head flit of input VC id of node. */
 static void pop_in(struct sim *s, uint32_t id)
 {
@@ -501,7 +482,8 @@ static void tree_switch(struct sim *s, unsigned node, uint32_t id)
 		memset(&x, 0, sizeof(x));
 		x.msg = t->msg;
 		x.kind = FK_DATA;
-		push_out(s, node, o, &x);
+		oq_push(s, node, o, &x);
+		s->last_move = s->now;
 		s->flits_in_net++;
 		t->blocked = 0;
 		if (--t->replay == 0 && t->tail)
@@ -528,8 +510,8 @@ static void tree_switch(struct sim *s, unsigned node, uint32_t id)
 	}
 	x = *f;
 	x.flags &= (uint8_t)~FF_TAIL;
-	push_out(s, node, o, &x);
-	pop_in(s, id);
+	oq_push(s, node, o, &x);
+	pop_in(s, id); /* sets last_move */
 	t->blocked = 0;
 	if (x.kind == FK_DATA) {
 		t->seen++; /* copied into the aux buffer (004 section 4) */
