@@ -40,14 +40,36 @@ static int cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* cycles per second of the median run, or -1 */
+/* Cycles per second of the median of RUNS runs of p (which must end at
+ * max_cycles), or -1; *acc: the accepted traffic. */
+static double median_rate(const struct ml_sim_params *p, const char *what,
+			  double *acc)
+{
+	struct ml_sim_result r;
+	double v[RUNS];
+	int i;
+
+	for (i = 0; i < RUNS; i++) {
+		double t0 = now();
+		enum ml_status st = ml_sim_run(p, &r, NULL);
+
+		if (st != ML_ENOCONV) {
+			fprintf(stderr, "bench_sim: %s: unexpected status %s\n",
+				what, ml_status_word(st));
+			return -1;
+		}
+		v[i] = (double)r.cycles / (now() - t0);
+	}
+	*acc = r.accepted;
+	qsort(v, RUNS, sizeof(v[0]), cmp);
+	return v[RUNS / 2];
+}
+
+/* The k = 8 torus of dims dimensions at the given rate. */
 static double bench(unsigned dims, double rate, unsigned long long cycles,
 		    double *acc)
 {
 	struct ml_sim_params p;
-	struct ml_sim_result r;
-	double v[RUNS];
-	int i;
 
 	ml_sim_params_init(&p, ML_SIM_TORUS);
 	p.k = 8;
@@ -58,33 +80,16 @@ static double bench(unsigned dims, double rate, unsigned long long cycles,
 	p.warmup = 1000;
 	p.ci = 1e-9;
 	p.max_cycles = cycles;
-	for (i = 0; i < RUNS; i++) {
-		double t0 = now();
-		enum ml_status st = ml_sim_run(&p, &r, NULL);
-
-		if (st != ML_ENOCONV) {
-			fprintf(stderr, "bench_sim: unexpected status %s\n",
-				ml_status_word(st));
-			return -1;
-		}
-		v[i] = (double)r.cycles / (now() - t0);
-	}
-	*acc = r.accepted;
-	qsort(v, RUNS, sizeof(v[0]), cmp);
-	return v[RUNS / 2];
+	return median_rate(&p, "torus", acc);
 }
 
 /* Tree-based multicast with pruning (SPEC 8): an 8x8 mesh, multicasts
  * only, 11 destinations, 1 data flit, at half its saturation (about
  * 0.12 flits/node/cycle with this simulator: rate 0.0027 multicasts,
- * 0.06 flits received per node per cycle).  Cycles per second of the
- * median run, or -1. */
+ * 0.06 flits received per node per cycle). */
 static double bench_tree(unsigned long long cycles, double *acc)
 {
 	struct ml_sim_params p;
-	struct ml_sim_result r;
-	double v[RUNS];
-	int i;
 
 	ml_sim_params_init(&p, ML_SIM_MESH);
 	p.k = 8;
@@ -96,21 +101,7 @@ static double bench_tree(unsigned long long cycles, double *acc)
 	p.warmup = 1000;
 	p.ci = 1e-9;
 	p.max_cycles = cycles;
-	for (i = 0; i < RUNS; i++) {
-		double t0 = now();
-		enum ml_status st = ml_sim_run(&p, &r, NULL);
-
-		if (st != ML_ENOCONV) {
-			fprintf(stderr,
-				"bench_sim: tree: unexpected status %s\n",
-				ml_status_word(st));
-			return -1;
-		}
-		v[i] = (double)r.cycles / (now() - t0);
-	}
-	*acc = r.accepted;
-	qsort(v, RUNS, sizeof(v[0]), cmp);
-	return v[RUNS / 2];
+	return median_rate(&p, "tree", acc);
 }
 
 int main(void)
