@@ -51,6 +51,15 @@ START_TEST(test_dp_labels)
 }
 END_TEST
 
+/* The neighbour of u in direction d of a w-wide mesh (d is valid). */
+static unsigned step(unsigned w, unsigned u, int d)
+{
+	return d == ML_MC_XP   ? u + 1
+	       : d == ML_MC_XM ? u - 1
+	       : d == ML_MC_YP ? u + w
+			       : u - w;
+}
+
 /* Follow R from u to v; returns the hops, writes the directions. */
 static unsigned dp_walk(unsigned w, unsigned h, unsigned u, unsigned v,
 			int *dirs)
@@ -63,55 +72,48 @@ static unsigned dp_walk(unsigned w, unsigned h, unsigned u, unsigned v,
 		ck_assert_int_ge(d, 0);
 		ck_assert_uint_lt(hops, w * h);
 		dirs[hops++] = d;
-		u = d == ML_MC_XP   ? u + 1
-		    : d == ML_MC_XM ? u - 1
-		    : d == ML_MC_YP ? u + w
-				    : u - w;
+		u = step(w, u, d);
 	}
 	return hops;
 }
 
 /* Hand-worked R-paths (see the neighbour labels in the comments). */
+enum { XP = ML_MC_XP, XM = ML_MC_XM, YP = ML_MC_YP, YM = ML_MC_YM };
+
+static const struct {
+	unsigned w, h, u, v, hops;
+	int dirs[8];
+} dp_paths[] = {
+    /* 4x4, (0,0) L0 -> (1,2) L9: neighbours L1, L7 -> 7 (+y); at L7:
+     * 6, 0, 8 -> 8 (+y); at L8: 9 (+x).  3 hops = 1 + 2. */
+    {4, 4, 0, 9, 3, {YP, YP, XP}},
+    /* 4x4, (3,0) L3 -> (0,3) L15: +y to L4, +y to L11, +y to L12, then
+     * -x to L13, L14, L15.  6 hops = 3 + 3. */
+    {4, 4, 3, 12, 6, {YP, YP, YP, XM, XM, XM}},
+    /* Low network, 4x4, (0,3) L15 -> (2,0) L2: smallest label >= 2 among
+     * the neighbours: 8 (-y), 7 (-y), 6 (+x), 5 (+x), 2 (-y).  5 hops. */
+    {4, 4, 12, 2, 5, {YM, YM, XP, XP, YM}},
+    /* 3x5, (2,0) L2 -> (0,4) L12: 3 (+y), 8 (+y), 9 (+y), 10 (-x),
+     * 11 (-x), 12 (+y).  6 hops = 2 + 4. */
+    {3, 5, 2, 12, 6, {YP, YP, YP, XM, XM, YP}},
+    /* 3x5 low, (1,4) L13 -> (1,1) L4: 10, 7, 4, all -y. */
+    {3, 5, 13, 4, 3, {YM, YM, YM}},
+};
+
 START_TEST(test_dp_paths)
 {
 	int d[64];
+	unsigned i;
 
-	/* 4x4, (0,0) L0 -> (1,2) L9: neighbours L1, L7 -> 7 (+y); at L7:
-	 * 6, 0, 8 -> 8 (+y); at L8: 9 (+x).  3 hops = 1 + 2. */
-	ck_assert_uint_eq(dp_walk(4, 4, 0, 9, d), 3);
-	ck_assert_int_eq(d[0], ML_MC_YP);
-	ck_assert_int_eq(d[1], ML_MC_YP);
-	ck_assert_int_eq(d[2], ML_MC_XP);
-	/* 4x4, (3,0) L3 -> (0,3) L15: +y to L4, +y to L11, +y to L12, then
-	 * -x to L13, L14, L15.  6 hops = 3 + 3. */
-	ck_assert_uint_eq(dp_walk(4, 4, 3, 12, d), 6);
-	ck_assert_int_eq(d[0], ML_MC_YP);
-	ck_assert_int_eq(d[1], ML_MC_YP);
-	ck_assert_int_eq(d[2], ML_MC_YP);
-	ck_assert_int_eq(d[3], ML_MC_XM);
-	ck_assert_int_eq(d[4], ML_MC_XM);
-	ck_assert_int_eq(d[5], ML_MC_XM);
-	/* Low network, 4x4, (0,3) L15 -> (2,0) L2: smallest label >= 2 among
-	 * the neighbours: 8 (-y), 7 (-y), 6 (+x), 5 (+x), 2 (-y).  5 hops. */
-	ck_assert_uint_eq(dp_walk(4, 4, 12, 2, d), 5);
-	ck_assert_int_eq(d[0], ML_MC_YM);
-	ck_assert_int_eq(d[1], ML_MC_YM);
-	ck_assert_int_eq(d[2], ML_MC_XP);
-	ck_assert_int_eq(d[3], ML_MC_XP);
-	ck_assert_int_eq(d[4], ML_MC_YM);
-	/* 3x5, (2,0) L2 -> (0,4) L12: 3 (+y), 8 (+y), 9 (+y), 10 (-x),
-	 * 11 (-x), 12 (+y).  6 hops = 2 + 4. */
-	ck_assert_uint_eq(dp_walk(3, 5, 2, 12, d), 6);
-	ck_assert_int_eq(d[0], ML_MC_YP);
-	ck_assert_int_eq(d[1], ML_MC_YP);
-	ck_assert_int_eq(d[2], ML_MC_YP);
-	ck_assert_int_eq(d[3], ML_MC_XM);
-	ck_assert_int_eq(d[4], ML_MC_XM);
-	ck_assert_int_eq(d[5], ML_MC_YP);
-	/* 3x5 low, (1,4) L13 -> (1,1) L4: 10, 7, 4, all -y. */
-	ck_assert_uint_eq(dp_walk(3, 5, 13, 4, d), 3);
-	ck_assert_int_eq(d[0], ML_MC_YM);
-	ck_assert_int_eq(d[2], ML_MC_YM);
+	for (unsigned c = 0; c < sizeof(dp_paths) / sizeof(dp_paths[0]); c++) {
+		ck_assert_uint_eq(dp_walk(dp_paths[c].w, dp_paths[c].h,
+					  dp_paths[c].u, dp_paths[c].v, d),
+				  dp_paths[c].hops);
+		for (i = 0; i < dp_paths[c].hops; i++)
+			ck_assert_msg(d[i] == dp_paths[c].dirs[i],
+				      "path %u hop %u: %d, want %d", c, i, d[i],
+				      dp_paths[c].dirs[i]);
+	}
 	ck_assert_int_eq(ml_dp_route(4, 4, 5, 5), ML_MC_NONE);
 }
 END_TEST
@@ -142,10 +144,7 @@ START_TEST(test_dp_brute)
 					CHEAP(d >= 0);
 					CHEAP(ml_dp_is_high(w, h, x, d) ==
 					      high);
-					y = d == ML_MC_XP   ? x + 1
-					    : d == ML_MC_XM ? x - 1
-					    : d == ML_MC_YP ? x + w
-							    : x - w;
+					y = step(w, x, d);
 					if (high)
 						CHEAP(ml_dp_label(w, y) >
 						      ml_dp_label(w, x));
@@ -247,6 +246,14 @@ START_TEST(test_pm_hand)
 }
 END_TEST
 
+/* A 64-bit LCG (Knuth's MMIX constants): cheap, reproducible picks for
+ * the brute-force loops; the high bits. */
+static unsigned lcg(unsigned long *x)
+{
+	*x = *x * 6364136223846793005ul + 1442695040888963407ul;
+	return (unsigned)(*x >> 33);
+}
+
 /* Random destination sets; at each hop a random permitted output.  Every
  * leg is minimal, leg 0 is XY, later legs never go west and never turn
  * from +y to -y (also across a destination), and the mask is never empty. */
@@ -263,20 +270,14 @@ START_TEST(test_pm_brute)
 			int arrived = ML_MC_NONE;
 			char used[256] = {0};
 
-			rng =
-			    rng * 6364136223846793005ul + 1442695040888963407ul;
-			src = (unsigned)(rng >> 33) % n;
+			src = lcg(&rng) % n;
 			used[src] = 1;
-			rng =
-			    rng * 6364136223846793005ul + 1442695040888963407ul;
-			nd = 1 + (unsigned)(rng >> 33) % (n - 1);
+			nd = 1 + lcg(&rng) % (n - 1);
 			for (unsigned i = 0; i < nd; i++) {
 				unsigned c;
 
 				do {
-					rng = rng * 6364136223846793005ul +
-					      1442695040888963407ul;
-					c = (unsigned)(rng >> 33) % n;
+					c = lcg(&rng) % n;
 				} while (used[c]);
 				used[c] = 1;
 				d[i] = c;
@@ -302,9 +303,7 @@ START_TEST(test_pm_brute)
 					for (int k = 0; k < 4; k++)
 						if (m & ML_MC_BIT(k))
 							c[nc++] = k;
-					rng = rng * 6364136223846793005ul +
-					      1442695040888963407ul;
-					dir = c[(rng >> 33) % (unsigned)nc];
+					dir = c[lcg(&rng) % (unsigned)nc];
 					if (i == 0) {
 						CHEAP(nc == 1);
 						if (dir == ML_MC_XP ||
@@ -317,10 +316,7 @@ START_TEST(test_pm_brute)
 					}
 					CHEAP(!(arrived == ML_MC_YP &&
 						dir == ML_MC_YM));
-					u = dir == ML_MC_XP   ? u + 1
-					    : dir == ML_MC_XM ? u - 1
-					    : dir == ML_MC_YP ? u + w
-							      : u - w;
+					u = step(w, u, dir);
 					CHEAP(u < n);
 					arrived = dir;
 					hops++;
