@@ -17,6 +17,7 @@
 #include "mcastlat/sim.h"
 #include "sim/mcast.h"
 #include "sim/simint.h"
+#include "simtrace.h"
 
 /* Check's ck_assert marks a point through a pipe on every call, too slow
  * for millions of checks in the brute-force loops: fail only when false. */
@@ -708,22 +709,6 @@ END_TEST
  * (bad_flits: data without its address or an address twice on a
  * delivery channel; misdelivered: a node not in the list, or twice). */
 
-struct tally {
-	unsigned got[64];
-	unsigned long long flits;
-};
-
-static void tally_done(void *arg, unsigned node, unsigned src, unsigned dest,
-		       unsigned op, unsigned flits, unsigned long long c)
-{
-	struct tally *t = arg;
-
-	(void)src, (void)op, (void)c;
-	ck_assert_uint_eq(node, dest);
-	t->got[node]++;
-	t->flits += flits;
-}
-
 struct ccase {
 	enum ml_sim_topology t;
 	unsigned k, dims;
@@ -754,58 +739,20 @@ START_TEST(test_conservation)
 	const struct ccase *c = &ccases[_i];
 	struct ml_sim_params p;
 	struct ml_sim_result r;
-	struct tally t;
-	struct sim_hooks h = {tally_done, NULL, 0, NULL};
+	unsigned got[64] = {0}, i, u;
+	struct tally t = {got, 0};
+	struct sim_hooks h = {tally_done, &t, 0, NULL};
 	struct sim_counters cnt;
 	struct ml_diag d = {0};
+	struct trace tr;
+	struct trace_cfg tc = {1, 100, 2, 0.7, 8, 2, 3, 1, 8};
 	gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
-	unsigned N = 1, i, u, cyc, nm = 0, want[64] = {0}, *dl;
-	struct ml_sim_trace_msg *m;
-	unsigned long long flits = 0, tree_flits = 0;
-	const unsigned cycles = 100, every = 2;
 
 	for (i = 0; i < c->dims; i++)
-		N *= c->k;
-	m = calloc((size_t)N * cycles, sizeof(*m));
-	dl = calloc((size_t)N * cycles * 9, sizeof(*dl));
-	memset(&t, 0, sizeof(t));
-	h.arg = &t;
+		tc.N *= c->k;
+	ck_assert_uint_le(tc.N, 64);
 	gsl_rng_set(g, 5 + _i);
-	for (cyc = 0; cyc < cycles; cyc += every)
-		for (u = 0; u < N; u++) {
-			struct ml_sim_trace_msg *x = &m[nm];
-			unsigned *ds = dl + (size_t)nm * 9, nd, j;
-
-			nd = gsl_rng_uniform(g) < 0.7
-				 ? 2 + (unsigned)gsl_rng_uniform_int(g, 8)
-				 : 1;
-			for (j = 0; j < nd;) {
-				unsigned v = (unsigned)gsl_rng_uniform_int(g,
-									   N),
-					 q, dup = v == u;
-
-				for (q = 0; q < j; q++)
-					dup |= ds[q] == v;
-				if (!dup)
-					ds[j++] = v;
-			}
-			x->cycle = cyc;
-			x->source = u;
-			x->flits =
-			    nd > 1 ? 2 + (unsigned)gsl_rng_uniform_int(g, 3)
-				   : 1 + (unsigned)gsl_rng_uniform_int(g, 8);
-			x->ndests = nd;
-			x->dests = ds;
-			for (j = 0; j < nd; j++) {
-				want[ds[j]]++;
-				flits += x->flits;
-			}
-			if (nd > 1)
-				tree_flits += (unsigned long long)nd * x->flits;
-			else
-				tree_flits += x->flits;
-			nm++;
-		}
+	trace_make(&tr, &tc, g);
 	ml_sim_params_init(&p, c->t);
 	p.k = c->k;
 	p.dims = c->dims;
@@ -814,28 +761,27 @@ START_TEST(test_conservation)
 	p.ports = c->ports;
 	p.prune_wait = c->prune_wait;
 	p.router_cycles = c->R;
-	p.trace = m;
-	p.ntrace = nm;
+	p.trace = tr.m;
+	p.ntrace = tr.n;
 	p.max_cycles = 1000000;
 	ck_assert_int_eq(sim_run_hooked(&p, &r, &d, &h, &cnt), ML_OK);
-	for (u = 0; u < N; u++)
-		ck_assert_uint_eq(t.got[u], want[u]);
-	ck_assert_uint_eq(t.flits, flits);
+	for (u = 0; u < tc.N; u++)
+		ck_assert_uint_eq(got[u], tr.want[u]);
+	ck_assert_uint_eq(t.flits, tr.flits);
 	ck_assert_uint_eq(cnt.misdelivered, 0);
 	ck_assert_uint_eq(cnt.bad_flits, 0);
-	ck_assert_uint_eq(r.messages, nm);
+	ck_assert_uint_eq(r.messages, tr.n);
 	/* a tree delivers exactly an address and the data per destination;
 	 * path worms also pass later addresses to the nodes on the way */
 	if (c->mc == ML_SIM_TREE)
-		ck_assert_uint_eq(cnt.flits_delivered, tree_flits);
+		ck_assert_uint_eq(cnt.flits_delivered, tr.flits);
 	else
-		ck_assert_uint_gt(cnt.flits_delivered, tree_flits);
+		ck_assert_uint_gt(cnt.flits_delivered, tr.flits);
 	/* it was loaded: the last messages waited long, trees were pruned */
 	ck_assert(r.latency > 100);
 	if (c->mc == ML_SIM_TREE)
 		ck_assert(r.prunings > 0);
-	free(m);
-	free(dl);
+	trace_free(&tr);
 	gsl_rng_free(g);
 }
 END_TEST

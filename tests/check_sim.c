@@ -18,6 +18,7 @@
 
 #include "mcastlat/sim.h"
 #include "sim/simint.h"
+#include "simtrace.h"
 
 static void base(struct ml_sim_params *p, enum ml_sim_topology t, unsigned k,
 		 unsigned dims)
@@ -278,23 +279,6 @@ END_TEST
  * network must drain, and every destination receive each message it is
  * due exactly once, whole. */
 
-struct tally {
-	unsigned N;
-	unsigned *got; /* per node: messages received */
-	unsigned long long flits;
-};
-
-static void on_deliver(void *arg, unsigned node, unsigned src, unsigned dest,
-		       unsigned op, unsigned flits, unsigned long long cycle)
-{
-	struct tally *t = arg;
-
-	(void)src, (void)op, (void)cycle;
-	ck_assert_uint_eq(node, dest);
-	t->got[node]++;
-	t->flits += flits;
-}
-
 struct scase {
 	enum ml_sim_topology t;
 	unsigned k, dims, vcs;
@@ -319,79 +303,41 @@ START_TEST(test_saturation_drains)
 	const struct scase *c = &scases[_i];
 	struct ml_sim_params p;
 	struct ml_sim_result r;
-	struct sim_hooks h = {on_deliver, NULL, 0, NULL};
+	struct sim_hooks h = {tally_done, NULL, 0, NULL};
 	struct sim_counters cnt;
-	struct tally t;
+	struct tally t = {0};
+	struct trace tr;
+	struct trace_cfg tc = {1, 120, 2, 0.2, 4, 1, 12, 1, 12};
 	struct ml_diag d = {0};
 	gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
-	unsigned N = 1, i, u, cyc, nm = 0, *want, *dl;
-	struct ml_sim_trace_msg *m;
-	unsigned long long flits = 0;
-	const unsigned cycles = 120, every = 2;
+	unsigned i, u;
 
 	for (i = 0; i < c->dims; i++)
-		N *= c->k;
-	m = calloc((size_t)N * cycles, sizeof(*m));
-	dl = calloc((size_t)N * cycles * 6, sizeof(*dl));
-	want = calloc(N, sizeof(*want));
-	t.got = calloc(N, sizeof(*t.got));
-	t.N = N;
-	t.flits = 0;
+		tc.N *= c->k;
+	t.got = calloc(tc.N, sizeof(*t.got));
 	h.arg = &t;
 	gsl_rng_set(g, 11 + _i);
-	for (cyc = 0; cyc < cycles; cyc += every) {
-		for (u = 0; u < N; u++) {
-			struct ml_sim_trace_msg *x = &m[nm];
-			unsigned *ds = dl + (size_t)nm * 6, nd, j;
-
-			nd = gsl_rng_uniform(g) < 0.2
-				 ? 2 + (unsigned)gsl_rng_uniform_int(g, 4)
-				 : 1;
-			/* distinct destinations other than u */
-			for (j = 0; j < nd;) {
-				unsigned v = (unsigned)gsl_rng_uniform_int(g,
-									   N),
-					 q, dup = v == u;
-
-				for (q = 0; q < j; q++)
-					dup |= ds[q] == v;
-				if (!dup)
-					ds[j++] = v;
-			}
-			x->cycle = cyc;
-			x->source = u;
-			x->flits = 1 + (unsigned)gsl_rng_uniform_int(g, 12);
-			x->ndests = nd;
-			x->dests = ds;
-			for (j = 0; j < nd; j++) {
-				want[ds[j]]++;
-				flits += x->flits;
-			}
-			nm++;
-		}
-	}
+	trace_make(&tr, &tc, g);
 	base(&p, c->t, c->k, c->dims);
 	p.vcs = c->vcs;
 	p.routing = c->r;
 	p.multicast = c->mc;
 	p.ports = c->ports;
-	p.trace = m;
-	p.ntrace = nm;
+	p.trace = tr.m;
+	p.ntrace = tr.n;
 	p.max_cycles = 1000000;
 	ck_assert_int_eq(sim_run_hooked(&p, &r, &d, &h, &cnt), ML_OK);
-	for (u = 0; u < N; u++)
-		ck_assert_uint_eq(t.got[u], want[u]);
-	ck_assert_uint_eq(t.flits, flits);
-	ck_assert_uint_eq(cnt.flits_injected, flits);
-	ck_assert_uint_eq(cnt.flits_delivered, flits);
+	for (u = 0; u < tc.N; u++)
+		ck_assert_uint_eq(t.got[u], tr.want[u]);
+	ck_assert_uint_eq(t.flits, tr.flits);
+	ck_assert_uint_eq(cnt.flits_injected, tr.flits);
+	ck_assert_uint_eq(cnt.flits_delivered, tr.flits);
 	ck_assert_uint_eq(cnt.misdelivered, 0);
 	ck_assert_uint_eq(cnt.bad_flits, 0);
-	ck_assert_uint_eq(r.messages, nm);
+	ck_assert_uint_eq(r.messages, tr.n);
 	/* it was really saturated: the last message waited long */
 	ck_assert(r.latency > 3 * (p.router_cycles + 1) * 8);
-	free(m);
-	free(dl);
-	free(want);
+	trace_free(&tr);
 	free(t.got);
 	gsl_rng_free(g);
 }
