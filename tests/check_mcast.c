@@ -856,6 +856,70 @@ START_TEST(test_saturation_no_deadlock)
 }
 END_TEST
 
+/* Pruning after flow-control blocking (A3) with a --prune-wait beyond
+ * 65535 cycles (the CLI takes up to 10^6): a tree worm at node 5 of a
+ * 4x4 mesh holds two branches, +x (full: its head, a data flit, cannot
+ * move) and the delivery channel; it must prune the delivery branch
+ * after exactly prune_wait blocked cycles, not before.  Built by hand in
+ * the router state, since a real block of 70000 cycles needs a network
+ * that moves elsewhere all that time. */
+START_TEST(test_prune_wait_long)
+{
+	struct ml_sim_params p;
+	struct sim s;
+	uint32_t id, o, o2;
+	struct mcin *t;
+	unsigned long long c;
+
+	mesh4(&p, ML_SIM_TREE);
+	p.prune_wait = 70000;
+	memset(&s, 0, sizeof(s));
+	s.p = &p;
+	s.V = p.vcs;
+	s.B = p.buffer;
+	s.R = p.router_cycles;
+	ck_assert_int_eq(topo_init(&s.t, &p), 0);
+	route_config(&s.rc, &s.t, p.routing, p.vcs);
+	s.nvc_node = s.t.nport * s.V;
+	ck_assert_int_eq(net_init(&s), 0);
+	ck_assert_int_eq(mc_init(&s), 0);
+	s.msgs = calloc(1, sizeof(*s.msgs));
+	s.ops = calloc(1, sizeof(*s.ops));
+	ck_assert(s.msgs && s.ops);
+	id = 5 * s.nvc_node + ML_MC_XP * s.V; /* arrived moving +x */
+	o = 5 * s.nvc_node + ML_MC_XP * s.V;
+	o2 = 5 * s.nvc_node + s.t.P * s.V;
+	s.iq[(size_t)id * s.B].kind = FK_DATA;
+	s.iv[id].cnt = 1;
+	s.iv[id].arr_at = 0;
+	s.iv[id].mc = IVM_TREE;
+	t = &s.mc->in[id];
+	t->cur = o;
+	t->opened = 1;
+	t->nbr = 2;
+	s.mc->br[(size_t)id * s.mc->maxbr] = o;
+	s.mc->br[(size_t)id * s.mc->maxbr + 1] = o2;
+	s.ov[o].owner = s.ov[o2].owner = id;
+	s.ov[o].cnt = (uint16_t)s.B;
+	for (c = 1; c < 70000; c++) {
+		s.now = c;
+		mc_switch(&s, 5, id);
+	}
+	ck_assert_uint_eq(s.ops[0].prunings, 0);
+	ck_assert_uint_eq(s.ov[o2].owner, id);
+	s.now = c;
+	mc_switch(&s, 5, id);
+	ck_assert_uint_eq(s.ops[0].prunings, 1);
+	ck_assert_uint_eq(s.ov[o2].owner, SIM_NONE); /* released */
+	ck_assert_uint_eq(s.ov[o].owner, id);	     /* kept */
+	free(s.msgs);
+	free(s.ops);
+	mc_free(&s);
+	net_free(&s);
+	topo_free(&s.t);
+}
+END_TEST
+
 START_TEST(test_mc_validate)
 {
 	struct ml_sim_params p;
@@ -917,6 +981,7 @@ Suite *suite_mcast(void)
 			    sizeof(ccases) / sizeof(ccases[0]));
 	tcase_add_loop_test(tc, test_determinism, 0, 2);
 	tcase_add_loop_test(tc, test_saturation_no_deadlock, 0, 6);
+	tcase_add_test(tc, test_prune_wait_long);
 	tcase_add_test(tc, test_mc_validate);
 	suite_add_tcase(s, tc);
 	return s;

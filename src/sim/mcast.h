@@ -105,11 +105,13 @@ struct mcin {
 	uint32_t cur;	  /* tree: branch of the opening address (data) */
 	uint32_t rout;	  /* tree: branch being replayed on */
 	uint32_t out1;	  /* tree: decision for the second flit */
+	uint32_t blocked; /* consecutive cycles the head could not move:
+			   * compared with prune_wait (up to 10^6 from the
+			   * CLI), so 16 bits would wrap */
 	uint64_t sw1;	  /* tree: it may switch from this cycle */
 	uint16_t nbr;	  /* tree: reserved branches (struct mcnet.br) */
 	uint16_t replay;  /* tree: data flits still to replay from aux */
 	uint16_t seen;	  /* tree: data flits copied into the aux buffer */
-	uint16_t blocked; /* consecutive cycles the head could not move */
 	uint8_t rt;	  /* the head address has been routed */
 	uint8_t newbr;	  /* tree: the routed address opened a branch */
 	uint8_t tail;	  /* tree: the worm's last flit has passed */
