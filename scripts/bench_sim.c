@@ -2,8 +2,8 @@
  * bench_sim.c - speed of the flit-level simulator (SPEC 7.5): simulated
  * cycles per second on one core for an 8x8 torus (DOR, 2 VCs, R = 2,
  * 2-flit buffers, uniform unicasts of 16 flits) at half its saturation
- * rate, and for an 8x8x8 torus likewise.  Build with -O2 and link
- * libmcastlat.a:
+ * rate, for an 8x8x8 torus likewise, and for an 8x8 mesh with tree
+ * multicasts (bench_tree).  Build with -O2 and link libmcastlat.a:
  *
  *   cc -O2 -Iinclude scripts/bench_sim.c libmcastlat.a \
  *      $(pkg-config --libs gsl) -lm -o bench_sim

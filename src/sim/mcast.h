@@ -7,6 +7,8 @@
  *
  * Internal to the simulator (src/sim); no state, no allocation, so the
  * router calls these from its hot loop and the tests check them alone.
+ * The end of the file declares the router side (tree.c, path.c): the
+ * per-input worm state and the hooks router.c and sim.c call.
  *
  * Coordinates: a 2-D mesh of w columns by h rows, node id = x + w * y
  * (dimension 0 varies fastest, as in the engine).  Directions are output

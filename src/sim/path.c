@@ -1,6 +1,8 @@
 /*
- * path.c - the pure functions of the path-based rivals of tree multicast
- * (SPEC section 8; notes/multicast_mechanisms.md sections 1 and 2):
+ * path.c - the path-based rivals of tree multicast (SPEC section 8;
+ * notes/multicast_mechanisms.md sections 1 and 2): their pure routing
+ * functions and destination orders, and their worms in the router
+ * (path_route, path_switch: absorb and forward, at the end of the file).
  *
  * Dual-Path (Lin & Ni 1991; Lin, McKinley & Ni 1994).  The boustrophedon
  * labelling L(x, y) = y w + x (y even), y w + (w - 1 - x) (y odd) is a

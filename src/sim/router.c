@@ -47,7 +47,7 @@
  * follows it (ivc.out) until the flit marked FF_TAIL has been switched;
  * the output VC is freed when that flit crosses the link.
  *
- * How multicast plugs in (next step).  A flit is typed (address/data),
+ * How multicast plugs in (tree.c, path.c).  A flit is typed (address/data),
  * carries its message and, for addresses, its destination, and any flit
  * can carry the end-of-worm mark FF_TAIL.  The per-input state keeps
  * "where the head flit goes this cycle" (ivc.out) apart from what the

@@ -9,12 +9,12 @@
  * source queues hold more than max_queue messages, or (tested every 1024
  * cycles) when at least SAT_MIN measured messages have been generated and
  * the accepted traffic is below the offered by more than 5 %; at
- * max_cycles it stops
- * with ML_ENOCONV.  Deadlock (flits in the network, none moved for
- * 10 (M + diameter + 100) + R cycles) is checked every cycle from the start
- * and wins over everything.  A trace runs until every message is
- * complete (ML_OK), or max_cycles, deadlock or max_queue.
- * Idle stretches (no flit anywhere) are skipped to the next generation.
+ * max_cycles it stops with ML_ENOCONV.  Deadlock (flits in the network,
+ * none moved for 10 (M + diameter + 100) + R cycles) is checked every
+ * cycle from the start and wins over everything.  A trace runs until
+ * every message is complete (ML_OK), or max_cycles, deadlock or
+ * max_queue.  Idle stretches (no flit anywhere) are skipped to the next
+ * generation.
  */
 #include <math.h>
 #include <stdlib.h>

@@ -11,6 +11,9 @@
  *   traffic.c generation, patterns, source queues, software multicasts
  *   stats.c   batch means, Student t interval, accumulators
  *   sim.c     params, validation, the cycle loop, stopping, replications
+ *   tree.c    tree multicast with pruning in the router; what tree and
+ *             path worms share (state, end marks, delivery): sim/mcast.h
+ *   path.c    Dual-Path and PM: routing functions, path worms in the router
  */
 #ifndef MCASTLAT_SIMINT_H
 #define MCASTLAT_SIMINT_H

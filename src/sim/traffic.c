@@ -1,8 +1,10 @@
 /*
  * traffic.c - what the nodes send: Bernoulli generation (as geometric
  * gaps per node, in a heap, so idle cycles cost nothing), trace replay,
- * unicast destination patterns, the source queues, and the two software
- * multicasts (no router support): `unicast` and `binomial`.
+ * unicast destination patterns, the source queues, the two software
+ * multicasts (no router support): `unicast` and `binomial`, the worms a
+ * hardware multicast starts with (tree.c and path.c move them), and the
+ * completion of messages and operations with their statistics.
  *
  * Unicast patterns (SPEC 7.2).  When N is a power of two (b = log2 N
  * bits, s_i the bits of the source id) they are the usual bit
