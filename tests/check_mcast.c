@@ -724,6 +724,9 @@ static const struct ccase ccases[] = {
     {ML_SIM_MESH, 4, 2, ML_SIM_PM, 4, 1, 0},
     {ML_SIM_MESH, 4, 2, ML_SIM_TREE, 1, 1, 2},
     {ML_SIM_MESH, 4, 2, ML_SIM_TREE, 1, 50, 2},
+    /* a wait beyond the deadlock detector's 10 (M + D + 100) + R: the
+     * blocked worms prune, not a deadlock */
+    {ML_SIM_MESH, 4, 2, ML_SIM_TREE, 1, 5000, 2},
     {ML_SIM_MESH, 4, 2, ML_SIM_TREE, 2, 3, 2},
     {ML_SIM_TORUS, 4, 2, ML_SIM_TREE, 1, 1, 2},
     {ML_SIM_TORUS, 4, 2, ML_SIM_TREE, 1, 50, 2},

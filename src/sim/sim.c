@@ -10,8 +10,9 @@
  * cycles) when at least SAT_MIN measured messages have been generated and
  * the accepted traffic is below the offered by more than 5 %; at
  * max_cycles it stops with ML_ENOCONV.  Deadlock (flits in the network,
- * none moved for 10 (M + diameter + 100) + R cycles) is checked every
- * cycle from the start and wins over everything.  A trace runs until
+ * none moved for 10 (M + diameter + 100) + R cycles, + prune_wait for
+ * trees with pruning) is checked every cycle from the start and wins
+ * over everything.  A trace runs until
  * every message is complete (ML_OK), or max_cycles, deadlock or
  * max_queue.  Idle stretches (no flit anywhere) are skipped to the next
  * generation.
@@ -380,6 +381,21 @@ static unsigned max_flits(const struct ml_sim_params *p)
 	return m;
 }
 
+/* Cycles without a move that make a deadlock: SPEC 7.3's 10 (M +
+ * diameter + 100), plus R (a header that waits R cycles in a router is
+ * not stuck), plus, for trees with pruning, prune_wait (a worm blocked
+ * that long prunes, which resolves what would otherwise be a deadlock,
+ * 004 section 3). */
+static uint64_t deadlock_cycles(const struct sim *s)
+{
+	const struct ml_sim_params *p = s->p;
+	uint64_t thr = 10ULL * (max_flits(p) + s->t.diameter + 100) + s->R;
+
+	if (p->multicast == ML_SIM_TREE && p->pruning)
+		thr += p->prune_wait;
+	return thr;
+}
+
 static void one_cycle(struct sim *s)
 {
 	unsigned i, n0;
@@ -398,9 +414,7 @@ static void one_cycle(struct sim *s)
 static enum ml_status run_loop(struct sim *s, unsigned rep)
 {
 	const struct ml_sim_params *p = s->p;
-	/* SPEC 7.3's 10 (M + diameter + 100), plus R: a header that waits
-	 * R cycles in a router is not stuck */
-	uint64_t thr = 10ULL * (max_flits(p) + s->t.diameter + 100) + s->R;
+	uint64_t thr = deadlock_cycles(s);
 	uint64_t next_prog = PROGRESS_EVERY, next_sat = SAT_EVERY;
 	double mean, half;
 
