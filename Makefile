@@ -10,8 +10,11 @@
 #                         for FUZZ_SECONDS (default 60) in FUZZ_BUILD
 #   make valgrind         CLI tests and hard inputs under valgrind
 #   make figures          every scripts/fig*.sh into FIGDIR (figures)
+#   make man-stamp        write VERSION and DATE into every man page's .TH
 
 VERSION := 0.1.0
+# The release date: the .TH line of every man page (make man-stamp).
+DATE := 2026-11-25
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
@@ -59,7 +62,7 @@ SUITE_NAMES := $(sort $(patsubst tests/check_%.c,%,$(wildcard tests/check_*.c)))
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 LIB := $(BUILD)/libmcastlat.a
 MANPAGES := $(wildcard man/*.1)
-DEBS := libgsl-dev check pkg-config
+DEBS := libgsl-dev check pkg-config man-db groff-base
 
 # $(call apt_install,PACKAGES): apt-get install what is missing, nothing
 # when every package is present (sudo when not root).
@@ -119,6 +122,8 @@ unit: $(BUILD)/runner
 
 cli: mcastlat
 	tests/cli/run.sh ./mcastlat
+	tests/cli/manex.sh ./mcastlat
+	tests/cli/manlint.sh $(VERSION) $(DATE)
 	tests/cli/shards.sh ./mcastlat
 	tests/cli/usability.sh ./mcastlat
 
@@ -135,6 +140,7 @@ VALGRIND ?= valgrind --quiet --error-exitcode=99 --leak-check=full \
 	--errors-for-leak-kinds=definite,indirect
 valgrind: mcastlat
 	MCASTLAT_WRAP='$(VALGRIND)' tests/cli/run.sh ./mcastlat
+	MCASTLAT_WRAP='$(VALGRIND)' tests/cli/manex.sh ./mcastlat
 	MCASTLAT_WRAP='$(VALGRIND)' HARD_ALL=0 tests/cli/hard.sh ./mcastlat
 
 # ------------------------------------------------------------------
@@ -223,6 +229,16 @@ figures: mcastlat
 
 deps:
 	$(call apt_install,$(DEBS))
+
+# The .TH line of every man page from VERSION and DATE, title in capitals
+# with \- for a hyphen; make check (tests/cli/manlint.sh) fails while a
+# page disagrees.
+.PHONY: man-stamp
+man-stamp:
+	@for m in $(MANPAGES); do \
+		t=$$(basename $$m .1 | tr a-z A-Z | sed 's/-/\\\\-/g'); \
+		sed -i "s/^\.TH .*/.TH $$t 1 $(DATE) \"mcastlat $(VERSION)\" \"User Commands\"/" $$m; \
+	done
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
