@@ -5,8 +5,9 @@
 # say (the lists below are copied from man/*.1, not from the program);
 # the options offered for each command are exactly those `mcastlat help
 # COMMAND` lists, with the same choices; every column of a CSV header is
-# offered to --columns and --value.  When zsh is installed, the same
-# script through bashcompinit.
+# offered to --columns and --value.  When installed: file names through
+# bash-completion's helper, and the same script in zsh through
+# bashcompinit.
 set -u
 bin=${1:-./mcastlat}
 script=${2:-build/completion/mcastlat}
@@ -123,6 +124,23 @@ expect "$f/ab.csv" mcastlat torus --output "$f/ab"
 expect "$f/ab.csv" mcastlat kbinomial --input = "$f/ab"
 expect "$f/sub" mcastlat kbinomial --input "$f/s"
 expect "--trace=$f/ab.csv" mcastlat simulate --trace="$f/ab"
+
+# The same with bash-completion loaded (its _filedir), when installed.
+bc=/usr/share/bash-completion/bash_completion
+if [ -f "$bc" ]; then
+	out=$(bash -c 'source "$1" && source "$2" || exit 1
+		COMP_WORDS=(mcastlat simulate --trace "$3/a")
+		COMP_CWORD=3
+		_mcastlat
+		printf "%s\n" "${COMPREPLY[@]}" | LC_ALL=C sort | tr "\n" :
+		COMP_WORDS=(mcastlat torus -o "$3/s")
+		_mcastlat
+		printf "%s\n" "${COMPREPLY[@]}"' sh "$bc" "$script" "$f" 2>&1)
+	same "file names through bash-completion's _filedir" \
+		"$f/a b.csv:$f/ab.csv:$f/sub" "$out"
+else
+	echo "completion.sh: bash-completion not installed, its check skipped"
+fi
 
 # Every option of every command, as `mcastlat help COMMAND` lists it
 # (help.c prints the same tables another way), is offered, and nothing
