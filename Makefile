@@ -11,6 +11,8 @@
 #   make valgrind         CLI tests and hard inputs under valgrind
 #   make figures          every scripts/fig*.sh into FIGDIR (figures)
 #   make man-stamp        write VERSION and DATE into every man page's .TH
+#   make completion       the bash completion, build/completion/mcastlat
+#   make check-clang      build everything with clang -Werror, run the tests
 
 VERSION := 0.1.0
 # The release date: the .TH line of every man page (make man-stamp).
@@ -76,15 +78,26 @@ apt_install = @missing=; for p in $(1); do \
 	fi
 
 .PHONY: all check unit cli bench figures install uninstall clean deps fuzz FORCE \
-	fuzz-replay fuzz-merge fuzz-deps hard valgrind
+	fuzz-replay fuzz-merge fuzz-deps hard valgrind completion check-clang
 
-all: mcastlat libmcastlat.a
+all: mcastlat libmcastlat.a completion
 
 mcastlat: $(MAIN_OBJ) $(LIB)
 	$(CC) $(ALL_LDFLAGS) $(STATIC) -o $@ $(MAIN_OBJ) $(LIB) $(LIBS)
 
 libmcastlat.a: $(LIB)
 	cp $(LIB) $@
+
+# The bash completion (zsh: through bashcompinit) is written by the
+# binary from its own command and option tables, so it cannot drift from
+# them.  A cross build sets RUN_MCASTLAT to a native mcastlat of the same
+# source.
+RUN_MCASTLAT ?= ./mcastlat
+completion: $(BUILD)/completion/mcastlat
+
+$(BUILD)/completion/mcastlat: mcastlat
+	@mkdir -p $(dir $@)
+	$(RUN_MCASTLAT) completion bash > $@.tmp && mv $@.tmp $@
 
 $(LIB): $(LIB_OBJ)
 	rm -f $@
@@ -120,12 +133,14 @@ check: unit cli hard fuzz-replay
 unit: $(BUILD)/runner
 	CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-300} $(BUILD)/runner
 
-cli: mcastlat
+cli: mcastlat $(BUILD)/completion/mcastlat
 	tests/cli/run.sh ./mcastlat
 	tests/cli/manex.sh ./mcastlat
 	tests/cli/manlint.sh $(VERSION) $(DATE)
 	tests/cli/shards.sh ./mcastlat
 	tests/cli/usability.sh ./mcastlat
+	tests/cli/completion.sh ./mcastlat $(BUILD)/completion/mcastlat
+	tests/cli/scripts.sh ./mcastlat
 
 # Hard inputs: every command fed every class of bad value (exit 2, one
 # stderr line, no stdout), malformed and BOM/CRLF batch files.
@@ -215,6 +230,24 @@ fuzz-merge: $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/fuzz_%)
 
 fuzz-deps:
 	$(call apt_install,$(FUZZ_DEBS))
+
+# A second compiler as a quality gate: clang 14 warns where gcc does not
+# (and the reverse), so the library, the binary, the test runner and the
+# fuzz replayers are built with CC=$(CLANG) and -Werror in CLANG_BUILD,
+# then the unit tests and the CLI golden tests run on what it built.
+# gcc stays the default compiler.
+CLANG ?= clang
+CLANG_BUILD ?= build-clang
+check-clang:
+	$(MAKE) BUILD=$(CLANG_BUILD) CC=$(CLANG) DEVELOPER=1 \
+		$(CLANG_BUILD)/mcastlat $(CLANG_BUILD)/runner \
+		$(FUZZ_TARGETS:%=$(CLANG_BUILD)/fuzz/replay_%)
+	CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-300} $(CLANG_BUILD)/runner
+	tests/cli/run.sh $(CLANG_BUILD)/mcastlat
+
+# The binary in BUILD, for a build that must not replace ./mcastlat.
+$(BUILD)/mcastlat: $(MAIN_OBJ) $(LIB)
+	$(CC) $(ALL_LDFLAGS) $(STATIC) -o $@ $(MAIN_OBJ) $(LIB) $(LIBS)
 
 bench: all
 	scripts/bench.sh

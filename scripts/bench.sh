@@ -3,14 +3,18 @@
 # repeated runs, with its target.  Run by `make bench` after an -O2 build.
 # Whole-process timings use scripts/bench_exec (fork, exec, wait4).
 set -eu
-cd "$(dirname "$0")/.."
-bin=./mcastlat
+here=${0%/*}
+[ "$here" != "$0" ] || here=.
+# shellcheck source=scripts/common.sh
+. "$here/common.sh"
+bin=$mcastlat
+cd "$here/.."
 B=${BUILD:-build}
 cc=${CC:-cc}
 gsl=$(pkg-config --cflags --libs gsl)
 mkdir -p "$B/bench"
 $cc -O2 -o "$B/bench/bench_exec" scripts/bench_exec.c
-has() { $bin list | grep -q "^$1 "; }
+has() { "$bin" list | grep -q "^$1 "; }
 misses=$B/bench/misses
 : > "$misses"
 
@@ -34,7 +38,7 @@ time_cmd() {
 
 # 1. One prediction as a whole process.
 if has torus; then one="torus --k 8 --group 64"; else one="kbinomial --nodes 64"; fi
-s=$(time_cmd 101 $bin $one)
+s=$(time_cmd 101 "$bin" $one)
 ms=$(awk "BEGIN { printf \"%.3f\", $s * 1000 }")
 printf '%-58s %10s ms   (target < 2 ms)      %s\n' \
 	"one prediction: mcastlat $one" "$ms" "$(verdict "$ms" '<' 2)"
@@ -44,7 +48,7 @@ sweep() {
 	name=$1
 	rows=$2
 	shift 2
-	s=$(time_cmd 5 $bin "$@" --format csv)
+	s=$(time_cmd 5 "$bin" "$@" --format csv)
 	rate=$(awk "BEGIN { printf \"%.0f\", $rows / $s }")
 	printf '%-58s %10s rows/s (target > 2000000) %s\n' \
 		"$name: $rows rows to CSV" "$rate" "$(verdict "$rate" '>' 2000000)"
@@ -66,8 +70,8 @@ if has hypercube; then
 	done < "$B/bench/hc.txt"
 	# and through the whole CLI: 10^6 points below saturation
 	args="hypercube --dim 6 --vcs 2,4 --flits 32 --beta 0.005,0.01 --rate 0:0.019999:0.00000008 --format csv"
-	s1=$(time_cmd 3 $bin $args)
-	s2=$(time_cmd 3 $bin $args --jobs 2)
+	s1=$(time_cmd 3 "$bin" $args)
+	s2=$(time_cmd 3 "$bin" $args --jobs 2)
 	rate=$(awk "BEGIN { printf \"%.0f\", 1000000 / $s1 }")
 	sp=$(awk "BEGIN { printf \"%.2f\", $s1 / $s2 }")
 	printf '%-58s %10s pts/s  (target > 200000)  %s\n' \
@@ -91,8 +95,8 @@ if [ -f src/sim/sim.c ]; then
 fi
 
 # 5. Peak memory: 10^5 against 10^7 points must be flat.
-small=$("$B/bench/bench_exec" 1 $bin cluster --msg 0:99999 --format csv | cut -d' ' -f2)
-big=$("$B/bench/bench_exec" 1 $bin cluster --msg 0:9999999 --format csv | cut -d' ' -f2)
+small=$("$B/bench/bench_exec" 1 "$bin" cluster --msg 0:99999 --format csv | cut -d' ' -f2)
+big=$("$B/bench/bench_exec" 1 "$bin" cluster --msg 0:9999999 --format csv | cut -d' ' -f2)
 printf '%-58s %10s KiB  (10^5 points: %s KiB; target flat, < +10%%) %s\n' \
 	"peak memory, 10^7-point sweep" "$big" "$small" \
 	"$(verdict "$big" '<' "$small * 1.1 + 64")"

@@ -20,12 +20,17 @@
 # after its first saturated point; curves run JOBS at a time (default 2).
 # A progress line on stderr per point.  SCALE multiplies the run lengths
 # (default 1: a figure takes minutes on 2 cores, see the man page
-# mcastlat-simulate(1), FIGURES).  MCASTLAT names the binary (./mcastlat).
-# Needs gnuplot 5 (gnuplot-nox).
+# mcastlat-simulate(1), FIGURES).  Runs from any directory (FIGDIR is
+# relative to the current one); MCASTLAT names the binary (default: the
+# tree's ./mcastlat, else mcastlat on PATH; see common.sh).  Needs
+# gnuplot 5 (gnuplot-nox).
 set -eu
 
-here=$(dirname "$0")
-bin=${MCASTLAT:-./mcastlat}
+here=${0%/*}
+[ "$here" != "$0" ] || here=.
+# shellcheck source=scripts/common.sh
+. "$here/common.sh"
+ml_need gnuplot gnuplot-nox
 out=${FIGDIR:-figures}
 jobs=${JOBS:-2}
 scale=${SCALE:-1}
@@ -56,7 +61,7 @@ curve() {
 		if awk "BEGIN { exit !($rate > 1) }"; then
 			break
 		fi
-		row=$("$bin" simulate "$@" --rate "$rate" --warmup "$warmup" \
+		row=$("$mcastlat" simulate "$@" --rate "$rate" --warmup "$warmup" \
 			--max-cycles "$maxc" --ci 0.05 --format csv --no-header \
 			--columns "$cols") || {
 			echo "fig $fig: $label: mcastlat failed" >&2
@@ -179,10 +184,6 @@ case $what in
 	exit 2
 	;;
 esac
-command -v gnuplot >/dev/null || {
-	echo "$0: gnuplot not found (apt-get install gnuplot-nox)" >&2
-	exit 1
-}
 mkdir -p "$out"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

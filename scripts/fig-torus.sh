@@ -10,13 +10,18 @@
 #   scripts/fig-torus.sh               both
 #
 # Writes figures/torus-fig09.png .. torus-fig13.png, torus-fig14a.png and
-# torus-fig14b.png (directory: $FIGDIR, default figures) and keeps the CSV
-# they were drawn from beside them.  MCASTLAT names the binary (default
-# ./mcastlat).  Needs gnuplot 5 with the pngcairo or png terminal.
+# torus-fig14b.png (directory: $FIGDIR, default figures, from the current
+# directory) and keeps the CSV they were drawn from beside them.  Runs
+# from any directory; MCASTLAT names the binary (default: the tree's
+# ./mcastlat, else mcastlat on PATH; see common.sh).  Needs gnuplot 5
+# with the pngcairo or png terminal.
 set -eu
 
-here=$(dirname "$0")
-bin=${MCASTLAT:-./mcastlat}
+here=${0%/*}
+[ "$here" != "$0" ] || here=.
+# shellcheck source=scripts/common.sh
+. "$here/common.sh"
+ml_need gnuplot gnuplot-nox
 out=${FIGDIR:-figures}
 what=${1:-all}
 
@@ -24,7 +29,7 @@ mkdir -p "$out"
 
 models() {
 	# group varies fastest so each curve is one run of rows
-	"$bin" torus --k 4 --msg 128 --algorithm sep,u,s,md,mu \
+	"$mcastlat" torus --k 4 --msg 128 --algorithm sep,u,s,md,mu \
 		--variant default,eq6,minus1,literal,e,h --group 4:16 \
 		--format csv --columns algorithm,variant,group,latency \
 		>"$out/torus-fig09-13.csv"
@@ -33,9 +38,10 @@ models() {
 }
 
 projection() { # k gmax file
-	"$bin" torus --k "$1" --msg 128 --algorithm sep,u,s,md --group "4:$2" \
-		--format csv --columns algorithm,r,group,latency >"$3"
-	"$bin" torus --k "$1" --msg 128 --algorithm mu --r 8,16,32 \
+	"$mcastlat" torus --k "$1" --msg 128 --algorithm sep,u,s,md \
+		--group "4:$2" --format csv --columns algorithm,r,group,latency \
+		>"$3"
+	"$mcastlat" torus --k "$1" --msg 128 --algorithm mu --r 8,16,32 \
 		--group "4:$2" --format csv --no-header \
 		--columns algorithm,r,group,latency >>"$3"
 }

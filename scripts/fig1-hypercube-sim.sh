@@ -25,7 +25,11 @@
 # line on stderr counts the runs.  MCASTLAT names the binary (default
 # ./mcastlat); needs gnuplot.
 set -eu
-mcastlat=${MCASTLAT:-./mcastlat}
+here=${0%/*}
+[ "$here" != "$0" ] || here=.
+# shellcheck source=scripts/common.sh
+. "$here/common.sh"
+ml_need gnuplot gnuplot-nox
 out=${1:-${FIGDIR:-figures}}
 dims=${DIMS:-6 7 8}
 loads=${LOADS:-0.25 0.5 0.75}

@@ -10,12 +10,17 @@
 # M = 32, 64, 128, one curve per beta) and the data, OUTDIR/fig1-hypercube.csv.
 # Each curve runs from lambda_g = 0 to that point's saturation rate: first
 # `mcastlat hypercube --saturation` gives lambda_sat, then a batch run
-# evaluates 201 rates per curve, denser towards lambda_sat.  Set MCASTLAT
-# to use another binary (default ./mcastlat); needs gnuplot (gnuplot-nox).
+# evaluates 201 rates per curve, denser towards lambda_sat.  Runs from
+# any directory (OUTDIR is relative to the current one); set MCASTLAT to
+# use another binary (default: the tree's ./mcastlat, else mcastlat on
+# PATH; see common.sh); needs gnuplot (gnuplot-nox).
 set -eu
-mcastlat=${MCASTLAT:-./mcastlat}
+here=${0%/*}
+[ "$here" != "$0" ] || here=.
+# shellcheck source=scripts/common.sh
+. "$here/common.sh"
+ml_need gnuplot gnuplot-nox
 out=${1:-${FIGDIR:-figures}}
-here=$(dirname "$0")
 mkdir -p "$out"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

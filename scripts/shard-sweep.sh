@@ -2,16 +2,21 @@
 # shard-sweep.sh N OUT ARGS... - run `mcastlat ARGS --shard I/N` for
 # I = 1..N at once (GNU parallel when installed, else xargs -P) and
 # concatenate the shards in order into OUT: the same bytes as the
-# unsharded run.  MCASTLAT names the binary (default: mcastlat on PATH,
-# else ./mcastlat).
+# unsharded run.  Runs from any directory (OUT is relative to the current
+# one); MCASTLAT names the binary (default: the tree's ./mcastlat, else
+# mcastlat on PATH; see common.sh).
 #
 #   scripts/shard-sweep.sh 8 all.csv hypercube --rate 0:0.02:0.00001 --format csv
 set -eu
 [ $# -ge 3 ] || { echo "usage: $0 N OUT ARGS..." >&2; exit 2; }
+here=${0%/*}
+[ "$here" != "$0" ] || here=.
+# shellcheck source=scripts/common.sh
+. "$here/common.sh"
 n=$1
 out=$2
 shift 2
-bin=${MCASTLAT:-$(command -v mcastlat || echo ./mcastlat)}
+bin=$mcastlat
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 if command -v parallel >/dev/null 2>&1 && parallel --version 2>/dev/null | grep -q GNU; then

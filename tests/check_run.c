@@ -28,9 +28,9 @@ static const struct ml_opt fake_opts[NOPTS] = {
 
 enum { SUM, TT, PARITY, NCOLS };
 static const struct ml_col fake_cols[NCOLS] = {
-	[SUM] = {"sum", ML_COL_REAL, "a + b", NULL, NULL, false},
-	[TT] = {"tt", ML_COL_TIME, "2 t", "twice", NULL, false},
-	[PARITY] = {"parity", ML_COL_TEXT, "of a", NULL, NULL, true},
+	[SUM] = {"sum", ML_COL_REAL, "a + b", NULL, NULL, false, false},
+	[TT] = {"tt", ML_COL_TIME, "2 t", "twice", NULL, false, false},
+	[PARITY] = {"parity", ML_COL_TEXT, "of a", NULL, NULL, true, false},
 };
 
 static enum ml_status fake_check(const struct ml_point *pt, struct ml_diag *d)
@@ -77,7 +77,8 @@ static const struct ml_opt slow_opts[SNOPTS] = {
 };
 enum { S_NOTE, SNCOLS };
 static const struct ml_col slow_cols[SNCOLS] = {
-	[S_NOTE] = {"note", ML_COL_TEXT, "n and the file", NULL, NULL, true},
+	[S_NOTE] = {"note", ML_COL_TEXT, "n and the file", NULL, NULL, true,
+		    false},
 };
 static int prepared, released;
 

@@ -59,6 +59,12 @@ static const char short_opts[] = ":hVo:j:";
 
 static const char *fmt_names[] = {"table", "csv", "json", "tsv", NULL};
 
+/* The same tables, for the shell completion (completion.c). */
+const struct option *const ml_global_opts = global_opts;
+const size_t ml_nglobal = NGLOBAL;
+const char *const ml_short_opts = short_opts;
+const char *const *const ml_fmt_names = fmt_names;
+
 /* The argv element that named the option just returned by getopt_long. */
 static const char *opt_element(char **argv, int optind_now, bool has_arg)
 {

@@ -5,6 +5,15 @@
 #include "cli/engine.h"
 #include "cli/parse.h"
 
+/* The global options every command takes (getopt_long's table,
+ * ml_nglobal entries), the short ones ("hVo:j:" after a leading ':') and
+ * the names of --format, NULL-terminated: read by completion.c. */
+struct option;
+extern const struct option *const ml_global_opts;
+extern const size_t ml_nglobal;
+extern const char *const ml_short_opts;
+extern const char *const *const ml_fmt_names;
+
 /* The command-line state before value lists are built. */
 struct args {
 	const char **raw;	/* per option: the text given, or NULL */

@@ -49,6 +49,8 @@ enum ml_opt_kind {
 			       * stored as -(index + 1); see ml_choice_of() */
 #define ML_OPT_SINGLE	0x08u /* takes one value only, not a list */
 #define ML_OPT_MINOPEN	0x10u /* REAL/TIME: min itself is excluded (> min) */
+#define ML_OPT_FILE	0x20u /* TEXT: names a file (the shell completion
+			       * offers file names) */
 
 struct ml_opt {
 	const char *name;	/* long option; with '-' -> '_' the column and

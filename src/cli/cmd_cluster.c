@@ -70,16 +70,17 @@ enum { C_PACKETS, C_H, C_LATENCY, C_FORMULA, C_FULL_DUPLEX, NCOLS };
 
 static const struct ml_col cols[NCOLS] = {
 	[C_PACKETS] = {"packets", ML_COL_INT, "k = ceil(M/b), 1 for M = 0",
-		       NULL, NULL, false},
+		       NULL, NULL, false, false},
 	[C_H] = {"h", ML_COL_INT, "ceil(log2 p) for bcast, else 0", NULL, NULL,
-		 false},
+		 false, false},
 	[C_LATENCY] = {"latency", ML_COL_TIME,
-		       "T (p2p, xchg) or B (bcast)", NULL, NULL, false},
+		       "T (p2p, xchg) or B (bcast)", NULL, NULL, false, false},
 	[C_FORMULA] = {"formula", ML_COL_TEXT,
-		       "equation used: 2.6, 2.7, 2.8 or 2.9", NULL, NULL, true},
+		       "equation used: 2.6, 2.7, 2.8 or 2.9", NULL, NULL, true,
+		       false},
 	[C_FULL_DUPLEX] = {"full_duplex", ML_COL_TEXT,
 			   "yes when O_s + O_r + U_r < g < L", NULL, NULL,
-			   true},
+			   true, false},
 };
 
 static void to_params(const union ml_val *v, struct ml_cluster_params *p)

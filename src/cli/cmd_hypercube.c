@@ -58,11 +58,11 @@ enum {
 
 #define LAT(n, k, h)                                                           \
 	{                                                                      \
-		n, k, h, NULL, "saturation", false                             \
+		n, k, h, NULL, "saturation", false, false                      \
 	}
 #define SAT(n, k, h)                                                           \
 	{                                                                      \
-		n, k, h, "saturation", NULL, false                             \
+		n, k, h, "saturation", NULL, false, false                      \
 	}
 
 static const struct ml_col cols[NCOLS] = {

@@ -206,6 +206,7 @@ static const struct ml_opt opts[NOPTS] = {
 		.help = "seed of the random generator"},
     [O_TRACE] = {.name = "trace",
 		 .kind = ML_OPT_TEXT,
+		 .flags = ML_OPT_FILE,
 		 .help = "CSV file of messages cycle,source,dests,flits "
 			 "to inject instead of generated traffic"},
     [O_AUX] = {.name = "aux",

@@ -22,7 +22,7 @@ static void opt_arg(const struct ml_opt *o, char *buf, size_t len)
 		snprintf(buf, len, "T");
 		return;
 	case ML_OPT_TEXT:
-		snprintf(buf, len, "TEXT");
+		snprintf(buf, len, o->flags & ML_OPT_FILE ? "FILE" : "TEXT");
 		return;
 	case ML_OPT_FLAG:
 		buf[0] = '\0';

@@ -4,12 +4,14 @@
  *   mcastlat [-h|--help] [-V|--version] COMMAND [OPTIONS]
  *   mcastlat help COMMAND
  *   mcastlat list
+ *   mcastlat completion bash
  */
 #include <gsl/gsl_errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/completion.h"
 #include "cli/run.h"
 #include "cli/suggest.h"
 
@@ -23,7 +25,8 @@ static void usage(FILE *f)
 
 	fputs("usage: mcastlat [-h|--help] [-V|--version] COMMAND [OPTIONS]\n"
 	      "       mcastlat help COMMAND\n"
-	      "       mcastlat list\n\n"
+	      "       mcastlat list\n"
+	      "       mcastlat completion bash\n\n"
 	      "Predicts multicast and broadcast latency in parallel-computer\n"
 	      "interconnects from published analytical models.\n\n"
 	      "Commands:\n",
@@ -99,6 +102,8 @@ static int dispatch(int argc, char **argv, struct ml_ctx *ctx)
 		list(ctx->out);
 		return ML_EXIT_OK;
 	}
+	if (strcmp(argv[1], "completion") == 0)
+		return ml_completion_main(argc - 1, argv + 1, ctx);
 	if (strcmp(argv[1], "help") == 0) {
 		if (argc == 2) {
 			usage(ctx->out);

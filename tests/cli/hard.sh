@@ -108,7 +108,7 @@ options() {
 		N) kind='int' ;;
 		X) kind='real' ;;
 		T) kind='time' ;;
-		TEXT) kind='text' ;;
+		TEXT | FILE) kind='text' ;;
 		flag) kind='flag' ;;
 		*'|'*) kind='choice' ;;
 		*) kind='unknown' ;;

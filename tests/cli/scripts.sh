@@ -1,0 +1,150 @@
+#!/bin/sh
+# scripts.sh BINARY - the scripts of scripts/ run from any directory
+# (issue 15): they find the binary ($MCASTLAT, else the tree's own, else
+# PATH, else a one-line error), their .gp files beside themselves, write
+# where the caller is, and say what they need when gnuplot is missing.
+# Only the fast torus figure runs (gnuplot is a stub unless installed);
+# the simulated figures are not run here.
+
+# ok always succeeds, so "test && ok || bad" is an if-else:
+# shellcheck disable=SC2015
+set -u
+bin=${1:-./mcastlat}
+case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
+src=$(cd "$(dirname "$0")/../../scripts" && pwd)
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+
+bad() {
+	fail=$((fail + 1))
+	printf 'FAIL: %s\n' "$*"
+}
+
+ok() {
+	pass=$((pass + 1))
+}
+
+# A copy of the tree's scripts whose ./mcastlat logs its calls, a stub
+# gnuplot that logs its arguments and writes the png='...' it is given,
+# and a directory elsewhere to run from.  PATH has no mcastlat.
+mkdir -p "$tmp/tree/scripts" "$tmp/stub" "$tmp/onpath" "$tmp/run" \
+	"$tmp/empty"
+cp "$src"/common.sh "$src"/fig-torus.sh "$src"/*.gp "$tmp/tree/scripts/"
+cat > "$tmp/tree/mcastlat" <<EOF
+#!/bin/sh
+echo tree >> "$tmp/calls"
+exec "$bin" "\$@"
+EOF
+sed 's/echo tree/echo path/' "$tmp/tree/mcastlat" > "$tmp/onpath/mcastlat"
+cat > "$tmp/stub/gnuplot" <<EOF
+#!/bin/sh
+printf '%s\n' "\$*" >> "$tmp/gnuplot.log"
+png=\$(printf '%s\n' "\$2" | sed -n "s/.*png='\\([^']*\\)'.*/\\1/p")
+[ -z "\$png" ] || : > "\$png"
+EOF
+chmod +x "$tmp/tree/mcastlat" "$tmp/onpath/mcastlat" "$tmp/stub/gnuplot"
+base=$tmp/stub:/usr/bin:/bin
+script=$tmp/tree/scripts/fig-torus.sh
+
+# fig_torus PATH [VAR=VALUE...]: the torus projections from $tmp/run,
+# MCASTLAT unset unless given; stdout, stderr, status in $tmp/o, e, rc
+fig_torus() {
+	p=$1
+	shift
+	: > "$tmp/calls"
+	: > "$tmp/gnuplot.log"
+	(cd "$tmp/run" && env -u MCASTLAT PATH="$p" "$@" sh "$script" \
+		projections > "$tmp/o" 2> "$tmp/e")
+	echo $? > "$tmp/rc"
+}
+
+# The tree's binary, beside scripts/, found from elsewhere; the CSV and
+# PNGs in figures/ under the current directory; the .gp beside the
+# script.
+fig_torus "$base"
+if [ "$(cat "$tmp/rc")" != 0 ]; then
+	bad "fig-torus.sh from another directory: exit $(cat "$tmp/rc")"
+	cat "$tmp/e"
+else
+	ok
+fi
+[ "$(sort -u "$tmp/calls")" = tree ] && ok ||
+	bad "fig-torus.sh did not run the tree's mcastlat: $(cat "$tmp/calls")"
+[ "$(head -n 1 "$tmp/run/figures/torus-fig14a.csv" 2> /dev/null)" = \
+	"algorithm,r,group,latency" ] && ok ||
+	bad "no figures/torus-fig14a.csv in the current directory"
+[ -f "$tmp/run/figures/torus-fig14b.png" ] && ok ||
+	bad "no figures/torus-fig14b.png in the current directory"
+grep -q " $tmp/tree/scripts/fig-torus-proj.gp\$" "$tmp/gnuplot.log" && ok ||
+	bad "gnuplot was not given the .gp beside the script: $(cat "$tmp/gnuplot.log")"
+
+# FIGDIR relative to the current directory.
+fig_torus "$base" FIGDIR=out
+[ -f "$tmp/run/out/torus-fig14a.csv" ] && ok || bad "FIGDIR=out: no out/torus-fig14a.csv"
+
+# No binary in the tree: the one on PATH.
+mv "$tmp/tree/mcastlat" "$tmp/tree/mcastlat.off"
+fig_torus "$tmp/onpath:$base"
+[ "$(cat "$tmp/rc")" = 0 ] && [ "$(sort -u "$tmp/calls")" = path ] && ok ||
+	bad "fig-torus.sh did not use mcastlat on PATH: exit $(cat "$tmp/rc"), calls $(cat "$tmp/calls")"
+
+# Neither: one line, exit 2, nothing run.
+fig_torus "$base"
+if [ "$(cat "$tmp/rc")" = 2 ] && [ ! -s "$tmp/o" ] &&
+	[ "$(wc -l < "$tmp/e")" -eq 1 ] &&
+	grep -q '^fig-torus.sh: cannot find mcastlat ' "$tmp/e"; then
+	ok
+else
+	bad "no mcastlat anywhere: exit $(cat "$tmp/rc"), stderr: $(cat "$tmp/e")"
+fi
+
+# MCASTLAT, relative to the current directory, before all.
+mv "$tmp/tree/mcastlat.off" "$tmp/tree/mcastlat"
+cp "$tmp/onpath/mcastlat" "$tmp/run/mine"
+fig_torus "$base" MCASTLAT=./mine
+[ "$(cat "$tmp/rc")" = 0 ] && [ "$(sort -u "$tmp/calls")" = path ] && ok ||
+	bad "MCASTLAT=./mine was not used: exit $(cat "$tmp/rc"), calls $(cat "$tmp/calls")"
+fig_torus "$base" MCASTLAT=./nosuch
+[ "$(cat "$tmp/rc")" = 2 ] &&
+	[ "$(cat "$tmp/e")" = "fig-torus.sh: MCASTLAT=./nosuch is not an executable" ] &&
+	ok || bad "MCASTLAT=./nosuch: exit $(cat "$tmp/rc"), stderr: $(cat "$tmp/e")"
+
+# Every figure script says it needs gnuplot, and nothing else, when
+# gnuplot is not on PATH (an empty PATH: the check comes first).
+for s in "$src"/fig*.sh; do
+	name=${s##*/}
+	(cd "$tmp/run" && MCASTLAT=$bin PATH=$tmp/empty /bin/sh "$s" \
+		> "$tmp/o" 2> "$tmp/e")
+	rc=$?
+	want="$name: needs gnuplot (Debian: apt-get install gnuplot-nox)"
+	if [ $rc -eq 2 ] && [ ! -s "$tmp/o" ] && [ "$(cat "$tmp/e")" = "$want" ]; then
+		ok
+	else
+		bad "$name without gnuplot: exit $rc, stderr: $(cat "$tmp/e")"
+	fi
+done
+
+# shard-sweep.sh from elsewhere, the tree's binary found beside
+# scripts/: the same bytes as the unsharded run.
+(cd "$tmp/run" && env -u MCASTLAT PATH=/usr/bin:/bin sh "$src/shard-sweep.sh" \
+	3 all.csv kbinomial --nodes 2:40 --packets 1,4 --format csv) ||
+	bad "shard-sweep.sh from another directory: exit $?"
+"$bin" kbinomial --nodes 2:40 --packets 1,4 --format csv > "$tmp/whole.csv"
+cmp -s "$tmp/whole.csv" "$tmp/run/all.csv" && ok ||
+	bad "shard-sweep.sh: all.csv differs from the unsharded run"
+
+# With the real gnuplot, when installed: real PNGs.
+if command -v gnuplot > /dev/null; then
+	rm -rf "$tmp/run/figures"
+	(cd "$tmp/run" && env -u MCASTLAT sh "$script" projections > /dev/null) ||
+		bad "fig-torus.sh projections with gnuplot: exit $?"
+	for f in torus-fig14a.png torus-fig14b.png; do
+		magic=$(od -An -c -N4 "$tmp/run/figures/$f" 2> /dev/null | tr -d ' ')
+		[ "$magic" = '211PNG' ] && ok || bad "figures/$f is not a PNG"
+	done
+fi
+
+echo "scripts: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
