@@ -129,11 +129,14 @@ enum ml_status ml_hypercube_map(const struct ml_hypercube_params *p, double s,
 				double *f);
 
 /* d, the mean number of dimensions a unicast crosses: sum of i p_i
- * (eqs 5, 6).  n must be 1 .. ML_HYPERCUBE_MAX_DIM, else NaN. */
-double ml_hypercube_mean_distance(unsigned n);
+ * (eqs 5, 6), into *d.  Returns ML_OK, ML_EINVAL (*d untouched) unless
+ * 1 <= n <= ML_HYPERCUBE_MAX_DIM, or ML_ENOCONV if GSL cannot form a
+ * binomial coefficient. */
+enum ml_status ml_hypercube_mean_distance(unsigned n, double *d);
 
 /* omega, the mean number of replications of a broadcast at a node
- * (eqs 9, 10).  n must be 1 .. ML_HYPERCUBE_MAX_DIM, else NaN. */
-double ml_hypercube_omega(unsigned n);
+ * (eqs 9, 10), into *omega.  Returns ML_OK, or ML_EINVAL (*omega
+ * untouched) unless 1 <= n <= ML_HYPERCUBE_MAX_DIM. */
+enum ml_status ml_hypercube_omega(unsigned n, double *omega);
 
 #endif

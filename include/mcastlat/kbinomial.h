@@ -68,20 +68,22 @@ struct ml_kbinomial_result {
 
 /*
  * N(s,k) of Lemma 1, the number of nodes a k-binomial tree covers in s
- * steps, saturated at cap: the result is min(N(s,k), cap).  N(s,k) = 2^s
- * for s <= k and 1 + N(s-1,k) + ... + N(s-k,k) for s > k.  Requires
- * s >= 0, k >= 1 and cap >= 1; returns 0 otherwise.  Never overflows.
+ * steps, saturated at cap: *nodes = min(N(s,k), cap).  N(s,k) = 2^s
+ * for s <= k and 1 + N(s-1,k) + ... + N(s-k,k) for s > k.  Returns ML_OK,
+ * or ML_EINVAL (*nodes untouched) unless s >= 0, k >= 1 and cap >= 1.
+ * Never overflows.
  */
-unsigned long long ml_kbinomial_nodes(long long s, long long k,
-				      unsigned long long cap);
+enum ml_status ml_kbinomial_nodes(long long s, long long k,
+				  unsigned long long cap,
+				  unsigned long long *nodes);
 
 /*
  * L1(n,k): the least s with N(s,k) >= n, i.e. the steps a k-binomial
  * tree needs to deliver one packet to a multicast set of n nodes (0 for
- * n = 1, n - 1 for k = 1).  O(log n) time.  Returns -1 unless n >= 1 and
- * k >= 1.
+ * n = 1, n - 1 for k = 1), into *l1.  O(log n) time.  Returns ML_OK, or
+ * ML_EINVAL (*l1 untouched) unless n >= 1 and k >= 1.
  */
-long long ml_kbinomial_l1(long long n, long long k);
+enum ml_status ml_kbinomial_l1(long long n, long long k, long long *l1);
 
 /*
  * Check p against the domain (the limits above; for schedule also

@@ -141,15 +141,19 @@ enum ml_status ml_torus_tree(const struct ml_torus_params *p,
 			     struct ml_torus_edge *edges, size_t cap,
 			     size_t *nedges);
 
-/* o(M) = 1.994 + 0.00315 (M - 128) us, the fit of the paper's Figure 8. */
+/* o(M) = 1.994 + 0.00315 (M - 128) us, the fit of the paper's Figure 8
+ * (measured for 128..512 bytes, extrapolated elsewhere).  Defined for
+ * every msg, so it cannot fail and returns the value itself. */
 double ml_torus_overhead(unsigned long long msg);
 
-/* Table 1's t_process of an algorithm, us (sep 7, md 206, mu 201,
- * u 629, s 265); NaN for an unknown algorithm. */
-double ml_torus_tprocess(enum ml_torus_alg alg);
+/* Table 1's t_process of an algorithm into *us (sep 7, md 206, mu 201,
+ * u 629, s 265 us).  Returns ML_OK, or ML_EINVAL (*us untouched) for an
+ * algorithm outside enum ml_torus_alg. */
+enum ml_status ml_torus_tprocess(enum ml_torus_alg alg, double *us);
 
 /* The note for a set of ML_TORUS_NOTE_* bits: a static string, "" for
- * none, phrases joined by "; ". */
+ * none, phrases joined by "; ".  Unknown bits are ignored: it cannot
+ * fail. */
 const char *ml_torus_note(unsigned notes);
 
 #endif

@@ -73,23 +73,22 @@ double ml_torus_overhead(unsigned long long msg)
 	return 1.994 + 0.00315 * ((double)msg - 128.0);
 }
 
-double ml_torus_tprocess(enum ml_torus_alg alg)
+/* Table 1, for a valid algorithm. */
+static double tprocess_of(enum ml_torus_alg alg)
 {
-	switch (alg) {
-	case ML_TORUS_SEP:
-		return 7.0;
-	case ML_TORUS_U:
-		return 629.0;
-	case ML_TORUS_S:
-		return 265.0;
-	case ML_TORUS_MD:
-		return 206.0;
-	case ML_TORUS_MU:
-		return 201.0;
-	case ML_TORUS_NALG:
-		break;
-	}
-	return NAN;
+	static const double us[ML_TORUS_NALG] = {
+	    [ML_TORUS_SEP] = 7.0, [ML_TORUS_U] = 629.0, [ML_TORUS_S] = 265.0,
+	    [ML_TORUS_MD] = 206.0, [ML_TORUS_MU] = 201.0};
+
+	return us[alg];
+}
+
+enum ml_status ml_torus_tprocess(enum ml_torus_alg alg, double *us)
+{
+	if ((unsigned)alg >= ML_TORUS_NALG)
+		return ML_EINVAL;
+	*us = tprocess_of(alg);
+	return ML_OK;
 }
 
 const char *ml_torus_note(unsigned notes)
@@ -709,7 +708,7 @@ enum ml_status ml_torus_eval(const struct ml_torus_params *p,
 		if (p->msg < 128 || p->msg > 512)
 			notes |= ML_TORUS_NOTE_EXTRAPOLATED;
 	}
-	tp = isnan(p->tprocess) ? ml_torus_tprocess(p->alg) : p->tprocess;
+	tp = isnan(p->tprocess) ? tprocess_of(p->alg) : p->tprocess;
 	li = tp + 2.0 * o;
 	x.o = o;
 	x.tprocess = tp;
