@@ -59,6 +59,15 @@ struct ml_cluster_result {
 };
 
 /*
+ * Fill *p with the command's defaults, the thesis's Figure 2.3 example:
+ * O_s = 1, g_s = g_r = 2, L = 4, O_r = 1.5, U_r = 0.5 us (no per-byte
+ * terms), ctm 0, b = 1500 bytes, M = 0, p = 16, p2p, ML_CLUSTER_AUTO.
+ * Start from it and set what differs: a zeroed struct is a valid point
+ * with every cost zero, which is rarely what is meant.
+ */
+void ml_cluster_params_init(struct ml_cluster_params *p);
+
+/*
  * Check the parameters the operation uses (nodes and ctm_per_byte only
  * for bcast; p2p and xchg ignore them); ML_OK or ML_EINVAL with *d (may
  * be NULL) naming the option.

@@ -67,6 +67,14 @@ struct ml_kbinomial_result {
 };
 
 /*
+ * Fill *p with the command's defaults, the paper's Section 5.2
+ * parameters: n = 64, m = 1, the optimal tree with ties to the largest
+ * k, t_s = t_r = 12.5 us, t_ns = 3.0 us, t_nr = 2.0 us, t_prop = 0, no
+ * schedule.  A zeroed struct is invalid (n = 0, m = 0).
+ */
+void ml_kbinomial_params_init(struct ml_kbinomial_params *p);
+
+/*
  * N(s,k) of Lemma 1, the number of nodes a k-binomial tree covers in s
  * steps, saturated at cap: *nodes = min(N(s,k), cap).  N(s,k) = 2^s
  * for s <= k and 1 + N(s-1,k) + ... + N(s-k,k) for s > k.  Returns ML_OK,

@@ -40,6 +40,29 @@
 
 #include "mcastlat/kbinomial.h"
 
+/*
+ * The paper's Section 5.2 parameters: 64 processors, t_s = t_r = 12.5 us,
+ * t_ns = 3.0 us, t_nr = 2.0 us per packet; no propagation time (the paper
+ * gives none); one packet; the optimal tree of Theorem 3 with ties to the
+ * largest k (Figure 12).  The command's defaults.
+ */
+void ml_kbinomial_params_init(struct ml_kbinomial_params *p)
+{
+	*p = (struct ml_kbinomial_params){
+	    .nodes = 64,
+	    .packets = 1,
+	    .tree = ML_KBINOMIAL_OPTIMAL,
+	    .k = 0,
+	    .tie = ML_KBINOMIAL_TIE_LARGEST,
+	    .ts = 12.5,
+	    .tr = 12.5,
+	    .tns = 3.0,
+	    .tnr = 2.0,
+	    .tprop = 0,
+	    .schedule = false,
+	};
+}
+
 /* Room for N(t,k), t <= 91, while iterating: for k >= 2 and any cap
  * below 2^64, N(t,k) >= N(t,2) = F(t+3) - 1 reaches the cap by t = 91
  * (F(94) > 2^64). */

@@ -68,6 +68,38 @@
  * Parameters
  */
 
+/*
+ * The paper's testbed, a 4 x 4 unidirectional torus (Section 4), with a
+ * group of all 16 nodes and the 128-byte messages of Figures 9 to 13;
+ * o(M) of Figure 8 and Table 1's t_process (NaN asks for them); Mu-torus
+ * r = k; Lp = 14, Lf = 60, Ls = 670 ns (Figure 8).
+ * alg is separate addressing, the first of the command's default "all".
+ */
+void ml_torus_params_init(struct ml_torus_params *p)
+{
+	*p = (struct ml_torus_params){
+	    .alg = ML_TORUS_SEP,
+	    .model = ML_TORUS_PAPER,
+	    .variant = ML_TORUS_VAR_DEFAULT,
+	    .k = 4,
+	    .dims = 2,
+	    .group = 16,
+	    .msg = 128,
+	    .r = 0,
+	    .o = NAN,
+	    .tprocess = NAN,
+	    .root = 0,
+	    .placement = ML_TORUS_ROWMAJOR,
+	    .seed = 1,
+	    .members = NULL,
+	    .nmembers = 0,
+	    .full = false,
+	    .lp = 0.014,
+	    .lf = 0.060,
+	    .ls = 0.670,
+	};
+}
+
 double ml_torus_overhead(unsigned long long msg)
 {
 	return 1.994 + 0.00315 * ((double)msg - 128.0);
