@@ -13,6 +13,7 @@
 
 #include "cli/commands.h"
 #include "cli/run.h"
+#include "mcastlat.h"
 #include "mcastlat/cluster.h"
 #include "mcastlat/hypercube.h"
 #include "mcastlat/kbinomial.h"
@@ -188,6 +189,32 @@ START_TEST(test_torus)
 }
 END_TEST
 
+/* One version: the header's macros, ml_version() and the CLI's
+ * `COMMAND --version` (the Makefile and `mcastlat --version` are
+ * checked against the same by tests/lib/install.sh). */
+START_TEST(test_version)
+{
+	char want[64], *text = NULL, *err = NULL;
+	char *argv[] = {(char *)"torus", (char *)"--version", NULL};
+	size_t len = 0, errlen = 0;
+	struct ml_ctx ctx = {0};
+
+	snprintf(want, sizeof(want), "%d.%d.%d", MCASTLAT_VERSION_MAJOR,
+		 MCASTLAT_VERSION_MINOR, MCASTLAT_VERSION_PATCH);
+	ck_assert_str_eq(ml_version(), want);
+	ctx.in = stdin;
+	ctx.out = open_memstream(&text, &len);
+	ctx.err = open_memstream(&err, &errlen);
+	ck_assert_int_eq(ml_run(ml_find_command("torus"), 2, argv, &ctx), 0);
+	fclose(ctx.out);
+	fclose(ctx.err);
+	snprintf(want, sizeof(want), "mcastlat %s\n", ml_version());
+	ck_assert_str_eq(text, want);
+	free(text);
+	free(err);
+}
+END_TEST
+
 Suite *suite_defaults(void)
 {
 	Suite *s = suite_create("defaults");
@@ -197,6 +224,7 @@ Suite *suite_defaults(void)
 	tcase_add_test(tc, test_kbinomial);
 	tcase_add_test(tc, test_hypercube);
 	tcase_add_test(tc, test_torus);
+	tcase_add_test(tc, test_version);
 	suite_add_tcase(s, tc);
 	return s;
 }
