@@ -123,8 +123,9 @@ START_TEST(test_kbinomial)
 }
 END_TEST
 
-/* Shahrabi et al.: the 6-cube, V = 2, M = 32 flits of Figure 1, with
- * beta = 0.01, lambda_g = 0.001 and Delta = 1 (the command's). */
+/* Shahrabi et al., Section 4 and Figure 1: N = 2^6, V = 2, M = 32 flits,
+ * beta = 0.01, Delta = 1 cycle; lambda_g = 0.001 (the command's; the
+ * paper fixes no rate). */
 START_TEST(test_hypercube)
 {
 	struct ml_hypercube_params p;

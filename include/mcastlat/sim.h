@@ -138,7 +138,8 @@ struct ml_sim_result {
  * rate 0.001, M = 32, beta 0, broadcasts by binomial tree, uniform
  * unicasts (hotspot: node 0, fraction 0.1), Delta 0, seed 1, pruning on
  * after 1 cycle, 20000 warm-up messages, ci 0.02, 10^7 cycles, 10^5
- * queued messages, 1 replication. */
+ * queued messages, 1 replication.  Cannot fail: a topology outside the
+ * enum is stored as given, for ml_sim_validate to reject. */
 ML_API void ml_sim_params_init(struct ml_sim_params *p,
 			       enum ml_sim_topology topology);
 

@@ -132,6 +132,12 @@ struct hc_at {
 	double r, pv, pa, wc, sb, su, f, df;
 };
 
+/*
+ * Section 4 (validation) and Figure 1: the smallest of its cases, N = 2^6,
+ * V = 2, M = 32 flits, beta = 0.01 (of 0.005, 0.01, 0.02), Delta = 1
+ * cycle; lambda_g = 0.001, a light load below the 6-cube's saturation
+ * (the paper fixes no rate).  The command's defaults.
+ */
 void ml_hypercube_params_init(struct ml_hypercube_params *p)
 {
 	p->dim = 6;

@@ -26,10 +26,17 @@ fail() {
 
 rm -rf "$dest"
 mkdir -p "$root"
-# The parent make's command-line variables reach this one through
-# MAKEFLAGS; PREFIX and DESTDIR on the command line win.
-$MAKE -s --no-print-directory install DESTDIR="$root" PREFIX=/usr \
-	> "$dest/install.log" 2>&1 || { cat "$dest/install.log" >&2; fail "make install failed"; }
+# The parent make's command-line variables (BUILD, SANITIZE) reach this
+# one through MAKEFLAGS; the directories are set here, so that a
+# `make check LIBDIR=...` still installs the layout of the manifest.
+dirs="PREFIX=/usr BINDIR=/usr/bin LIBDIR=/usr/lib INCDIR=/usr/include
+	DATADIR=/usr/share MANDIR=/usr/share/man
+	PKGCONFIGDIR=/usr/lib/pkgconfig
+	COMPLETIONDIR=/usr/share/bash-completion/completions"
+# shellcheck disable=SC2086 # $dirs is a list of words
+$MAKE -s --no-print-directory install DESTDIR="$root" $dirs \
+	> "$dest/install.log" 2>&1 ||
+	{ cat "$dest/install.log" >&2; fail "make install failed"; }
 
 # The tree against the manifest.
 (cd "$root" && find . -type f -o -type l) | sed 's|^\.||' | sort \
@@ -39,9 +46,11 @@ grep -v '^#' tests/install-manifest.txt |
 	sort > "$dest/manifest"
 diff -u "$dest/manifest" "$dest/tree" ||
 	fail "installed files differ from tests/install-manifest.txt"
-[ "$(readlink "$lib/libmcastlat.so")" = "libmcastlat.so.$SOVERSION" ] &&
-	[ "$(readlink "$lib/libmcastlat.so.$SOVERSION")" = \
-		"libmcastlat.so.$VERSION" ] || fail "shared library links wrong"
+if [ "$(readlink "$lib/libmcastlat.so")" != "libmcastlat.so.$SOVERSION" ] ||
+	[ "$(readlink "$lib/libmcastlat.so.$SOVERSION")" != \
+		"libmcastlat.so.$VERSION" ]; then
+	fail "the shared library's links are wrong"
+fi
 for f in "$lib/libmcastlat.so.$VERSION" "$lib/libmcastlat.a" \
 	"$root/usr/include/mcastlat.h"; do
 	[ "$(stat -c %a "$f")" = 644 ] || fail "$f is not mode 644"
@@ -89,7 +98,7 @@ compare() {
 
 # Statically, as from libmcastlat.a.
 if [ -n "$STATIC" ]; then
-	# shellcheck disable=SC2046 # word splitting is the point
+	# shellcheck disable=SC2046,SC2086 # word splitting is the point
 	$CC -std=c99 -Wall -Wextra -pedantic -Werror -o "$dest/predict-static" \
 		examples/predict.c $cflags $STATIC \
 		$(pkg-config --static --libs mcastlat)
@@ -113,6 +122,17 @@ LD_LIBRARY_PATH=$lib "$dest/predict-shared" > "$dest/shared.out"
 compare "$dest/shared.out" "shared predict.c"
 echo "install: shared predict.c agrees with the CLI"
 
+# The README's example: 4 packets to 64 nodes on the optimal tree, k = 2:
+# L1(64,2) = 8 (N(7,2) = 54 < 64 <= N(8,2) = 88), plus (4 - 1) x 2 = 14
+# steps of t_ns + t_nr = 5 us: 12.5 + 70 + 12.5 = 95 us.
+# shellcheck disable=SC2016 # sed addresses, not shell
+sed -n '/^```c$/,/^```$/p' README.md | sed '1d;$d' > "$dest/readme.c"
+# shellcheck disable=SC2086
+$CC -std=c99 -Wall -Wextra -pedantic -Werror -o "$dest/readme" \
+	"$dest/readme.c" $cflags $libs
+[ "$(LD_LIBRARY_PATH=$lib "$dest/readme")" = "95 us" ] ||
+	fail "the README's example does not print 95 us"
+
 if command -v python3 > /dev/null 2>&1; then
 	python3 examples/predict.py "$lib/libmcastlat.so.$SOVERSION" \
 		> "$dest/py.out"
@@ -128,8 +148,10 @@ else
 	echo "install: predict.py skipped: no python3"
 fi
 
-$MAKE -s --no-print-directory uninstall DESTDIR="$root" PREFIX=/usr \
-	> "$dest/uninstall.log" 2>&1 || { cat "$dest/uninstall.log" >&2; fail "make uninstall failed"; }
+# shellcheck disable=SC2086
+$MAKE -s --no-print-directory uninstall DESTDIR="$root" $dirs \
+	> "$dest/uninstall.log" 2>&1 ||
+	{ cat "$dest/uninstall.log" >&2; fail "make uninstall failed"; }
 left=$(cd "$root" && find . -type f -o -type l)
 [ -z "$left" ] || fail "make uninstall left: $left"
 echo "install: $(wc -l < "$dest/tree") files installed as listed," \
