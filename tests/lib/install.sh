@@ -63,6 +63,12 @@ export PKG_CONFIG_PATH="$lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$root"
 cflags=$(pkg-config --cflags mcastlat)
 libs=$(pkg-config --libs mcastlat)
 echo "install: pkg-config: $cflags $libs"
+# The .pc writes libdir and includedir under ${prefix}, so that
+# --define-prefix (the prefix from the file's place) finds the tree too.
+dp=$(PKG_CONFIG_SYSROOT_DIR='' pkg-config --define-prefix --cflags \
+	--libs mcastlat | tr -s ' ')
+[ "$dp" = "$(echo "$cflags $libs" | tr -s ' ')" ] ||
+	fail "pkg-config --define-prefix gives '$dp'"
 
 # The CLI's value for each point predict.c evaluates (same order).
 cli="$root/usr/bin/mcastlat"
