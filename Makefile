@@ -1,7 +1,10 @@
 # mcastlat - hand-written GNU make.  See README.md.
 #
-#   make                  build mcastlat and libmcastlat.a
-#   make check            unit tests (Check) and CLI golden tests
+#   make                  build mcastlat, libmcastlat.a and libmcastlat.so
+#   make check            unit tests (Check), CLI golden tests, library
+#                         and install checks
+#   make install          PREFIX (/usr/local), DESTDIR, BINDIR, LIBDIR,
+#                         INCDIR, MANDIR, DATADIR; make uninstall
 #   make deps             install the Debian packages the build needs
 #   make DEVELOPER=1      add -Werror
 #   make SANITIZE=address,undefined   build with sanitizers
@@ -14,7 +17,14 @@
 #   make completion       the bash completion, build/completion/mcastlat
 #   make check-clang      build everything with clang -Werror, run the tests
 
-VERSION := 0.1.0
+# The version is written once, in include/mcastlat.h; the soname
+# carries the major number (libmcastlat.so.0).
+version_part = $(shell sed -n 's/^.define MCASTLAT_VERSION_$(1)[[:space:]]*\([0-9][0-9]*\)$$/\1/p' include/mcastlat.h)
+VERSION_MAJOR := $(call version_part,MAJOR)
+VERSION_MINOR := $(call version_part,MINOR)
+VERSION_PATCH := $(call version_part,PATCH)
+VERSION := $(VERSION_MAJOR).$(VERSION_MINOR).$(VERSION_PATCH)
+SOVERSION := $(VERSION_MAJOR)
 # The release date: the .TH line of every man page (make man-stamp).
 DATE := 2026-11-25
 PREFIX ?= /usr/local
@@ -22,6 +32,9 @@ BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 LIBDIR ?= $(PREFIX)/lib
 INCDIR ?= $(PREFIX)/include
+DATADIR ?= $(PREFIX)/share
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+COMPLETIONDIR ?= $(DATADIR)/bash-completion/completions
 BUILD ?= build
 
 CC ?= cc
@@ -47,13 +60,20 @@ GSL_LIBS := $(shell $(PKG_CONFIG) --libs gsl 2>/dev/null || echo -lgsl -lgslcbla
 CHECK_CFLAGS := $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)
 CHECK_LIBS := $(shell $(PKG_CONFIG) --libs check 2>/dev/null || echo -lcheck -lsubunit -lrt -lm)
 
-ALL_CFLAGS := $(WARN) -D_POSIX_C_SOURCE=200809L -DML_VERSION='"$(VERSION)"' \
-	-Iinclude -Isrc -I$(BUILD)/gen $(GSL_CFLAGS) $(SANFLAGS) $(CFLAGS)
+ALL_CFLAGS := $(WARN) -D_POSIX_C_SOURCE=200809L \
+	-Iinclude -Isrc -I$(BUILD)/gen $(GSL_CFLAGS) $(CPPFLAGS) $(SANFLAGS) \
+	$(CFLAGS)
 ALL_LDFLAGS := $(SANFLAGS) $(LDFLAGS)
 LIBS := $(GSL_LIBS) -lpthread -lm
 
-LIB_SRC := $(sort $(wildcard src/models/*.c) $(wildcard src/sim/*.c) $(filter-out src/cli/main.c,$(wildcard src/cli/*.c)))
+# The library is the models and the simulator; the CLI's objects go into
+# an archive of their own that the binary, the unit tests and the fuzz
+# replays link before the library.
+LIB_SRC := $(sort $(wildcard src/models/*.c) $(wildcard src/sim/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
+CLI_SRC := $(sort $(filter-out src/cli/main.c,$(wildcard src/cli/*.c)))
+CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
+CLI_LIB := $(BUILD)/libmcastlat-cli.a
 MAIN_OBJ := $(BUILD)/src/cli/main.o
 TEST_SRC := $(sort $(wildcard tests/check_*.c)) tests/runner.c
 # The command table and the test-suite registry are generated from the
@@ -63,6 +83,17 @@ CMD_NAMES := $(sort $(patsubst src/cli/cmd_%.c,%,$(wildcard src/cli/cmd_*.c)))
 SUITE_NAMES := $(sort $(patsubst tests/check_%.c,%,$(wildcard tests/check_*.c)))
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 LIB := $(BUILD)/libmcastlat.a
+# The shared library: position-independent objects of their own, only
+# the functions declared ML_API exported (-fvisibility=hidden), every
+# symbol resolved at link time (GSL and libm in its NEEDED list).  Built
+# without the sanitizers, whose runtimes a shared library cannot name.
+PIC_OBJ := $(LIB_SRC:%.c=$(BUILD)/pic/%.o)
+PIC_CFLAGS := $(filter-out $(SANFLAGS),$(ALL_CFLAGS)) -fPIC -fvisibility=hidden
+SONAME := libmcastlat.so.$(SOVERSION)
+SHLIB := $(BUILD)/libmcastlat.so.$(VERSION)
+SHLIB_LDFLAGS := -shared -Wl,-soname,$(SONAME) -Wl,--no-undefined \
+	-Wl,-z,defs -Wl,--as-needed
+HEADERS := $(wildcard include/mcastlat/*.h)
 MANPAGES := $(wildcard man/*.1)
 DEBS := libgsl-dev check pkg-config man-db groff-base
 
@@ -78,12 +109,13 @@ apt_install = @missing=; for p in $(1); do \
 	fi
 
 .PHONY: all check unit cli bench figures install uninstall clean deps fuzz FORCE \
-	fuzz-replay fuzz-merge fuzz-deps hard valgrind completion check-clang
+	fuzz-replay fuzz-merge fuzz-deps hard valgrind check-lib \
+	check-symbols check-headers check-install completion check-clang
 
-all: mcastlat libmcastlat.a completion
+all: mcastlat libmcastlat.a $(SHLIB) completion
 
-mcastlat: $(MAIN_OBJ) $(LIB)
-	$(CC) $(ALL_LDFLAGS) $(STATIC) -o $@ $(MAIN_OBJ) $(LIB) $(LIBS)
+mcastlat: $(MAIN_OBJ) $(CLI_LIB) $(LIB)
+	$(CC) $(ALL_LDFLAGS) $(STATIC) -o $@ $(MAIN_OBJ) $(CLI_LIB) $(LIB) $(LIBS)
 
 libmcastlat.a: $(LIB)
 	cp $(LIB) $@
@@ -102,6 +134,31 @@ $(BUILD)/completion/mcastlat: mcastlat
 $(LIB): $(LIB_OBJ)
 	rm -f $@
 	$(AR) rcs $@ $(LIB_OBJ)
+
+$(CLI_LIB): $(CLI_OBJ)
+	rm -f $@
+	$(AR) rcs $@ $(CLI_OBJ)
+
+# The real file, and the soname and development links beside it, so that
+# LD_LIBRARY_PATH=$(BUILD) finds it.
+$(SHLIB): $(PIC_OBJ)
+	$(CC) $(SHLIB_LDFLAGS) $(LDFLAGS) -o $@ $(PIC_OBJ) $(GSL_LIBS) -lm
+	ln -sf $(notdir $@) $(BUILD)/$(SONAME)
+	ln -sf $(SONAME) $(BUILD)/libmcastlat.so
+
+$(BUILD)/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(PIC_CFLAGS) -MMD -MP -c -o $@ $<
+
+# pkg-config file for the install's prefix and directories; rewritten
+# only when they change.
+$(BUILD)/mcastlat.pc: mcastlat.pc.in FORCE
+	@mkdir -p $(dir $@)
+	@sed -e 's|@PREFIX@|$(PREFIX)|' \
+		-e 's|@LIBDIR@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(LIBDIR))|' \
+		-e 's|@INCDIR@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(INCDIR))|' \
+		-e 's|@VERSION@|$(VERSION)|' mcastlat.pc.in > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 
 # Rewritten only when the list changes, so nothing rebuilds needlessly.
 %/gen/gen_commands.h: FORCE
@@ -125,10 +182,26 @@ $(BUILD)/tests/%.o: tests/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -Wno-missing-prototypes -MMD -MP -c -o $@ $<
 
-$(BUILD)/runner: $(TEST_OBJ) $(LIB)
-	$(CC) $(ALL_LDFLAGS) -o $@ $(TEST_OBJ) $(LIB) $(CHECK_LIBS) $(LIBS)
+$(BUILD)/runner: $(TEST_OBJ) $(CLI_LIB) $(LIB)
+	$(CC) $(ALL_LDFLAGS) -o $@ $(TEST_OBJ) $(CLI_LIB) $(LIB) $(CHECK_LIBS) $(LIBS)
 
-check: unit cli hard fuzz-replay
+check: unit cli hard fuzz-replay check-lib
+
+# The library as a packager and a user see it (tests/lib/): its symbols,
+# its headers alone, in C99 and in C++, and an install into a temporary
+# DESTDIR that builds examples/predict.c with pkg-config, statically and
+# dynamically, and runs it (and examples/predict.py) against the CLI.
+check-lib: check-symbols check-headers check-install
+
+check-symbols: $(LIB) $(SHLIB)
+	tests/lib/symbols.sh $(LIB) $(SHLIB) $(SONAME) include/mcastlat.h $(HEADERS)
+
+check-headers:
+	CC='$(CC)' CXX='$(CXX)' tests/lib/headers.sh include/mcastlat.h $(HEADERS)
+
+check-install: all $(BUILD)/completion/mcastlat
+	CC='$(CC)' STATIC='$(STATIC)' VERSION=$(VERSION) SOVERSION=$(SOVERSION) \
+		tests/lib/install.sh $(BUILD)/install-check
 
 unit: $(BUILD)/runner
 	CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-300} $(BUILD)/runner
@@ -153,10 +226,11 @@ hard: mcastlat
 # bad values (HARD_ALL=0), which takes minutes rather than hours.
 VALGRIND ?= valgrind --quiet --error-exitcode=99 --leak-check=full \
 	--errors-for-leak-kinds=definite,indirect
-valgrind: mcastlat
-	MCASTLAT_WRAP='$(VALGRIND)' tests/cli/run.sh ./mcastlat
-	MCASTLAT_WRAP='$(VALGRIND)' tests/cli/manex.sh ./mcastlat
-	MCASTLAT_WRAP='$(VALGRIND)' HARD_ALL=0 tests/cli/hard.sh ./mcastlat
+valgrind: $(BUILD)/mcastlat-dynamic
+	MCASTLAT_WRAP='$(VALGRIND)' tests/cli/run.sh $(BUILD)/mcastlat-dynamic
+	MCASTLAT_WRAP='$(VALGRIND)' tests/cli/manex.sh $(BUILD)/mcastlat-dynamic
+	MCASTLAT_WRAP='$(VALGRIND)' HARD_ALL=0 tests/cli/hard.sh \
+		$(BUILD)/mcastlat-dynamic
 
 # ------------------------------------------------------------------
 # Fuzzing (tests/fuzz/).  Each fuzz_<t>.c defines LLVMFuzzerTestOneInput.
@@ -174,15 +248,15 @@ FUZZ_OPTS ?= -timeout=30 -rss_limit_mb=2048 -print_final_stats=1
 FUZZ_DEBS := clang libclang-rt-dev
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
-FUZZ_CFLAGS := $(WARN) -D_POSIX_C_SOURCE=200809L -DML_VERSION='"$(VERSION)"' \
+FUZZ_CFLAGS := $(WARN) -D_POSIX_C_SOURCE=200809L \
 	-Iinclude -Isrc -I$(FUZZ_BUILD)/gen $(GSL_CFLAGS) -O1 -g $(FUZZ_SAN)
-FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(FUZZ_BUILD)/%.o)
+FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(FUZZ_BUILD)/%.o) $(CLI_SRC:%.c=$(FUZZ_BUILD)/%.o)
 REPLAY := $(FUZZ_TARGETS:%=$(BUILD)/fuzz/replay_%)
 REPLAY_OBJ := $(FUZZ_TARGETS:%=$(BUILD)/tests/fuzz/fuzz_%.o) \
 	$(BUILD)/tests/fuzz/replay.o
 
 $(BUILD)/fuzz/replay_%: $(BUILD)/tests/fuzz/fuzz_%.o \
-		$(BUILD)/tests/fuzz/replay.o $(LIB)
+		$(BUILD)/tests/fuzz/replay.o $(CLI_LIB) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LIBS)
 
@@ -241,13 +315,19 @@ CLANG_BUILD ?= build-clang
 check-clang:
 	$(MAKE) BUILD=$(CLANG_BUILD) CC=$(CLANG) DEVELOPER=1 \
 		$(CLANG_BUILD)/mcastlat $(CLANG_BUILD)/runner \
+		$(CLANG_BUILD)/libmcastlat.so.$(VERSION) \
 		$(FUZZ_TARGETS:%=$(CLANG_BUILD)/fuzz/replay_%)
 	CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-300} $(CLANG_BUILD)/runner
 	tests/cli/run.sh $(CLANG_BUILD)/mcastlat
 
 # The binary in BUILD, for a build that must not replace ./mcastlat.
-$(BUILD)/mcastlat: $(MAIN_OBJ) $(LIB)
-	$(CC) $(ALL_LDFLAGS) $(STATIC) -o $@ $(MAIN_OBJ) $(LIB) $(LIBS)
+$(BUILD)/mcastlat: $(MAIN_OBJ) $(CLI_LIB) $(LIB)
+	$(CC) $(ALL_LDFLAGS) $(STATIC) -o $@ $(MAIN_OBJ) $(CLI_LIB) $(LIB) $(LIBS)
+
+# The binary linked dynamically, for valgrind: a static glibc's start-up
+# code is what valgrind reports otherwise.
+$(BUILD)/mcastlat-dynamic: $(MAIN_OBJ) $(CLI_LIB) $(LIB)
+	$(CC) $(ALL_LDFLAGS) -o $@ $(MAIN_OBJ) $(CLI_LIB) $(LIB) $(LIBS)
 
 bench: all
 	scripts/bench.sh
@@ -273,21 +353,40 @@ man-stamp:
 		sed -i "s/^\.TH .*/.TH $$t 1 $(DATE) \"mcastlat $(VERSION)\" \"User Commands\"/" $$m; \
 	done
 
-install: all
+# GNU and Debian layout; nothing is stripped or compressed (the
+# packager's dh_strip and dh_compress do that).  Shared library 644, as
+# Debian policy 8.1 asks.
+install: all $(BUILD)/mcastlat.pc $(BUILD)/completion/mcastlat
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
-		$(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR)/mcastlat
+		$(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR)/mcastlat \
+		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(COMPLETIONDIR)
 	install -m 755 mcastlat $(DESTDIR)$(BINDIR)/mcastlat
 	install -m 644 libmcastlat.a $(DESTDIR)$(LIBDIR)/libmcastlat.a
-	install -m 644 include/mcastlat/*.h $(DESTDIR)$(INCDIR)/mcastlat/
+	install -m 644 $(SHLIB) $(DESTDIR)$(LIBDIR)/$(notdir $(SHLIB))
+	ln -sf $(notdir $(SHLIB)) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libmcastlat.so
+	install -m 644 include/mcastlat.h $(DESTDIR)$(INCDIR)/mcastlat.h
+	install -m 644 $(HEADERS) $(DESTDIR)$(INCDIR)/mcastlat/
+	install -m 644 $(BUILD)/mcastlat.pc $(DESTDIR)$(PKGCONFIGDIR)/mcastlat.pc
 	install -m 644 $(MANPAGES) $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 $(BUILD)/completion/mcastlat \
+		$(DESTDIR)$(COMPLETIONDIR)/mcastlat
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/mcastlat $(DESTDIR)$(LIBDIR)/libmcastlat.a
-	rm -rf $(DESTDIR)$(INCDIR)/mcastlat
-	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MANPAGES)))
+	rm -f $(DESTDIR)$(BINDIR)/mcastlat $(DESTDIR)$(LIBDIR)/libmcastlat.a \
+		$(DESTDIR)$(LIBDIR)/libmcastlat.so \
+		$(DESTDIR)$(LIBDIR)/$(SONAME) \
+		$(DESTDIR)$(LIBDIR)/$(notdir $(SHLIB)) \
+		$(DESTDIR)$(INCDIR)/mcastlat.h \
+		$(addprefix $(DESTDIR)$(INCDIR)/mcastlat/,$(notdir $(HEADERS))) \
+		$(DESTDIR)$(PKGCONFIGDIR)/mcastlat.pc \
+		$(DESTDIR)$(COMPLETIONDIR)/mcastlat \
+		$(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MANPAGES)))
+	rmdir $(DESTDIR)$(INCDIR)/mcastlat 2>/dev/null || :
 
 clean:
 	rm -rf $(BUILD) build-* mcastlat libmcastlat.a
 
--include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(TEST_OBJ:.o=.d) \
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(PIC_OBJ:.o=.d) \
+	$(MAIN_OBJ:.o=.d) $(TEST_OBJ:.o=.d) \
 	$(REPLAY_OBJ:.o=.d) $(FUZZ_LIB_OBJ:.o=.d)

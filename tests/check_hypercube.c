@@ -279,10 +279,10 @@ START_TEST(test_mean_distance)
 {
 	unsigned n = (unsigned)_i;
 	double nn = ldexp(1, _i);
-	double closed = n / 2.0 * nn / (nn - 1);
+	double closed = n / 2.0 * nn / (nn - 1), d = NAN;
 
-	ck_assert_double_eq_tol(ml_hypercube_mean_distance(n), closed,
-				1e-13 * closed);
+	ck_assert_int_eq(ml_hypercube_mean_distance(n, &d), ML_OK);
+	ck_assert_double_eq_tol(d, closed, 1e-13 * closed);
 }
 END_TEST
 
@@ -296,18 +296,22 @@ END_TEST
 START_TEST(test_omega)
 {
 	static const double want[] = {0, 1.0 / 3, 4.0 / 7, 11.0 / 15};
+	double w = NAN;
 
-	ck_assert_double_eq_tol(ml_hypercube_omega((unsigned)_i + 1), want[_i],
-				1e-15);
+	ck_assert_int_eq(ml_hypercube_omega((unsigned)_i + 1, &w), ML_OK);
+	ck_assert_double_eq_tol(w, want[_i], 1e-15);
 }
 END_TEST
 
 START_TEST(test_helpers_domain)
 {
-	ck_assert(isnan(ml_hypercube_mean_distance(0)));
-	ck_assert(isnan(ml_hypercube_mean_distance(21)));
-	ck_assert(isnan(ml_hypercube_omega(0)));
-	ck_assert(isnan(ml_hypercube_omega(21)));
+	double v = -1;
+
+	ck_assert_int_eq(ml_hypercube_mean_distance(0, &v), ML_EINVAL);
+	ck_assert_int_eq(ml_hypercube_mean_distance(21, &v), ML_EINVAL);
+	ck_assert_int_eq(ml_hypercube_omega(0, &v), ML_EINVAL);
+	ck_assert_int_eq(ml_hypercube_omega(21, &v), ML_EINVAL);
+	ck_assert_double_eq(v, -1); /* untouched */
 }
 END_TEST
 

@@ -47,12 +47,31 @@ static long long clog2(long long n)
 	return h;
 }
 
+/* The helpers' values, asserting ML_OK (the domain errors are tested
+ * directly in test_nodes_edges and test_l1_hand). */
+static unsigned long long nodes(long long s, long long k,
+				unsigned long long cap)
+{
+	unsigned long long v = 0;
+
+	ck_assert_int_eq(ml_kbinomial_nodes(s, k, cap, &v), ML_OK);
+	return v;
+}
+
+static long long l1(long long n, long long k)
+{
+	long long v = -1;
+
+	ck_assert_int_eq(ml_kbinomial_l1(n, k, &v), ML_OK);
+	return v;
+}
+
 /* L1 by definition, from N(s,k): the least s with N(s,k) >= n. */
 static long long l1_brute(long long n, long long k)
 {
 	long long s = 0;
 
-	while (ml_kbinomial_nodes(s, k, (unsigned long long)n) <
+	while (nodes(s, k, (unsigned long long)n) <
 	       (unsigned long long)n)
 		s++;
 	return s;
@@ -84,17 +103,17 @@ static const struct {
 START_TEST(test_nodes_hand)
 {
 	ck_assert_uint_eq(
-	    ml_kbinomial_nodes(lemma1[_i].s, lemma1[_i].k, ULLONG_MAX),
+	    nodes(lemma1[_i].s, lemma1[_i].k, ULLONG_MAX),
 	    lemma1[_i].n);
 	/* A cap at or below the value saturates, one above does not. */
 	ck_assert_uint_eq(
-	    ml_kbinomial_nodes(lemma1[_i].s, lemma1[_i].k, lemma1[_i].n),
+	    nodes(lemma1[_i].s, lemma1[_i].k, lemma1[_i].n),
 	    lemma1[_i].n);
 	ck_assert_uint_eq(
-	    ml_kbinomial_nodes(lemma1[_i].s, lemma1[_i].k, lemma1[_i].n + 1),
+	    nodes(lemma1[_i].s, lemma1[_i].k, lemma1[_i].n + 1),
 	    lemma1[_i].n);
 	if (lemma1[_i].n > 1)
-		ck_assert_uint_eq(ml_kbinomial_nodes(lemma1[_i].s, lemma1[_i].k,
+		ck_assert_uint_eq(nodes(lemma1[_i].s, lemma1[_i].k,
 						     lemma1[_i].n - 1),
 				  lemma1[_i].n - 1);
 }
@@ -112,34 +131,37 @@ START_TEST(test_nodes_fibonacci)
 
 	for (s = 0; s <= 90; s++) {
 		f3 = f1 + f2; /* F(s+3): F(s+1) + F(s+2) */
-		ck_assert_uint_eq(ml_kbinomial_nodes(s, 2, ULLONG_MAX), f3 - 1);
+		ck_assert_uint_eq(nodes(s, 2, ULLONG_MAX), f3 - 1);
 		f1 = f2;
 		f2 = f3;
 	}
 	/* Beyond 2^64 it saturates instead of wrapping. */
-	ck_assert_uint_eq(ml_kbinomial_nodes(200, 2, ULLONG_MAX), ULLONG_MAX);
-	ck_assert_uint_eq(ml_kbinomial_nodes(1000, 3, 1000), 1000);
+	ck_assert_uint_eq(nodes(200, 2, ULLONG_MAX), ULLONG_MAX);
+	ck_assert_uint_eq(nodes(1000, 3, 1000), 1000);
 }
 END_TEST
 
 START_TEST(test_nodes_edges)
 {
+	unsigned long long v = 77;
+
 	/* 2^s for s <= k, up to the last power that fits. */
-	ck_assert_uint_eq(ml_kbinomial_nodes(63, 63, ULLONG_MAX), 1ULL << 63);
-	ck_assert_uint_eq(ml_kbinomial_nodes(64, 64, ULLONG_MAX), ULLONG_MAX);
-	ck_assert_uint_eq(ml_kbinomial_nodes(70, 65, 12345), 12345);
+	ck_assert_uint_eq(nodes(63, 63, ULLONG_MAX), 1ULL << 63);
+	ck_assert_uint_eq(nodes(64, 64, ULLONG_MAX), ULLONG_MAX);
+	ck_assert_uint_eq(nodes(70, 65, 12345), 12345);
 	/* N(s,1) = s + 1, saturated. */
-	ck_assert_uint_eq(ml_kbinomial_nodes(100, 1, ULLONG_MAX), 101);
-	ck_assert_uint_eq(ml_kbinomial_nodes(LLONG_MAX, 1, 1ULL << 62),
+	ck_assert_uint_eq(nodes(100, 1, ULLONG_MAX), 101);
+	ck_assert_uint_eq(nodes(LLONG_MAX, 1, 1ULL << 62),
 			  1ULL << 62);
-	ck_assert_uint_eq(ml_kbinomial_nodes(LLONG_MAX, 1, ULLONG_MAX),
+	ck_assert_uint_eq(nodes(LLONG_MAX, 1, ULLONG_MAX),
 			  (unsigned long long)LLONG_MAX + 1);
-	ck_assert_uint_eq(ml_kbinomial_nodes(LLONG_MAX, 2, ULLONG_MAX),
+	ck_assert_uint_eq(nodes(LLONG_MAX, 2, ULLONG_MAX),
 			  ULLONG_MAX);
-	/* Outside the domain: 0. */
-	ck_assert_uint_eq(ml_kbinomial_nodes(-1, 2, 10), 0);
-	ck_assert_uint_eq(ml_kbinomial_nodes(3, 0, 10), 0);
-	ck_assert_uint_eq(ml_kbinomial_nodes(3, 2, 0), 0);
+	/* Outside the domain: ML_EINVAL, the output untouched. */
+	ck_assert_int_eq(ml_kbinomial_nodes(-1, 2, 10, &v), ML_EINVAL);
+	ck_assert_int_eq(ml_kbinomial_nodes(3, 0, 10, &v), ML_EINVAL);
+	ck_assert_int_eq(ml_kbinomial_nodes(3, 2, 0, &v), ML_EINVAL);
+	ck_assert_uint_eq(v, 77);
 }
 END_TEST
 
@@ -148,21 +170,24 @@ END_TEST
 
 START_TEST(test_l1_hand)
 {
+	long long v = -7;
+
 	/* From the expansions above: N(2,2) = 4 >= 4; N(3,2) = 7 < 8 <=
 	 * N(4,2) = 12; N(4,3) = 15 < 16 <= N(5,3) = 28; N(4,4) = 16;
 	 * N(3,2) = 7 < 9 <= 12; a chain needs n - 1 steps; one node none. */
-	ck_assert_int_eq(ml_kbinomial_l1(4, 2), 2);
-	ck_assert_int_eq(ml_kbinomial_l1(8, 2), 4);
-	ck_assert_int_eq(ml_kbinomial_l1(16, 3), 5);
-	ck_assert_int_eq(ml_kbinomial_l1(15, 3), 4);
-	ck_assert_int_eq(ml_kbinomial_l1(16, 4), 4);
-	ck_assert_int_eq(ml_kbinomial_l1(9, 2), 4);
-	ck_assert_int_eq(ml_kbinomial_l1(9, 3), 4);
-	ck_assert_int_eq(ml_kbinomial_l1(100, 1), 99);
-	ck_assert_int_eq(ml_kbinomial_l1(1, 1), 0);
-	ck_assert_int_eq(ml_kbinomial_l1(1, 5), 0);
-	ck_assert_int_eq(ml_kbinomial_l1(0, 2), -1);
-	ck_assert_int_eq(ml_kbinomial_l1(5, 0), -1);
+	ck_assert_int_eq(l1(4, 2), 2);
+	ck_assert_int_eq(l1(8, 2), 4);
+	ck_assert_int_eq(l1(16, 3), 5);
+	ck_assert_int_eq(l1(15, 3), 4);
+	ck_assert_int_eq(l1(16, 4), 4);
+	ck_assert_int_eq(l1(9, 2), 4);
+	ck_assert_int_eq(l1(9, 3), 4);
+	ck_assert_int_eq(l1(100, 1), 99);
+	ck_assert_int_eq(l1(1, 1), 0);
+	ck_assert_int_eq(l1(1, 5), 0);
+	ck_assert_int_eq(ml_kbinomial_l1(0, 2, &v), ML_EINVAL);
+	ck_assert_int_eq(ml_kbinomial_l1(5, 0, &v), ML_EINVAL);
+	ck_assert_int_eq(v, -7);
 }
 END_TEST
 
@@ -173,7 +198,7 @@ START_TEST(test_l1_definition)
 
 	for (n = 1; n <= 3000; n++)
 		for (k = 1; k <= 14; k++)
-			ck_assert_int_eq(ml_kbinomial_l1(n, k), l1_brute(n, k));
+			ck_assert_int_eq(l1(n, k), l1_brute(n, k));
 }
 END_TEST
 
@@ -192,16 +217,16 @@ START_TEST(test_l1_large)
 			if (n < 1)
 				continue;
 			for (k = 2; k <= 64; k++)
-				ck_assert_int_eq(ml_kbinomial_l1(n, k),
+				ck_assert_int_eq(l1(n, k),
 						 l1_brute(n, k));
 		}
 	/* A chain over 2^62 nodes, and n - 1 near LLONG_MAX. */
-	ck_assert_int_eq(ml_kbinomial_l1(1LL << 62, 1), (1LL << 62) - 1);
-	ck_assert_int_eq(ml_kbinomial_l1(LLONG_MAX, 1), LLONG_MAX - 1);
+	ck_assert_int_eq(l1(1LL << 62, 1), (1LL << 62) - 1);
+	ck_assert_int_eq(l1(LLONG_MAX, 1), LLONG_MAX - 1);
 	/* k >= ceil(log2 n): binomial, L1 = 62 and 63. */
-	ck_assert_int_eq(ml_kbinomial_l1(1LL << 62, 62), 62);
-	ck_assert_int_eq(ml_kbinomial_l1(1LL << 62, 1000), 62);
-	ck_assert_int_eq(ml_kbinomial_l1(LLONG_MAX, 63), 63);
+	ck_assert_int_eq(l1(1LL << 62, 62), 62);
+	ck_assert_int_eq(l1(1LL << 62, 1000), 62);
+	ck_assert_int_eq(l1(LLONG_MAX, 63), 63);
 }
 END_TEST
 
@@ -210,7 +235,7 @@ END_TEST
  * 4660046610375530308, so s + 3 = 91, s = 88. */
 START_TEST(test_l1_fibonacci_2_62)
 {
-	ck_assert_int_eq(ml_kbinomial_l1(1LL << 62, 2), 88);
+	ck_assert_int_eq(l1(1LL << 62, 2), 88);
 }
 END_TEST
 
@@ -509,8 +534,8 @@ START_TEST(test_no_overflow)
 	p.tie = ML_KBINOMIAL_TIE_SMALLEST;
 	r = eval_ok(&p);
 	ck_assert_int_eq(r.steps, 62);
-	ck_assert_int_eq(ml_kbinomial_l1(1LL << 62, r.k), 62);
-	ck_assert_int_gt(ml_kbinomial_l1(1LL << 62, r.k - 1), 62);
+	ck_assert_int_eq(l1(1LL << 62, r.k), 62);
+	ck_assert_int_gt(l1(1LL << 62, r.k - 1), 62);
 }
 END_TEST
 
@@ -705,7 +730,7 @@ START_TEST(test_fpfs_theorem)
 			ck_assert_int_eq(
 			    ml_kbinomial_fpfs(n, off, kid, m, &steps), ML_OK);
 			ck_assert_int_eq(steps,
-					 ml_kbinomial_l1(n, k) + (m - 1) * k);
+					 l1(n, k) + (m - 1) * k);
 		}
 		free(off);
 		free(kid);

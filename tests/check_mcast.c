@@ -413,7 +413,7 @@ static enum ml_status run_rec(struct ml_sim_params *p,
 	h.arg = rc;
 	p->trace = m;
 	p->ntrace = n;
-	return sim_run_hooked(p, r, &d, &h, NULL);
+	return ml_sim_run_hooked(p, r, &d, &h, NULL);
 }
 
 static void mesh4(struct ml_sim_params *p, enum ml_sim_multicast mc)
@@ -767,7 +767,7 @@ START_TEST(test_conservation)
 	p.trace = tr.m;
 	p.ntrace = tr.n;
 	p.max_cycles = 1000000;
-	ck_assert_int_eq(sim_run_hooked(&p, &r, &d, &h, &cnt), ML_OK);
+	ck_assert_int_eq(ml_sim_run_hooked(&p, &r, &d, &h, &cnt), ML_OK);
 	for (u = 0; u < tc.N; u++)
 		ck_assert_uint_eq(got[u], tr.want[u]);
 	ck_assert_uint_eq(t.flits, tr.flits);
@@ -881,11 +881,11 @@ START_TEST(test_prune_wait_long)
 	s.V = p.vcs;
 	s.B = p.buffer;
 	s.R = p.router_cycles;
-	ck_assert_int_eq(topo_init(&s.t, &p), 0);
-	route_config(&s.rc, &s.t, p.routing, p.vcs);
+	ck_assert_int_eq(ml_topo_init(&s.t, &p), 0);
+	ml_route_config(&s.rc, &s.t, p.routing, p.vcs);
 	s.nvc_node = s.t.nport * s.V;
-	ck_assert_int_eq(net_init(&s), 0);
-	ck_assert_int_eq(mc_init(&s), 0);
+	ck_assert_int_eq(ml_net_init(&s), 0);
+	ck_assert_int_eq(ml_mc_init(&s), 0);
 	s.msgs = calloc(1, sizeof(*s.msgs));
 	s.ops = calloc(1, sizeof(*s.ops));
 	ck_assert(s.msgs && s.ops);
@@ -906,20 +906,20 @@ START_TEST(test_prune_wait_long)
 	s.ov[o].cnt = (uint16_t)s.B;
 	for (c = 1; c < 70000; c++) {
 		s.now = c;
-		mc_switch(&s, 5, id);
+		ml_mc_switch(&s, 5, id);
 	}
 	ck_assert_uint_eq(s.ops[0].prunings, 0);
 	ck_assert_uint_eq(s.ov[o2].owner, id);
 	s.now = c;
-	mc_switch(&s, 5, id);
+	ml_mc_switch(&s, 5, id);
 	ck_assert_uint_eq(s.ops[0].prunings, 1);
 	ck_assert_uint_eq(s.ov[o2].owner, SIM_NONE); /* released */
 	ck_assert_uint_eq(s.ov[o].owner, id);	     /* kept */
 	free(s.msgs);
 	free(s.ops);
-	mc_free(&s);
-	net_free(&s);
-	topo_free(&s.t);
+	ml_mc_free(&s);
+	ml_net_free(&s);
+	ml_topo_free(&s.t);
 }
 END_TEST
 

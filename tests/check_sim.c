@@ -326,7 +326,7 @@ START_TEST(test_saturation_drains)
 	p.trace = tr.m;
 	p.ntrace = tr.n;
 	p.max_cycles = 1000000;
-	ck_assert_int_eq(sim_run_hooked(&p, &r, &d, &h, &cnt), ML_OK);
+	ck_assert_int_eq(ml_sim_run_hooked(&p, &r, &d, &h, &cnt), ML_OK);
 	for (u = 0; u < tc.N; u++)
 		ck_assert_uint_eq(t.got[u], tr.want[u]);
 	ck_assert_uint_eq(t.flits, tr.flits);
@@ -369,13 +369,13 @@ START_TEST(test_deadlock_detected)
 	ck_assert_int_eq(ml_sim_validate(&p, NULL), ML_EINVAL);
 	p.trace = m;
 	p.ntrace = 8;
-	ck_assert_int_eq(sim_run_hooked(&p, &r, &d, &h, NULL), ML_DEADLOCK);
+	ck_assert_int_eq(ml_sim_run_hooked(&p, &r, &d, &h, NULL), ML_DEADLOCK);
 	/* detected after 10 (M + diameter + 100) = 10 (40 + 4 + 100) idle
 	 * cycles, well before max_cycles */
 	ck_assert(r.cycles < 2000);
 	/* the same with the dateline's two VCs: no deadlock */
 	p.vcs = 2;
-	ck_assert_int_eq(sim_run_hooked(&p, &r, &d, &h, NULL), ML_OK);
+	ck_assert_int_eq(ml_sim_run_hooked(&p, &r, &d, &h, NULL), ML_OK);
 }
 END_TEST
 
@@ -638,11 +638,11 @@ START_TEST(test_patterns)
 		base(&p, ML_SIM_MESH, c[i].k, 2);
 		p.pattern = c[i].pat;
 		s.p = &p;
-		ck_assert_int_eq(topo_init(&s.t, &p), 0);
-		ck_assert_msg(traffic_pattern_dest(&s, c[i].src) == c[i].want,
-			      "case %u: %u", i,
-			      traffic_pattern_dest(&s, c[i].src));
-		topo_free(&s.t);
+		ck_assert_int_eq(ml_topo_init(&s.t, &p), 0);
+		ck_assert_msg(
+		    ml_traffic_pattern_dest(&s, c[i].src) == c[i].want,
+		    "case %u: %u", i, ml_traffic_pattern_dest(&s, c[i].src));
+		ml_topo_free(&s.t);
 	}
 	/* hotspot: fraction 0.5 to node 5 from node 0 */
 	base(&p, ML_SIM_MESH, 4, 2);
@@ -650,16 +650,16 @@ START_TEST(test_patterns)
 	p.hotspot = 5;
 	p.hotspot_fraction = 0.5;
 	s.p = &p;
-	ck_assert_int_eq(topo_init(&s.t, &p), 0);
+	ck_assert_int_eq(ml_topo_init(&s.t, &p), 0);
 	for (j = 0; j < 10000; j++) {
-		unsigned d = traffic_pattern_dest(&s, 0);
+		unsigned d = ml_traffic_pattern_dest(&s, 0);
 
 		ck_assert(d != 0 && d < 16);
 		hot += d == 5;
 	}
 	/* 0.5 + 0.5 / 15 = 0.5333, sd of the count ~ 50 */
 	ck_assert(hot > 5333 - 250 && hot < 5333 + 250);
-	topo_free(&s.t);
+	ml_topo_free(&s.t);
 	gsl_rng_free(s.rng);
 }
 END_TEST

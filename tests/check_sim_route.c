@@ -30,8 +30,8 @@ static void net_make(struct net *n, enum ml_sim_topology topo, unsigned k,
 	n->p.routing = r;
 	n->p.vcs = vcs;
 	n->p.ports = 1;
-	ck_assert_int_eq(topo_init(&n->t, &n->p), 0);
-	route_config(&n->rc, &n->t, r, vcs);
+	ck_assert_int_eq(ml_topo_init(&n->t, &n->p), 0);
+	ml_route_config(&n->rc, &n->t, r, vcs);
 }
 
 /* One hop of a dor walk: port and first VC of the single candidate. */
@@ -48,7 +48,7 @@ static void walk(struct net *n, unsigned src, unsigned dst,
 	unsigned node = src, wrapped = 0, i, nc;
 
 	for (i = 0; i < nwant; i++) {
-		nc = route_cands(&n->t, &n->rc, node, dst, wrapped, c);
+		nc = ml_route_cands(&n->t, &n->rc, node, dst, wrapped, c);
 		ck_assert_uint_eq(nc, 1);
 		ck_assert_msg(c[0].port == want[i].port &&
 				  c[0].vc0 == want[i].vc0 &&
@@ -58,12 +58,12 @@ static void walk(struct net *n, unsigned src, unsigned dst,
 			      src, dst, i, node, c[0].port, c[0].vc0, c[0].nvc,
 			      want[i].port, want[i].vc0, want[i].nvc);
 		if (n->t.wrap[node * n->t.P + c[0].port])
-			wrapped |= 1u << topo_port_dim(&n->t, c[0].port);
+			wrapped |= 1u << ml_topo_port_dim(&n->t, c[0].port);
 		node = n->t.nbr[node * n->t.P + c[0].port];
 		ck_assert_uint_ne(node, SIM_NONE);
 	}
 	ck_assert_uint_eq(node, dst);
-	nc = route_cands(&n->t, &n->rc, node, dst, wrapped, c);
+	nc = ml_route_cands(&n->t, &n->rc, node, dst, wrapped, c);
 	ck_assert_uint_eq(nc, 1); /* one delivery channel */
 	ck_assert_uint_eq(c[0].port, n->t.P);
 }
@@ -86,10 +86,10 @@ START_TEST(test_mesh_dor)
 	walk(&n, 0, 11, a, 5);
 	walk(&n, 15, 1, b, 5);
 	walk(&n, 6, 14, c, 2);
-	topo_free(&n.t);
+	ml_topo_free(&n.t);
 	net_make(&n, ML_SIM_MESH, 4, 2, ML_SIM_DOR, 2);
 	walk(&n, 5, 0, d, 2);
-	topo_free(&n.t);
+	ml_topo_free(&n.t);
 }
 END_TEST
 
@@ -122,14 +122,14 @@ START_TEST(test_torus_dor_dateline)
 	walk(&n, 5, 12, b, 3);
 	walk(&n, 8, 7, c, 2);
 	walk(&n, 14, 1, d, 2);
-	topo_free(&n.t);
+	ml_topo_free(&n.t);
 	net_make(&n, ML_SIM_TORUS, 4, 2, ML_SIM_DOR, 4);
 	walk(&n, 3, 1, e, 2);
 	walk(&n, 5, 12, f, 3);
-	topo_free(&n.t);
+	ml_topo_free(&n.t);
 	net_make(&n, ML_SIM_TORUS, 4, 2, ML_SIM_DOR, 3);
 	walk(&n, 3, 1, g, 2);
-	topo_free(&n.t);
+	ml_topo_free(&n.t);
 }
 END_TEST
 
@@ -145,7 +145,7 @@ START_TEST(test_cube_dor)
 	net_make(&n, ML_SIM_HYPERCUBE, 2, 3, ML_SIM_DOR, 2);
 	walk(&n, 6, 1, a, 3);
 	walk(&n, 2, 6, b, 1);
-	topo_free(&n.t);
+	ml_topo_free(&n.t);
 }
 END_TEST
 
@@ -155,7 +155,7 @@ static void expect(struct net *n, unsigned node, unsigned dst, unsigned wrapped,
 		   const struct cand *want, unsigned nwant)
 {
 	struct cand c[SIM_MAX_CAND];
-	unsigned nc = route_cands(&n->t, &n->rc, node, dst, wrapped, c), i;
+	unsigned nc = ml_route_cands(&n->t, &n->rc, node, dst, wrapped, c), i;
 
 	ck_assert_uint_eq(nc, nwant);
 	for (i = 0; i < nc; i++)
@@ -201,20 +201,20 @@ START_TEST(test_duato)
 	net_make(&n, ML_SIM_HYPERCUBE, 2, 3, ML_SIM_DUATO, 2);
 	expect(&n, 0, 7, 0, a, 4);
 	expect(&n, 5, 6, 0, b, 3);
-	topo_free(&n.t);
+	ml_topo_free(&n.t);
 	net_make(&n, ML_SIM_HYPERCUBE, 2, 3, ML_SIM_DUATO, 4);
 	expect(&n, 4, 6, 0, c, 2);
-	topo_free(&n.t);
+	ml_topo_free(&n.t);
 	net_make(&n, ML_SIM_MESH, 4, 2, ML_SIM_DUATO, 2);
 	expect(&n, 5, 3, 0, d, 3);
-	topo_free(&n.t);
+	ml_topo_free(&n.t);
 	net_make(&n, ML_SIM_TORUS, 4, 2, ML_SIM_DUATO, 3);
 	expect(&n, 0, 6, 0, e, 4);
 	expect(&n, 3, 1, 0, f, 3);
 	expect(&n, 4, 5, 1, g, 2);
 	expect(&n, 4, 5, 0, h, 2);
 	expect(&n, 9, 9, 0, i, 1);
-	topo_free(&n.t);
+	ml_topo_free(&n.t);
 }
 END_TEST
 
@@ -224,26 +224,26 @@ START_TEST(test_topology)
 
 	/* 4x4 torus: (0,0) and (2,2) are 4 apart, the diameter */
 	net_make(&n, ML_SIM_TORUS, 4, 2, ML_SIM_DOR, 2);
-	ck_assert_uint_eq(topo_distance(&n.t, 0, 10), 4);
-	ck_assert_uint_eq(topo_distance(&n.t, 0, 15), 2);
+	ck_assert_uint_eq(ml_topo_distance(&n.t, 0, 10), 4);
+	ck_assert_uint_eq(ml_topo_distance(&n.t, 0, 15), 2);
 	ck_assert_uint_eq(n.t.diameter, 4);
 	/* (3,y) +x wraps to (0,y) */
 	ck_assert_uint_eq(n.t.nbr[7 * 4 + 0], 4);
 	ck_assert(n.t.wrap[7 * 4 + 0]);
 	ck_assert(!n.t.wrap[6 * 4 + 0]);
-	topo_free(&n.t);
+	ml_topo_free(&n.t);
 	net_make(&n, ML_SIM_MESH, 4, 2, ML_SIM_DOR, 1);
-	ck_assert_uint_eq(topo_distance(&n.t, 0, 15), 6);
+	ck_assert_uint_eq(ml_topo_distance(&n.t, 0, 15), 6);
 	ck_assert_uint_eq(n.t.nbr[3 * 4 + 0], SIM_NONE); /* east edge */
 	ck_assert_uint_eq(n.t.diameter, 6);
 	/* dimension order: dim 0 most significant: (1,0) = 1 is 5th */
 	ck_assert_uint_eq(n.t.rank[1], 4);
 	ck_assert_uint_eq(n.t.sorted[4], 1);
-	topo_free(&n.t);
+	ml_topo_free(&n.t);
 	net_make(&n, ML_SIM_HYPERCUBE, 2, 3, ML_SIM_DUATO, 2);
-	ck_assert_uint_eq(topo_distance(&n.t, 3, 4), 3);
+	ck_assert_uint_eq(ml_topo_distance(&n.t, 3, 4), 3);
 	ck_assert_uint_eq(n.t.nbr[5 * 3 + 1], 7);
-	topo_free(&n.t);
+	ml_topo_free(&n.t);
 }
 END_TEST
 
@@ -270,10 +270,10 @@ START_TEST(test_select)
 	s.ov = calloc((size_t)n.t.N * s.nvc_node, sizeof(*s.ov));
 	for (i = 0; i < n.t.N * s.nvc_node; i++)
 		s.ov[i].owner = SIM_NONE;
-	nc = route_cands(&n.t, &n.rc, 0, 3, 0, c);
+	nc = ml_route_cands(&n.t, &n.rc, 0, 3, 0, c);
 	ck_assert_uint_eq(nc, 3);
 	for (i = 0; i < 4000; i++) {
-		o = net_select(&s, 0, c, nc);
+		o = ml_net_select(&s, 0, c, nc);
 		ck_assert_uint_lt(o, 12);
 		hits[o]++;
 	}
@@ -282,23 +282,23 @@ START_TEST(test_select)
 		  hits[5] > 800);
 	ck_assert_uint_eq(hits[0] + hits[3], 0);
 	s.ov[1].owner = s.ov[2].owner = s.ov[4].owner = 7;
-	ck_assert_uint_eq(net_select(&s, 0, c, nc), 5);
+	ck_assert_uint_eq(ml_net_select(&s, 0, c, nc), 5);
 	s.ov[5].owner = 7;
-	ck_assert_uint_eq(net_select(&s, 0, c, nc), 0); /* escape */
+	ck_assert_uint_eq(ml_net_select(&s, 0, c, nc), 0); /* escape */
 	s.ov[0].owner = 7;
-	ck_assert_uint_eq(net_select(&s, 0, c, nc), SIM_NONE);
+	ck_assert_uint_eq(ml_net_select(&s, 0, c, nc), SIM_NONE);
 	/* dor: candidate port 0, VCs 0..2, first free */
 	s.rc.routing = ML_SIM_DOR;
-	route_config(&s.rc, &n.t, ML_SIM_DOR, 3);
-	nc = route_cands(&n.t, &s.rc, 0, 3, 0, c);
+	ml_route_config(&s.rc, &n.t, ML_SIM_DOR, 3);
+	nc = ml_route_cands(&n.t, &s.rc, 0, 3, 0, c);
 	ck_assert_uint_eq(nc, 1);
 	s.ov[0].owner = s.ov[1].owner = SIM_NONE;
-	ck_assert_uint_eq(net_select(&s, 0, c, nc), 0);
+	ck_assert_uint_eq(ml_net_select(&s, 0, c, nc), 0);
 	s.ov[0].owner = 7;
-	ck_assert_uint_eq(net_select(&s, 0, c, nc), 1);
+	ck_assert_uint_eq(ml_net_select(&s, 0, c, nc), 1);
 	free(s.ov);
 	gsl_rng_free(s.rng);
-	topo_free(&n.t);
+	ml_topo_free(&n.t);
 }
 END_TEST
 

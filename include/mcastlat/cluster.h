@@ -9,6 +9,10 @@
 
 #include "mcastlat/status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum ml_cluster_op { ML_CLUSTER_P2P, ML_CLUSTER_XCHG, ML_CLUSTER_BCAST };
 
 /*
@@ -59,16 +63,29 @@ struct ml_cluster_result {
 };
 
 /*
+ * Fill *p with the command's defaults, the thesis's Figure 2.3 example:
+ * O_s = 1, g_s = g_r = 2, L = 4, O_r = 1.5, U_r = 0.5 us (no per-byte
+ * terms), ctm 0, b = 1500 bytes, M = 0, p = 16, p2p, ML_CLUSTER_AUTO.
+ * Start from it and set what differs: a zeroed struct is a valid point
+ * with every cost zero, which is rarely what is meant.
+ */
+ML_API void ml_cluster_params_init(struct ml_cluster_params *p);
+
+/*
  * Check the parameters the operation uses (nodes and ctm_per_byte only
  * for bcast; p2p and xchg ignore them); ML_OK or ML_EINVAL with *d (may
  * be NULL) naming the option.
  */
-enum ml_status ml_cluster_validate(const struct ml_cluster_params *p,
-				   struct ml_diag *d);
+ML_API enum ml_status ml_cluster_validate(const struct ml_cluster_params *p,
+					  struct ml_diag *d);
 
 /* Evaluate eq 2.6 (p2p), 2.7 (xchg) or 2.8/2.9 (bcast); ML_EINVAL (and
  * *res untouched) when ml_cluster_validate fails. */
-enum ml_status ml_cluster_eval(const struct ml_cluster_params *p,
-			       struct ml_cluster_result *res);
+ML_API enum ml_status ml_cluster_eval(const struct ml_cluster_params *p,
+				      struct ml_cluster_result *res);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -13,6 +13,10 @@
 
 #include "mcastlat/status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Domain limits of the integer parameters. */
 #define ML_HYPERCUBE_MAX_DIM 20
 #define ML_HYPERCUBE_MAX_VCS 1024
@@ -86,7 +90,7 @@ struct ml_hypercube_result {
  * lambda_g = 0.001, Delta = 1, the paper's channel load
  * (ML_HYPERCUBE_LOAD_PAPER), and the solver defaults above.
  */
-void ml_hypercube_params_init(struct ml_hypercube_params *p);
+ML_API void ml_hypercube_params_init(struct ml_hypercube_params *p);
 
 /*
  * Check every parameter, solver knobs included.  Return ML_OK, or
@@ -94,8 +98,8 @@ void ml_hypercube_params_init(struct ml_hypercube_params *p);
  * name ("dim", "vcs", "flits", "beta", "rate", "delta", "load", "epsrel",
  * "sat_epsrel", "max_iter").
  */
-enum ml_status ml_hypercube_validate(const struct ml_hypercube_params *p,
-				     struct ml_diag *d);
+ML_API enum ml_status ml_hypercube_validate(const struct ml_hypercube_params *p,
+					    struct ml_diag *d);
 
 /*
  * Evaluate the model at p->rate.  Returns ML_OK with *res filled in;
@@ -106,8 +110,8 @@ enum ml_status ml_hypercube_validate(const struct ml_hypercube_params *p,
  * ML_EINVAL (res untouched) for invalid parameters.  At lambda_g = 0 the
  * latency is exactly n (M + Delta) and Vbar = 1.
  */
-enum ml_status ml_hypercube_eval(const struct ml_hypercube_params *p,
-				 struct ml_hypercube_result *res);
+ML_API enum ml_status ml_hypercube_eval(const struct ml_hypercube_params *p,
+					struct ml_hypercube_result *res);
 
 /*
  * The saturation rate: the largest lambda_g (p->rate is ignored) at which
@@ -116,8 +120,9 @@ enum ml_status ml_hypercube_eval(const struct ml_hypercube_params *p,
  * lower end, at which ml_hypercube_eval returns ML_OK.  Returns ML_OK,
  * ML_EINVAL, ML_ENOCONV or ML_ENOMEM.
  */
-enum ml_status ml_hypercube_saturation(const struct ml_hypercube_params *p,
-				       double *lambda_sat);
+ML_API enum ml_status
+ml_hypercube_saturation(const struct ml_hypercube_params *p,
+			double *lambda_sat);
 
 /*
  * One application of the fixed-point map: *f = F(s) (eq 17 with eqs 12,
@@ -125,15 +130,22 @@ enum ml_status ml_hypercube_saturation(const struct ml_hypercube_params *p,
  * ML_EINVAL for invalid parameters or unless M <= s and lambda_c s < 1.
  * For inspection and tests; ml_hypercube_eval does not need it.
  */
-enum ml_status ml_hypercube_map(const struct ml_hypercube_params *p, double s,
-				double *f);
+ML_API enum ml_status ml_hypercube_map(const struct ml_hypercube_params *p,
+				       double s, double *f);
 
 /* d, the mean number of dimensions a unicast crosses: sum of i p_i
- * (eqs 5, 6).  n must be 1 .. ML_HYPERCUBE_MAX_DIM, else NaN. */
-double ml_hypercube_mean_distance(unsigned n);
+ * (eqs 5, 6), into *d.  Returns ML_OK, ML_EINVAL (*d untouched) unless
+ * 1 <= n <= ML_HYPERCUBE_MAX_DIM, or ML_ENOCONV if GSL cannot form a
+ * binomial coefficient. */
+ML_API enum ml_status ml_hypercube_mean_distance(unsigned n, double *d);
 
 /* omega, the mean number of replications of a broadcast at a node
- * (eqs 9, 10).  n must be 1 .. ML_HYPERCUBE_MAX_DIM, else NaN. */
-double ml_hypercube_omega(unsigned n);
+ * (eqs 9, 10), into *omega.  Returns ML_OK, or ML_EINVAL (*omega
+ * untouched) unless 1 <= n <= ML_HYPERCUBE_MAX_DIM. */
+ML_API enum ml_status ml_hypercube_omega(unsigned n, double *omega);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

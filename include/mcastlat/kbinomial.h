@@ -17,6 +17,10 @@
 
 #include "mcastlat/status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Largest multicast set size n (2^62) and number of packets m (2^40):
  * with these every step count fits a long long exactly. */
 #define ML_KBINOMIAL_MAX_NODES	 (1LL << 62)
@@ -67,29 +71,39 @@ struct ml_kbinomial_result {
 };
 
 /*
- * N(s,k) of Lemma 1, the number of nodes a k-binomial tree covers in s
- * steps, saturated at cap: the result is min(N(s,k), cap).  N(s,k) = 2^s
- * for s <= k and 1 + N(s-1,k) + ... + N(s-k,k) for s > k.  Requires
- * s >= 0, k >= 1 and cap >= 1; returns 0 otherwise.  Never overflows.
+ * Fill *p with the command's defaults, the paper's Section 5.2
+ * parameters: n = 64, m = 1, the optimal tree with ties to the largest
+ * k, t_s = t_r = 12.5 us, t_ns = 3.0 us, t_nr = 2.0 us, t_prop = 0, no
+ * schedule.  A zeroed struct is invalid (n = 0, m = 0).
  */
-unsigned long long ml_kbinomial_nodes(long long s, long long k,
-				      unsigned long long cap);
+ML_API void ml_kbinomial_params_init(struct ml_kbinomial_params *p);
+
+/*
+ * N(s,k) of Lemma 1, the number of nodes a k-binomial tree covers in s
+ * steps, saturated at cap: *nodes = min(N(s,k), cap).  N(s,k) = 2^s
+ * for s <= k and 1 + N(s-1,k) + ... + N(s-k,k) for s > k.  Returns ML_OK,
+ * or ML_EINVAL (*nodes untouched) unless s >= 0, k >= 1 and cap >= 1.
+ * Never overflows.
+ */
+ML_API enum ml_status ml_kbinomial_nodes(long long s, long long k,
+					 unsigned long long cap,
+					 unsigned long long *nodes);
 
 /*
  * L1(n,k): the least s with N(s,k) >= n, i.e. the steps a k-binomial
  * tree needs to deliver one packet to a multicast set of n nodes (0 for
- * n = 1, n - 1 for k = 1).  O(log n) time.  Returns -1 unless n >= 1 and
- * k >= 1.
+ * n = 1, n - 1 for k = 1), into *l1.  O(log n) time.  Returns ML_OK, or
+ * ML_EINVAL (*l1 untouched) unless n >= 1 and k >= 1.
  */
-long long ml_kbinomial_l1(long long n, long long k);
+ML_API enum ml_status ml_kbinomial_l1(long long n, long long k, long long *l1);
 
 /*
  * Check p against the domain (the limits above; for schedule also
  * n <= ML_KBINOMIAL_SIM_MAX_NODES and n m <= ML_KBINOMIAL_SIM_MAX_WORK).
  * Return ML_OK, or ML_EINVAL with *d (when not NULL) naming the option.
  */
-enum ml_status ml_kbinomial_validate(const struct ml_kbinomial_params *p,
-				     struct ml_diag *d);
+ML_API enum ml_status ml_kbinomial_validate(const struct ml_kbinomial_params *p,
+					    struct ml_diag *d);
 
 /*
  * Evaluate the model at p.  The k of a fixed tree larger than
@@ -100,8 +114,8 @@ enum ml_status ml_kbinomial_validate(const struct ml_kbinomial_params *p,
  * (ml_kbinomial_tree_build, ml_kbinomial_fpfs).  Returns ML_OK,
  * ML_EINVAL (res untouched) or ML_ENOMEM.
  */
-enum ml_status ml_kbinomial_eval(const struct ml_kbinomial_params *p,
-				 struct ml_kbinomial_result *res);
+ML_API enum ml_status ml_kbinomial_eval(const struct ml_kbinomial_params *p,
+					struct ml_kbinomial_result *res);
 
 /*
  * Build the contention-free k-binomial tree of Figure 11 on the ordered
@@ -122,8 +136,8 @@ enum ml_status ml_kbinomial_eval(const struct ml_kbinomial_params *p,
  * 1 <= n <= ML_KBINOMIAL_SIM_MAX_NODES and k >= 1; returns ML_EINVAL
  * otherwise and ML_ENOMEM when scratch memory runs out.
  */
-enum ml_status ml_kbinomial_tree_build(long long n, long long k, uint32_t *off,
-				       uint32_t *kid);
+ML_API enum ml_status ml_kbinomial_tree_build(long long n, long long k,
+					      uint32_t *off, uint32_t *kid);
 
 /*
  * Simulate the FPFS pipeline (Figure 7) of an m-packet multicast on any
@@ -140,8 +154,12 @@ enum ml_status ml_kbinomial_tree_build(long long n, long long k, uint32_t *off,
  * ML_EINVAL when n < 1, m < 1 or the tree breaks the order rules,
  * ML_ENOMEM when memory runs out.
  */
-enum ml_status ml_kbinomial_fpfs(long long n, const uint32_t *off,
-				 const uint32_t *kid, long long m,
-				 long long *steps);
+ML_API enum ml_status ml_kbinomial_fpfs(long long n, const uint32_t *off,
+					const uint32_t *kid, long long m,
+					long long *steps);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -138,14 +138,15 @@ struct ml_sim_result {
  * rate 0.001, M = 32, beta 0, broadcasts by binomial tree, uniform
  * unicasts (hotspot: node 0, fraction 0.1), Delta 0, seed 1, pruning on
  * after 1 cycle, 20000 warm-up messages, ci 0.02, 10^7 cycles, 10^5
- * queued messages, 1 replication. */
-void ml_sim_params_init(struct ml_sim_params *p,
-			enum ml_sim_topology topology);
+ * queued messages, 1 replication.  Cannot fail: a topology outside the
+ * enum is stored as given, for ml_sim_validate to reject. */
+ML_API void ml_sim_params_init(struct ml_sim_params *p,
+			       enum ml_sim_topology topology);
 
 /* Check every parameter and their combinations.  Return ML_OK, or
  * ML_EINVAL with *d (when not NULL) naming the option ("vcs", "k", ...). */
-enum ml_status ml_sim_validate(const struct ml_sim_params *p,
-			       struct ml_diag *d);
+ML_API enum ml_status ml_sim_validate(const struct ml_sim_params *p,
+				      struct ml_diag *d);
 
 /*
  * Simulate the point.  Returns ML_OK (the interval target was met),
@@ -154,8 +155,8 @@ enum ml_status ml_sim_validate(const struct ml_sim_params *p,
  * status but ML_EINVAL and ML_ENOMEM (measured values so far; NaN where
  * nothing was measured).
  */
-enum ml_status ml_sim_run(const struct ml_sim_params *p,
-			  struct ml_sim_result *res, struct ml_diag *d);
+ML_API enum ml_status ml_sim_run(const struct ml_sim_params *p,
+				 struct ml_sim_result *res, struct ml_diag *d);
 
 #ifdef __cplusplus
 }

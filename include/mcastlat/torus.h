@@ -13,6 +13,10 @@
 
 #include "mcastlat/status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The algorithms, in the order of the command's --algorithm choices. */
 enum ml_torus_alg {
 	ML_TORUS_SEP = 0, /* separate addressing (multi-unicast), eq 8 */
@@ -114,13 +118,24 @@ struct ml_torus_edge {
 };
 
 /*
+ * Fill *p with the command's defaults: separate addressing (the first
+ * of the command's default "all"), the closed forms with their default
+ * readings, a 4 x 4 torus (k = 4, N = 2), G = 16, M = 128 bytes, r = k,
+ * o and t_process NaN (o(M) of Figure 8 and Table 1), root 0, row-major
+ * placement, seed 1, no member list, no network terms, Lp = 0.014,
+ * Lf = 0.060, Ls = 0.670 us.  A zeroed struct is invalid (k = 0) and
+ * would take o = 0 and t_process = 0 rather than the paper's.
+ */
+ML_API void ml_torus_params_init(struct ml_torus_params *p);
+
+/*
  * Check every parameter of *p, including an explicit member list (range,
  * duplicates, root among them: O(G log G)).  Returns ML_OK, ML_EINVAL
  * with *d (may be NULL) naming the parameter by its option name, or
  * ML_ENOMEM when the copy needed to find duplicates cannot be allocated.
  */
-enum ml_status ml_torus_validate(const struct ml_torus_params *p,
-				 struct ml_diag *d);
+ML_API enum ml_status ml_torus_validate(const struct ml_torus_params *p,
+					struct ml_diag *d);
 
 /*
  * Evaluate one multicast latency.  Returns ML_OK, ML_EINVAL (invalid
@@ -128,8 +143,8 @@ enum ml_status ml_torus_validate(const struct ml_torus_params *p,
  * be allocated).  Thread safe: no global state; the random placement uses
  * a generator local to the call, seeded from p->seed.
  */
-enum ml_status ml_torus_eval(const struct ml_torus_params *p,
-			     struct ml_torus_result *res);
+ML_API enum ml_status ml_torus_eval(const struct ml_torus_params *p,
+				    struct ml_torus_result *res);
 
 /*
  * Build p->alg's communication tree (as the structural model does,
@@ -137,19 +152,27 @@ enum ml_status ml_torus_eval(const struct ml_torus_params *p,
  * parents before children; *nedges receives G - 1.  Returns ML_EINVAL
  * also when cap < G - 1.
  */
-enum ml_status ml_torus_tree(const struct ml_torus_params *p,
-			     struct ml_torus_edge *edges, size_t cap,
-			     size_t *nedges);
+ML_API enum ml_status ml_torus_tree(const struct ml_torus_params *p,
+				    struct ml_torus_edge *edges, size_t cap,
+				    size_t *nedges);
 
-/* o(M) = 1.994 + 0.00315 (M - 128) us, the fit of the paper's Figure 8. */
-double ml_torus_overhead(unsigned long long msg);
+/* o(M) = 1.994 + 0.00315 (M - 128) us, the fit of the paper's Figure 8
+ * (measured for 128..512 bytes, extrapolated elsewhere).  Defined for
+ * every msg, so it cannot fail and returns the value itself. */
+ML_API double ml_torus_overhead(unsigned long long msg);
 
-/* Table 1's t_process of an algorithm, us (sep 7, md 206, mu 201,
- * u 629, s 265); NaN for an unknown algorithm. */
-double ml_torus_tprocess(enum ml_torus_alg alg);
+/* Table 1's t_process of an algorithm into *us (sep 7, md 206, mu 201,
+ * u 629, s 265 us).  Returns ML_OK, or ML_EINVAL (*us untouched) for an
+ * algorithm outside enum ml_torus_alg. */
+ML_API enum ml_status ml_torus_tprocess(enum ml_torus_alg alg, double *us);
 
 /* The note for a set of ML_TORUS_NOTE_* bits: a static string, "" for
- * none, phrases joined by "; ". */
-const char *ml_torus_note(unsigned notes);
+ * none, phrases joined by "; ".  Unknown bits are ignored: it cannot
+ * fail. */
+ML_API const char *ml_torus_note(unsigned notes);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -85,6 +85,7 @@ static const struct ml_col cols[NCOLS] = {
 
 static void to_params(const union ml_val *v, struct ml_cluster_params *p)
 {
+	ml_cluster_params_init(p);
 	p->os = (struct ml_cluster_linear){v[O_OS_FIXED].r,
 					   v[O_OS_PER_BYTE].r};
 	p->gs = (struct ml_cluster_linear){v[O_GS_FIXED].r,

@@ -129,6 +129,7 @@ static enum ml_status to_params(const union ml_val *v,
 {
 	long long tree = v[O_TREE].i, msg = v[O_MSG].i, size, m;
 
+	ml_kbinomial_params_init(p);
 	p->nodes = v[O_NODES].i;
 	p->packets = v[O_PACKETS].i == ML_AUTO_INT ? 1 : v[O_PACKETS].i;
 	size = v[O_PACKET_SIZE].i;

@@ -265,7 +265,7 @@ static enum ml_status to_params(const union ml_val *v,
 		if (st != ML_OK)
 			return st;
 	}
-	memset(p, 0, sizeof(*p));
+	ml_torus_params_init(p);
 	p->alg = (enum ml_torus_alg)v[O_ALGORITHM].i;
 	p->model = (enum ml_torus_model)v[O_MODEL].i;
 	p->variant = (enum ml_torus_variant)v[O_VARIANT].i;

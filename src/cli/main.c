@@ -14,10 +14,8 @@
 #include "cli/completion.h"
 #include "cli/run.h"
 #include "cli/suggest.h"
+#include "mcastlat.h"
 
-#ifndef ML_VERSION
-#define ML_VERSION "unknown"
-#endif
 
 static void usage(FILE *f)
 {
@@ -90,7 +88,7 @@ static int dispatch(int argc, char **argv, struct ml_ctx *ctx)
 		return ML_EXIT_OK;
 	}
 	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
-		fprintf(ctx->out, "mcastlat %s\n", ML_VERSION);
+		fprintf(ctx->out, "mcastlat %s\n", ml_version());
 		return ML_EXIT_OK;
 	}
 	if (strcmp(argv[1], "list") == 0) {

@@ -12,10 +12,7 @@
 #include "cli/outfile.h"
 #include "cli/run.h"
 #include "cli/sweep.h"
-
-#ifndef ML_VERSION
-#define ML_VERSION "unknown"
-#endif
+#include "mcastlat.h"
 
 int ml_usage_err(struct ml_ctx *ctx, const char *cmd, const char *opt,
 		     const char *msg)
@@ -165,7 +162,7 @@ int ml_run(const struct ml_command *cmd, int argc, char **argv,
 		goto out;
 	}
 	if (a.version) {
-		fprintf(ctx->out, "mcastlat %s\n", ML_VERSION);
+		fprintf(ctx->out, "mcastlat %s\n", ml_version());
 		goto out;
 	}
 	rc = ml_setup_globals(&r, &a);

@@ -40,6 +40,30 @@
 
 #include "mcastlat/cluster.h"
 
+/*
+ * The thesis's Figure 2.3 example (chapter 2.2): p = 16, L = 4, g = 2
+ * (g_s = g_r), O_s = 1, O_r = 1.5, U_r = 0.5 us, costs independent of the
+ * packet size, no cache-to-memory copy; b = 1500 bytes, the Ethernet MTU
+ * of the thesis's cluster; an empty message.  The command's defaults.
+ */
+void ml_cluster_params_init(struct ml_cluster_params *p)
+{
+	*p = (struct ml_cluster_params){
+	    .os = {1, 0},
+	    .gs = {2, 0},
+	    .gr = {2, 0},
+	    .lat = {4, 0},
+	    .orcv = {1.5, 0},
+	    .ur = 0.5,
+	    .ctm_per_byte = 0,
+	    .mtu = 1500,
+	    .msg = 0,
+	    .nodes = 16,
+	    .op = ML_CLUSTER_P2P,
+	    .formula = ML_CLUSTER_AUTO,
+	};
+}
+
 static double lin(const struct ml_cluster_linear *c, double m)
 {
 	return c->fixed + c->per_byte * m;

@@ -132,6 +132,12 @@ struct hc_at {
 	double r, pv, pa, wc, sb, su, f, df;
 };
 
+/*
+ * Section 4 (validation) and Figure 1: the smallest of its cases, N = 2^6,
+ * V = 2, M = 32 flits, beta = 0.01 (of 0.005, 0.01, 0.02), Delta = 1
+ * cycle; lambda_g = 0.001, a light load below the 6-cube's saturation
+ * (the paper fixes no rate).  The command's defaults.
+ */
 void ml_hypercube_params_init(struct ml_hypercube_params *p)
 {
 	p->dim = 6;
@@ -181,35 +187,42 @@ enum ml_status ml_hypercube_validate(const struct ml_hypercube_params *p,
 	return ML_OK;
 }
 
-double ml_hypercube_mean_distance(unsigned n)
+enum ml_status ml_hypercube_mean_distance(unsigned n, double *d)
 {
-	double nm1, d = 0;
+	double nm1, sum = 0;
 	unsigned i;
 
 	if (n < 1 || n > ML_HYPERCUBE_MAX_DIM)
-		return NAN;
+		return ML_EINVAL;
 	nm1 = ldexp(1, (int)n) - 1;
 	for (i = 1; i <= n; i++) {
 		gsl_sf_result c;
 
 		if (gsl_sf_choose_e(n, i, &c) != GSL_SUCCESS)
-			return NAN;
-		d += i * (c.val / nm1); /* eqs 5, 6 */
+			return ML_ENOCONV;
+		sum += i * (c.val / nm1); /* eqs 5, 6 */
 	}
-	return d;
+	*d = sum;
+	return ML_OK;
 }
 
-double ml_hypercube_omega(unsigned n)
+/* Eqs 9, 10 for 1 <= n <= ML_HYPERCUBE_MAX_DIM. */
+static double omega_of(unsigned n)
 {
-	double nm1, w = 0;
+	double nm1 = ldexp(1, (int)n) - 1, w = 0;
 	unsigned i;
 
-	if (n < 1 || n > ML_HYPERCUBE_MAX_DIM)
-		return NAN;
-	nm1 = ldexp(1, (int)n) - 1;
 	for (i = 0; i < n; i++)
 		w += i * (ldexp(1, (int)(n - i - 1)) / nm1); /* eqs 9, 10 */
 	return w;
+}
+
+enum ml_status ml_hypercube_omega(unsigned n, double *omega)
+{
+	if (n < 1 || n > ML_HYPERCUBE_MAX_DIM)
+		return ML_EINVAL;
+	*omega = omega_of(n);
+	return ML_OK;
 }
 
 /*
@@ -243,7 +256,7 @@ static enum ml_status hc_setup(const struct ml_hypercube_params *p,
 		tail += pi[i];
 		c->t[i - 1] = tail;
 	}
-	c->omega = ml_hypercube_omega(n);
+	c->omega = omega_of(n);
 	rep = ldexp(1, (int)n - 1) - 1; /* eq 3: replicating nodes */
 	relay = nm1 - n;		/* tree: relays per broadcast */
 

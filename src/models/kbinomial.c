@@ -40,6 +40,29 @@
 
 #include "mcastlat/kbinomial.h"
 
+/*
+ * The paper's Section 5.2 parameters: 64 processors, t_s = t_r = 12.5 us,
+ * t_ns = 3.0 us, t_nr = 2.0 us per packet; no propagation time (the paper
+ * gives none); one packet; the optimal tree of Theorem 3 with ties to the
+ * largest k (Figure 12).  The command's defaults.
+ */
+void ml_kbinomial_params_init(struct ml_kbinomial_params *p)
+{
+	*p = (struct ml_kbinomial_params){
+	    .nodes = 64,
+	    .packets = 1,
+	    .tree = ML_KBINOMIAL_OPTIMAL,
+	    .k = 0,
+	    .tie = ML_KBINOMIAL_TIE_LARGEST,
+	    .ts = 12.5,
+	    .tr = 12.5,
+	    .tns = 3.0,
+	    .tnr = 2.0,
+	    .tprop = 0,
+	    .schedule = false,
+	};
+}
+
 /* Room for N(t,k), t <= 91, while iterating: for k >= 2 and any cap
  * below 2^64, N(t,k) >= N(t,2) = F(t+3) - 1 reaches the cap by t = 91
  * (F(94) > 2^64). */
@@ -87,13 +110,12 @@ static unsigned long long grow(long long k, unsigned long long cap,
 	return cur;
 }
 
-unsigned long long ml_kbinomial_nodes(long long s, long long k,
-				      unsigned long long cap)
+/* N(s,k) saturated at cap, for s >= 0, k >= 1, cap >= 1. */
+static unsigned long long nodes_of(long long s, long long k,
+				   unsigned long long cap)
 {
 	long long t;
 
-	if (s < 0 || k < 1 || cap < 1)
-		return 0;
 	if (k == 1) /* N(s,1) = 1 + N(s-1,1): a chain */
 		return (unsigned long long)s + 1 < cap
 			   ? (unsigned long long)s + 1
@@ -157,13 +179,28 @@ static long long l1_of(long long n, long long k, long long h)
 	return l1_iter(un, k);
 }
 
-long long ml_kbinomial_l1(long long n, long long k)
+enum ml_status ml_kbinomial_nodes(long long s, long long k,
+				  unsigned long long cap,
+				  unsigned long long *nodes)
+{
+	if (s < 0 || k < 1 || cap < 1)
+		return ML_EINVAL;
+	*nodes = nodes_of(s, k, cap);
+	return ML_OK;
+}
+
+/* L1(n,k) for n >= 1, k >= 1. */
+static long long l1_full(long long n, long long k)
+{
+	return n == 1 ? 0 : l1_of(n, k, ceil_log2((unsigned long long)n));
+}
+
+enum ml_status ml_kbinomial_l1(long long n, long long k, long long *l1)
 {
 	if (n < 1 || k < 1)
-		return -1;
-	if (n == 1)
-		return 0;
-	return l1_of(n, k, ceil_log2((unsigned long long)n));
+		return ML_EINVAL;
+	*l1 = l1_full(n, k);
+	return ML_OK;
 }
 
 /*
@@ -347,7 +384,7 @@ enum ml_status ml_kbinomial_tree_build(long long n, long long k, uint32_t *off,
 		return ML_ENOMEM;
 	}
 	cnt[0] = (uint32_t)n;
-	bud[0] = (uint32_t)ml_kbinomial_l1(n, k);
+	bud[0] = (uint32_t)l1_full(n, k);
 	/* Children lie to the right of their parent, so chain order visits
 	 * every parent before its children. */
 	for (v = 0; v < n; v++) {
@@ -363,8 +400,8 @@ enum ml_status ml_kbinomial_tree_build(long long n, long long k, uint32_t *off,
 			/* Block of child i: N(s-i,k) positions from the right
 			 * (Figure 11), less when fewer remain, leaving one for
 			 * each of the d - i children still to come. */
-			a = (long long)ml_kbinomial_nodes(
-			    s - i, k, (unsigned long long)rem);
+			a = (long long)nodes_of(s - i, k,
+					       (unsigned long long)rem);
 			if (a > rem - (d - i))
 				a = rem - (d - i);
 			child = right - a;

@@ -144,36 +144,37 @@ struct mcnet {
 
 /* Allocate the multicast state when p->multicast is tree, dual-path or
  * pm (s->mc stays NULL otherwise); 0 or -1 (no memory). */
-int mc_init(struct sim *s);
-void mc_free(struct sim *s);
+int ml_mc_init(struct sim *s);
+void ml_mc_free(struct sim *s);
 /* Start of every cycle: end marks that reached an empty input VC in the
  * previous cycle release that input's branches (notes A2). */
-void mc_cycle(struct sim *s);
+void ml_mc_cycle(struct sim *s);
 /* Routing unit, for input VC id of node: -1 when the head is not a
  * hardware multicast worm (the engine routes it), else 1 for a
  * successful decision, 0 for none. */
-int mc_route(struct sim *s, unsigned node, uint32_t id);
+int ml_mc_route(struct sim *s, unsigned node, uint32_t id);
 /* Switch stage of a multicast input VC (ivc.mc set). */
-void mc_switch(struct sim *s, unsigned node, uint32_t id);
+void ml_mc_switch(struct sim *s, unsigned node, uint32_t id);
 /* Flit f of a hardware multicast message reaches the node through
  * delivery channel l. */
-void mc_deliver(struct sim *s, unsigned node, unsigned l, const struct flit *f);
+void ml_mc_deliver(struct sim *s, unsigned node, unsigned l,
+		   const struct flit *f);
 /* The sent-th flit of hardware multicast message m at its source. */
-void mc_flit(const struct sim *s, const struct msg *m, unsigned sent,
-	     struct flit *f);
+void ml_mc_flit(const struct sim *s, const struct msg *m, unsigned sent,
+		struct flit *f);
 /* Input VC id of node changed: its bits in the router's masks of
  * nonempty inputs (a pending replay counts) and of inputs waiting for
  * the routing unit. */
-void mc_settle(struct sim *s, unsigned node, uint32_t id);
+void ml_mc_settle(struct sim *s, unsigned node, uint32_t id);
 /* Input VC id of node starts (mc != IVM_NONE) or ends a multicast worm:
  * its bit in mcnet.mask. */
-void mc_mark(struct sim *s, uint32_t id, int on);
+void ml_mc_mark(struct sim *s, uint32_t id, int on);
 /* Release the end of output VC o's worm (notes A2): mark its last queued
  * flit, or pass the mark downstream. */
-void mc_mark_end(struct sim *s, uint32_t o);
+void ml_mc_mark_end(struct sim *s, uint32_t o);
 
 /* path.c */
-int path_route(struct sim *s, unsigned node, uint32_t id);
-void path_switch(struct sim *s, unsigned node, uint32_t id);
+int ml_path_route(struct sim *s, unsigned node, uint32_t id);
+void ml_path_switch(struct sim *s, unsigned node, uint32_t id);
 
 #endif

@@ -2,7 +2,7 @@
  * path.c - the path-based rivals of tree multicast (SPEC section 8;
  * notes/multicast_mechanisms.md sections 1 and 2): their pure routing
  * functions and destination orders, and their worms in the router
- * (path_route, path_switch: absorb and forward, at the end of the file).
+ * (ml_path_route, ml_path_switch: absorb and forward, at the end of the file).
  *
  * Dual-Path (Lin & Ni 1991; Lin, McKinley & Ni 1994).  The boustrophedon
  * labelling L(x, y) = y w + x (y even), y w + (w - 1 - x) (y odd) is a
@@ -192,7 +192,7 @@ size_t ml_path_layout(const unsigned *dests, size_t n, unsigned data,
  * channel classes, notes A6; with one delivery channel they share it);
  * PM takes any free delivery channel. */
 
-int path_route(struct sim *s, unsigned node, uint32_t id)
+int ml_path_route(struct sim *s, unsigned node, uint32_t id)
 {
 	struct ivc *iv = &s->iv[id];
 	struct mcin *t = &s->mc->in[id];
@@ -207,7 +207,7 @@ int path_route(struct sim *s, unsigned node, uint32_t id)
 		t->loc = t->onw = SIM_NONE;
 		t->msg = f->msg;
 		iv->mc = IVM_PATH;
-		mc_mark(s, id, 1);
+		ml_mc_mark(s, id, 1);
 	}
 	if (f->dest == node) { /* absorb: a delivery channel of its class */
 		for (l = 0; l < s->t.L && best == SIM_NONE; l++) {
@@ -256,11 +256,11 @@ int path_route(struct sim *s, unsigned node, uint32_t id)
 	iv->out = best;
 	iv->state = IV_ROUTED;
 	iv->sw_at = s->now + s->R;
-	mc_settle(s, node, id);
+	ml_mc_settle(s, node, id);
 	return 1;
 }
 
-void path_switch(struct sim *s, unsigned node, uint32_t id)
+void ml_path_switch(struct sim *s, unsigned node, uint32_t id)
 {
 	struct ivc *iv = &s->iv[id];
 	struct mcin *t = &s->mc->in[id];
@@ -312,7 +312,7 @@ void path_switch(struct sim *s, unsigned node, uint32_t id)
 		iv->mc = IVM_NONE;
 		iv->state = IV_IDLE;
 		iv->out = SIM_NONE;
-		mc_mark(s, id, 0);
+		ml_mc_mark(s, id, 0);
 	}
-	mc_settle(s, node, id);
+	ml_mc_settle(s, node, id);
 }

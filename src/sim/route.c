@@ -23,8 +23,8 @@
  */
 #include "sim/simint.h"
 
-void route_config(struct rcfg *rc, const struct topo *t,
-		  enum ml_sim_routing routing, unsigned vcs)
+void ml_route_config(struct rcfg *rc, const struct topo *t,
+		     enum ml_sim_routing routing, unsigned vcs)
 {
 	rc->routing = routing;
 	rc->V = vcs;
@@ -46,7 +46,7 @@ static unsigned dor_dir(const struct topo *t, unsigned node, unsigned d,
 	return 2 * ((y + t->k - x) % t->k) <= t->k ? 2 * d : 2 * d + 1;
 }
 
-unsigned route_dor_port(const struct topo *t, unsigned node, unsigned dest)
+unsigned ml_route_dor_port(const struct topo *t, unsigned node, unsigned dest)
 {
 	const unsigned *cx = t->coord + (size_t)node * t->n;
 	const unsigned *cy = t->coord + (size_t)dest * t->n;
@@ -65,7 +65,7 @@ static void escape_vcs(const struct topo *t, const struct rcfg *rc,
 	unsigned cls = 0;
 
 	if (t->kind == ML_SIM_TORUS) {
-		cls = (wrapped >> topo_port_dim(t, port) & 1) ||
+		cls = (wrapped >> ml_topo_port_dim(t, port) & 1) ||
 		      t->wrap[(size_t)node * t->P + port];
 	}
 	c->port = (uint16_t)port;
@@ -85,8 +85,9 @@ static void escape_vcs(const struct topo *t, const struct rcfg *rc,
 	}
 }
 
-unsigned route_cands(const struct topo *t, const struct rcfg *rc, unsigned node,
-		     unsigned dest, unsigned wrapped, struct cand *c)
+unsigned ml_route_cands(const struct topo *t, const struct rcfg *rc,
+			unsigned node, unsigned dest, unsigned wrapped,
+			struct cand *c)
 {
 	const unsigned *cx = t->coord + (size_t)node * t->n;
 	const unsigned *cy = t->coord + (size_t)dest * t->n;

@@ -9,7 +9,7 @@
  * P .. P+L-1 (VC 0) into the node, which always accepts.
  *
  * One cycle, for each active router (in any order, see
- * net_router_cycle), then the injection channels:
+ * ml_net_router_cycle), then the injection channels:
  *  1. routing: each router's routing unit makes at most one successful
  *     decision (notes A8), round robin over its input VCs whose head flit
  *     is an unrouted address: it reserves a free permitted output VC
@@ -57,7 +57,7 @@
  * address, the new branch during an aux-buffer replay), and releases
  * branches by clearing their owner and marking their last flit FF_TAIL
  * (or, if already gone, passing the mark on).  Every address is routed
- * by the routing unit (step 1, one per cycle), so route_cands() is used
+ * by the routing unit (step 1, one per cycle), so ml_route_cands() is used
  * per address.  Path worms (absorb and forward) give an input two
  * outputs at once and move a flit only when both had room.
  */
@@ -87,7 +87,7 @@ static inline void activate(struct sim *s, unsigned node)
 	}
 }
 
-int net_init(struct sim *s)
+int ml_net_init(struct sim *s)
 {
 	size_t nvc = (size_t)s->t.N * s->nvc_node;
 	size_t nports = (size_t)s->t.N * s->t.nport;
@@ -130,7 +130,7 @@ int net_init(struct sim *s)
 	return 0;
 }
 
-void net_free(struct sim *s)
+void ml_net_free(struct sim *s)
 {
 	free(s->iv);
 	free(s->ov);
@@ -155,8 +155,8 @@ void net_free(struct sim *s)
  * candidates, or SIM_NONE.  Duato: a random free adaptive VC, else the
  * escape VC if free; otherwise (dor, delivery) the first free VC in
  * candidate order.  Free = no owner; a released VC is already empty. */
-uint32_t net_select(struct sim *s, unsigned node, const struct cand *c,
-		    unsigned nc)
+uint32_t ml_net_select(struct sim *s, unsigned node, const struct cand *c,
+		       unsigned nc)
 {
 	uint32_t obase = node * s->nvc_node, o = SIM_NONE, esc = SIM_NONE;
 	unsigned i, v, nfree = 0, pick;
@@ -199,8 +199,9 @@ static int route_one(struct sim *s, unsigned node, uint32_t id)
 {
 	struct cand c[SIM_MAX_CAND];
 	const struct flit *f = &s->iq[(size_t)id * s->B + s->iv[id].head];
-	unsigned nc = route_cands(&s->t, &s->rc, node, f->dest, f->wrapped, c);
-	uint32_t o = net_select(s, node, c, nc);
+	unsigned nc =
+	    ml_route_cands(&s->t, &s->rc, node, f->dest, f->wrapped, c);
+	uint32_t o = ml_net_select(s, node, c, nc);
 
 	if (o == SIM_NONE)
 		return 0;
@@ -242,7 +243,7 @@ static void route_phase(struct sim *s, unsigned node)
 				    arrived_now(s, &s->iv[base + b]))
 					continue;
 				if (s->mc) { /* tree and path worms: tree.c */
-					int r = mc_route(s, node, base + b);
+					int r = ml_mc_route(s, node, base + b);
 
 					if (r > 0) {
 						s->rr_route[node] = b + 1;
@@ -274,7 +275,7 @@ static void switch_phase(struct sim *s, unsigned node)
 	for (w = 0; w < s->W; w++) {
 		uint64_t bits = m[w] & ~rm[w];
 
-		if (s->mc) /* multicast worms: mc_switch decides (tree.c) */
+		if (s->mc) /* multicast worms: ml_mc_switch decides (tree.c) */
 			bits |= m[w] & s->mc->mask[(size_t)node * s->W + w];
 
 		while (bits) {
@@ -286,7 +287,7 @@ static void switch_phase(struct sim *s, unsigned node)
 
 			bits &= bits - 1;
 			if (iv->mc) { /* a tree or path worm: tree.c */
-				mc_switch(s, node, id);
+				ml_mc_switch(s, node, id);
 				continue;
 			}
 			if (arrived_now(s, iv))
@@ -370,7 +371,7 @@ static void link_port(struct sim *s, unsigned node, unsigned port)
 	if (s->hooks && s->hooks->flit)
 		s->hooks->flit(s->hooks->arg, node, port, v, &f, s->now);
 	if (dn == SIM_NONE && s->mc && s->msgs[f.msg].kind >= MK_TREE) {
-		mc_deliver(s, node, port - s->t.P, &f);
+		ml_mc_deliver(s, node, port - s->t.P, &f);
 		return;
 	}
 	if (dn == SIM_NONE) {
@@ -383,13 +384,13 @@ static void link_port(struct sim *s, unsigned node, unsigned port)
 		if (s->measuring)
 			s->accepted_flits += 1;
 		if (f.flags & FF_TAIL)
-			traffic_delivered(s, node, f.msg);
+			ml_traffic_delivered(s, node, f.msg);
 		return;
 	}
 	if (f.kind == FK_ADDR) {
 		if (s->t.wrap[(size_t)node * s->t.P + port])
 			f.wrapped |=
-			    (uint16_t)(1u << topo_port_dim(&s->t, port));
+			    (uint16_t)(1u << ml_topo_port_dim(&s->t, port));
 		s->msgs[f.msg].hops++;
 	}
 	{
@@ -409,7 +410,7 @@ static void link_port(struct sim *s, unsigned node, unsigned port)
 				bit_set(s->rmask + (size_t)nb * s->W, b);
 		}
 		if (d->mc) /* an address the multicast worm routes */
-			mc_settle(s, nb, did);
+			ml_mc_settle(s, nb, did);
 		activate(s, nb);
 	}
 }
@@ -440,7 +441,7 @@ static void link_phase(struct sim *s, unsigned node)
  * flit it switched out (pop_at), one not yet done has its start-of-cycle
  * count, and a flit that arrives this cycle (arr_at) is neither routed
  * nor switched before the next. */
-void net_router_cycle(struct sim *s, unsigned node)
+void ml_net_router_cycle(struct sim *s, unsigned node)
 {
 	route_phase(s, node);
 	switch_phase(s, node);
@@ -464,7 +465,7 @@ static void inj_next(struct sim *s, struct inj *in)
 }
 
 /* Append message m to the source queue of injection channel ch. */
-void traffic_inj_activate(struct sim *s, uint32_t ch)
+void ml_traffic_inj_activate(struct sim *s, uint32_t ch)
 {
 	struct inj *in = &s->inj[ch];
 
@@ -478,7 +479,7 @@ void traffic_inj_activate(struct sim *s, uint32_t ch)
 	}
 }
 
-void net_inject_phase(struct sim *s)
+void ml_net_inject_phase(struct sim *s)
 {
 	unsigned i, j = 0, B = s->B;
 
@@ -516,7 +517,7 @@ void net_inject_phase(struct sim *s)
 		f->kind = in->sent == 0 ? FK_ADDR : FK_DATA;
 		f->flags = in->sent + 1 == m->flits ? FF_TAIL : 0;
 		if (m->kind >= MK_TREE) /* worm layouts: tree.c */
-			mc_flit(s, m, in->sent, f);
+			ml_mc_flit(s, m, in->sent, f);
 		iv->arr_at = s->now;
 		if (iv->cnt++ == 0) {
 			bit_set(s->imask + (size_t)node * s->W,
@@ -526,7 +527,7 @@ void net_inject_phase(struct sim *s)
 					id - node * s->nvc_node);
 		}
 		if (iv->mc) /* an address the multicast worm routes */
-			mc_settle(s, node, id);
+			ml_mc_settle(s, node, id);
 		activate(s, node);
 		s->flits_in_net++;
 		s->cnt.flits_injected++;
@@ -542,7 +543,7 @@ void net_inject_phase(struct sim *s)
 }
 
 /* Drop routers with nothing queued from the active list. */
-void net_compact(struct sim *s)
+void ml_net_compact(struct sim *s)
 {
 	unsigned i, j = 0, w;
 

@@ -281,10 +281,10 @@ enum ml_status ml_sim_validate(const struct ml_sim_params *p, struct ml_diag *d)
 
 static void sim_free(struct sim *s)
 {
-	mc_free(s);
-	net_free(s);
-	traffic_free(s);
-	topo_free(&s->t);
+	ml_mc_free(s);
+	ml_net_free(s);
+	ml_traffic_free(s);
+	ml_topo_free(&s->t);
 	if (s->rng)
 		gsl_rng_free(s->rng);
 }
@@ -298,17 +298,17 @@ static int sim_init(struct sim *s, const struct ml_sim_params *p,
 	s->B = p->buffer;
 	s->R = p->router_cycles;
 	s->msg_free = s->op_free = SIM_NONE;
-	if (topo_init(&s->t, p))
+	if (ml_topo_init(&s->t, p))
 		return -1;
-	route_config(&s->rc, &s->t, p->routing, p->vcs);
+	ml_route_config(&s->rc, &s->t, p->routing, p->vcs);
 	s->nvc_node = s->t.nport * s->V;
 	s->rng = gsl_rng_alloc(gsl_rng_mt19937);
 	if (!s->rng)
 		return -1;
 	gsl_rng_set(s->rng, seed);
-	if (net_init(s) || traffic_init(s) || mc_init(s))
+	if (ml_net_init(s) || ml_traffic_init(s) || ml_mc_init(s))
 		return -1;
-	batches_init(&s->bat, p->trace ? 1 : BATCH0);
+	ml_batches_init(&s->bat, p->trace ? 1 : BATCH0);
 	return 0;
 }
 
@@ -325,7 +325,7 @@ static void fill(const struct sim *s, struct ml_sim_result *r)
 {
 	double mean, half, win = (double)(s->now - s->meas_start) * s->t.N;
 
-	batches_ci(&s->bat, &mean, &half);
+	ml_batches_ci(&s->bat, &mean, &half);
 	r->latency = acc_mean(&s->lat);
 	r->latency_ci = half;
 	r->unicast_latency = acc_mean(&s->ulat);
@@ -349,7 +349,7 @@ static void progress(const struct sim *s, unsigned rep)
 	double f = (double)s->now / (double)p->max_cycles, mean, half;
 
 	if (!p->trace) {
-		batches_ci(&s->bat, &mean, &half);
+		ml_batches_ci(&s->bat, &mean, &half);
 		if (half > 0 && mean > 0) {
 			double g = p->ci * mean / half;
 
@@ -401,14 +401,14 @@ static void one_cycle(struct sim *s)
 	unsigned i, n0;
 
 	if (s->mc) /* end marks of tree branches (tree.c) */
-		mc_cycle(s);
+		ml_mc_cycle(s);
 	/* routers activated by an arrival in this pass hold only flits that
 	 * arrived this cycle: nothing to do for them until the next */
 	n0 = s->nact;
 	for (i = 0; i < n0; i++)
-		net_router_cycle(s, s->act[i]);
-	net_inject_phase(s);
-	net_compact(s);
+		ml_net_router_cycle(s, s->act[i]);
+	ml_net_inject_phase(s);
+	ml_net_compact(s);
 }
 
 static enum ml_status run_loop(struct sim *s, unsigned rep)
@@ -425,7 +425,7 @@ static enum ml_status run_loop(struct sim *s, unsigned rep)
 		if (s->now >= p->max_cycles)
 			return ML_ENOCONV;
 		if (s->nact == 0 && s->ninj_act == 0) {
-			uint64_t nx = traffic_next_event(s);
+			uint64_t nx = ml_traffic_next_event(s);
 
 			if (nx > s->now) {
 				s->now =
@@ -433,7 +433,7 @@ static enum ml_status run_loop(struct sim *s, unsigned rep)
 				continue;
 			}
 		}
-		if (traffic_generate(s))
+		if (ml_traffic_generate(s))
 			return ML_ENOMEM;
 		one_cycle(s);
 		if (s->failed)
@@ -451,7 +451,7 @@ static enum ml_status run_loop(struct sim *s, unsigned rep)
 			continue;
 		if (s->bat.fresh) {
 			s->bat.fresh = 0;
-			batches_ci(&s->bat, &mean, &half);
+			ml_batches_ci(&s->bat, &mean, &half);
 			if (s->bat.nb >= MIN_BATCHES && half <= p->ci * mean)
 				return saturated(s) ? ML_SATURATED : ML_OK;
 		}
@@ -518,10 +518,10 @@ static int worse(enum ml_status a, enum ml_status b)
 	return rank[a] > rank[b];
 }
 
-enum ml_status sim_run_hooked(const struct ml_sim_params *p,
-			      struct ml_sim_result *res, struct ml_diag *d,
-			      const struct sim_hooks *h,
-			      struct sim_counters *cnt)
+enum ml_status ml_sim_run_hooked(const struct ml_sim_params *p,
+				 struct ml_sim_result *res, struct ml_diag *d,
+				 const struct sim_hooks *h,
+				 struct sim_counters *cnt)
 {
 	enum ml_status st = ML_OK, s1;
 	struct ml_sim_result r, sum;
@@ -558,7 +558,7 @@ enum ml_status sim_run_hooked(const struct ml_sim_params *p,
 	}
 	res->latency = lsum / R;
 	res->latency_ci =
-	    t_half(sqrt(fmax(0, (lsq - lsum * lsum / R) / (R - 1))), R);
+	    ml_t_half(sqrt(fmax(0, (lsq - lsum * lsum / R) / (R - 1))), R);
 	res->unicast_latency = sum.unicast_latency / R;
 	res->multicast_latency = sum.multicast_latency / R;
 	res->multicast_latency_dest = sum.multicast_latency_dest / R;
@@ -576,5 +576,5 @@ enum ml_status sim_run_hooked(const struct ml_sim_params *p,
 enum ml_status ml_sim_run(const struct ml_sim_params *p,
 			  struct ml_sim_result *res, struct ml_diag *d)
 {
-	return sim_run_hooked(p, res, d, NULL, NULL);
+	return ml_sim_run_hooked(p, res, d, NULL, NULL);
 }

@@ -74,11 +74,11 @@ struct topo {
 	uint32_t *rank;	  /* N: position of a node in sorted[] */
 };
 
-int topo_init(struct topo *t, const struct ml_sim_params *p);
-void topo_free(struct topo *t);
-unsigned topo_port_dim(const struct topo *t, unsigned port);
-unsigned topo_distance(const struct topo *t, unsigned a, unsigned b);
-unsigned topo_node(const struct topo *t, const unsigned *coord);
+int ml_topo_init(struct topo *t, const struct ml_sim_params *p);
+void ml_topo_free(struct topo *t);
+unsigned ml_topo_port_dim(const struct topo *t, unsigned port);
+unsigned ml_topo_distance(const struct topo *t, unsigned a, unsigned b);
+unsigned ml_topo_node(const struct topo *t, const unsigned *coord);
 
 /* ------------------------------------------------------------------ */
 /* Routing (route.c).  A candidate is an output port and a range of its
@@ -98,15 +98,16 @@ struct rcfg {
 	unsigned adapt0; /* Duato: first adaptive VC (1 or, on tori, 2) */
 };
 
-void route_config(struct rcfg *rc, const struct topo *t,
-		  enum ml_sim_routing routing, unsigned vcs);
+void ml_route_config(struct rcfg *rc, const struct topo *t,
+		     enum ml_sim_routing routing, unsigned vcs);
 /* The permitted (port, VC) sets for an address flit at node bound for
  * dest, with the torus dimensions already wrapped in `wrapped`.  At the
  * destination: the L delivery ports, VC 0.  Returns the count. */
-unsigned route_cands(const struct topo *t, const struct rcfg *rc, unsigned node,
-		     unsigned dest, unsigned wrapped, struct cand *c);
+unsigned ml_route_cands(const struct topo *t, const struct rcfg *rc,
+			unsigned node, unsigned dest, unsigned wrapped,
+			struct cand *c);
 /* The dimension-order first hop from node to dest (network port). */
-unsigned route_dor_port(const struct topo *t, unsigned node, unsigned dest);
+unsigned ml_route_dor_port(const struct topo *t, unsigned node, unsigned dest);
 
 /* ------------------------------------------------------------------ */
 /* Router state (router.c). */
@@ -224,13 +225,13 @@ struct batches {
 	int fresh; /* a batch completed since the last look */
 };
 
-void batches_init(struct batches *b, unsigned long size);
-void batches_add(struct batches *b, double x);
+void ml_batches_init(struct batches *b, unsigned long size);
+void ml_batches_add(struct batches *b, double x);
 /* Mean of the batch means and the 95 % Student t half-width; NaN when
  * fewer than 2 batches. */
-void batches_ci(const struct batches *b, double *mean, double *half);
+void ml_batches_ci(const struct batches *b, double *mean, double *half);
 /* 95 % half-width of the mean of n values with sample sd s. */
-double t_half(double s, unsigned long n);
+double ml_t_half(double s, unsigned long n);
 
 struct acc {
 	double sum;
@@ -376,33 +377,33 @@ static inline void oq_push(struct sim *s, unsigned node, uint32_t o,
 }
 
 /* router.c */
-int net_init(struct sim *s);
-void net_free(struct sim *s);
-void net_router_cycle(struct sim *s, unsigned node);
-uint32_t net_select(struct sim *s, unsigned node, const struct cand *c,
-		    unsigned nc);
-void net_inject_phase(struct sim *s);
-void net_compact(struct sim *s);
+int ml_net_init(struct sim *s);
+void ml_net_free(struct sim *s);
+void ml_net_router_cycle(struct sim *s, unsigned node);
+uint32_t ml_net_select(struct sim *s, unsigned node, const struct cand *c,
+		       unsigned nc);
+void ml_net_inject_phase(struct sim *s);
+void ml_net_compact(struct sim *s);
 
 /* traffic.c */
-int traffic_init(struct sim *s);
-void traffic_free(struct sim *s);
-int traffic_generate(struct sim *s); /* messages born this cycle */
-uint64_t traffic_next_event(const struct sim *s);
-void traffic_delivered(struct sim *s, unsigned node, uint32_t m);
-unsigned traffic_pattern_dest(struct sim *s, unsigned src);
-void traffic_inj_activate(struct sim *s, uint32_t ch);
-int traffic_failed(const struct sim *s); /* an allocation failed */
+int ml_traffic_init(struct sim *s);
+void ml_traffic_free(struct sim *s);
+int ml_traffic_generate(struct sim *s); /* messages born this cycle */
+uint64_t ml_traffic_next_event(const struct sim *s);
+void ml_traffic_delivered(struct sim *s, unsigned node, uint32_t m);
+unsigned ml_traffic_pattern_dest(struct sim *s, unsigned src);
+void ml_traffic_inj_activate(struct sim *s, uint32_t ch);
+int ml_traffic_failed(const struct sim *s); /* an allocation failed */
 
 /* Hardware multicast: tree.c and path.c (declared in sim/mcast.h).
  * traffic.c: a destination of hardware multicast message m has the whole
  * message. */
-void traffic_mc_done(struct sim *s, unsigned node, uint32_t m);
+void ml_traffic_mc_done(struct sim *s, unsigned node, uint32_t m);
 
 /* sim.c */
-enum ml_status sim_run_hooked(const struct ml_sim_params *p,
-			      struct ml_sim_result *res, struct ml_diag *d,
-			      const struct sim_hooks *h,
-			      struct sim_counters *cnt);
+enum ml_status ml_sim_run_hooked(const struct ml_sim_params *p,
+				 struct ml_sim_result *res, struct ml_diag *d,
+				 const struct sim_hooks *h,
+				 struct sim_counters *cnt);
 
 #endif

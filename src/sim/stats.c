@@ -13,13 +13,13 @@
 
 #include "sim/simint.h"
 
-void batches_init(struct batches *b, unsigned long size)
+void ml_batches_init(struct batches *b, unsigned long size)
 {
 	memset(b, 0, sizeof(*b));
 	b->size = size ? size : 1;
 }
 
-void batches_add(struct batches *b, double x)
+void ml_batches_add(struct batches *b, double x)
 {
 	unsigned i;
 
@@ -38,14 +38,14 @@ void batches_add(struct batches *b, double x)
 	b->size *= 2;
 }
 
-double t_half(double s, unsigned long n)
+double ml_t_half(double s, unsigned long n)
 {
 	if (n < 2)
 		return NAN;
 	return gsl_cdf_tdist_Pinv(0.975, (double)(n - 1)) * s / sqrt((double)n);
 }
 
-void batches_ci(const struct batches *b, double *mean, double *half)
+void ml_batches_ci(const struct batches *b, double *mean, double *half)
 {
 	double m = 0, v = 0;
 	unsigned i;
@@ -61,5 +61,5 @@ void batches_ci(const struct batches *b, double *mean, double *half)
 		v += (b->mean[i] - m) * (b->mean[i] - m);
 	v /= b->nb - 1;
 	*mean = m;
-	*half = t_half(sqrt(v), b->nb);
+	*half = ml_t_half(sqrt(v), b->nb);
 }

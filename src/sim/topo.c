@@ -10,12 +10,12 @@
 
 #include "sim/simint.h"
 
-unsigned topo_port_dim(const struct topo *t, unsigned port)
+unsigned ml_topo_port_dim(const struct topo *t, unsigned port)
 {
 	return t->kind == ML_SIM_HYPERCUBE ? port : port / 2;
 }
 
-unsigned topo_node(const struct topo *t, const unsigned *coord)
+unsigned ml_topo_node(const struct topo *t, const unsigned *coord)
 {
 	unsigned id = 0, d;
 
@@ -25,7 +25,7 @@ unsigned topo_node(const struct topo *t, const unsigned *coord)
 }
 
 /* Hops of a minimal path (torus: the shorter way round). */
-unsigned topo_distance(const struct topo *t, unsigned a, unsigned b)
+unsigned ml_topo_distance(const struct topo *t, unsigned a, unsigned b)
 {
 	const unsigned *ca = t->coord + (size_t)a * t->n;
 	const unsigned *cb = t->coord + (size_t)b * t->n;
@@ -54,20 +54,20 @@ static void topo_links(struct topo *t)
 
 			if (t->kind == ML_SIM_HYPERCUBE) {
 				c[d] = !x;
-				t->nbr[base + d] = topo_node(t, c);
+				t->nbr[base + d] = ml_topo_node(t, c);
 				c[d] = x;
 				continue;
 			}
 			/* + direction */
 			if (x + 1 < k || t->kind == ML_SIM_TORUS) {
 				c[d] = (x + 1) % k;
-				t->nbr[base + 2 * d] = topo_node(t, c);
+				t->nbr[base + 2 * d] = ml_topo_node(t, c);
 				t->wrap[base + 2 * d] = x + 1 == k;
 			}
 			/* - direction */
 			if (x > 0 || t->kind == ML_SIM_TORUS) {
 				c[d] = (x + k - 1) % k;
-				t->nbr[base + 2 * d + 1] = topo_node(t, c);
+				t->nbr[base + 2 * d + 1] = ml_topo_node(t, c);
 				t->wrap[base + 2 * d + 1] = x == 0;
 			}
 			c[d] = x;
@@ -75,7 +75,7 @@ static void topo_links(struct topo *t)
 	}
 }
 
-int topo_init(struct topo *t, const struct ml_sim_params *p)
+int ml_topo_init(struct topo *t, const struct ml_sim_params *p)
 {
 	unsigned u, d, i;
 
@@ -115,7 +115,7 @@ int topo_init(struct topo *t, const struct ml_sim_params *p)
 	return 0;
 }
 
-void topo_free(struct topo *t)
+void ml_topo_free(struct topo *t)
 {
 	free(t->coord);
 	free(t->nbr);

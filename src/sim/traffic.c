@@ -128,7 +128,7 @@ static void op_release(struct sim *s, uint32_t o)
 	s->ops_live--;
 }
 
-int traffic_failed(const struct sim *s)
+int ml_traffic_failed(const struct sim *s)
 {
 	return s->failed;
 }
@@ -204,7 +204,7 @@ static uint64_t gap(struct sim *s)
 	return x < 0x1p62 ? (uint64_t)x : (uint64_t)1 << 62;
 }
 
-int traffic_init(struct sim *s)
+int ml_traffic_init(struct sim *s)
 {
 	const struct ml_sim_params *p = s->p;
 	unsigned u, slot = 0;
@@ -250,7 +250,7 @@ int traffic_init(struct sim *s)
 	return 0;
 }
 
-void traffic_free(struct sim *s)
+void ml_traffic_free(struct sim *s)
 {
 	free(s->msgs);
 	free(s->ops);
@@ -260,7 +260,7 @@ void traffic_free(struct sim *s)
 	free(s->bcast_count);
 }
 
-uint64_t traffic_next_event(const struct sim *s)
+uint64_t ml_traffic_next_event(const struct sim *s)
 {
 	if (s->p->trace)
 		return s->trace_next < s->p->ntrace
@@ -319,7 +319,7 @@ static unsigned digits_map(const struct sim *s, unsigned src,
 			break;
 		}
 	}
-	return topo_node(&s->t, d);
+	return ml_topo_node(&s->t, d);
 }
 
 static unsigned bits_map(unsigned src, unsigned b, enum ml_sim_pattern pat)
@@ -342,7 +342,7 @@ static unsigned bits_map(unsigned src, unsigned b, enum ml_sim_pattern pat)
 	}
 }
 
-unsigned traffic_pattern_dest(struct sim *s, unsigned src)
+unsigned ml_traffic_pattern_dest(struct sim *s, unsigned src)
 {
 	const struct ml_sim_params *p = s->p;
 	unsigned d, b;
@@ -381,7 +381,7 @@ static void enqueue(struct sim *s, unsigned node, uint32_t m)
 
 	/* a multiport node: the injection channel of the first dor hop */
 	if (L > 1)
-		lp = route_dor_port(&s->t, node, s->msgs[m].dest) % L;
+		lp = ml_route_dor_port(&s->t, node, s->msgs[m].dest) % L;
 	ch = node * L + lp;
 	in = &s->inj[ch];
 	s->msgs[m].next = SIM_NONE;
@@ -392,7 +392,7 @@ static void enqueue(struct sim *s, unsigned node, uint32_t m)
 	in->qtail = m;
 	in->qlen++;
 	s->queued++;
-	traffic_inj_activate(s, ch);
+	ml_traffic_inj_activate(s, ch);
 }
 
 static uint32_t new_copy(struct sim *s, uint32_t o, unsigned src, unsigned dest,
@@ -661,13 +661,13 @@ static void generate_at(struct sim *s, unsigned src)
 		new_message(s, src, s->scratch, nd, s->mflits, 1);
 		return;
 	}
-	d = traffic_pattern_dest(s, src);
+	d = ml_traffic_pattern_dest(s, src);
 	if (d == SIM_NONE)
 		return;
 	new_message(s, src, &d, 1, s->uflits, 0);
 }
 
-int traffic_generate(struct sim *s)
+int ml_traffic_generate(struct sim *s)
 {
 	const struct ml_sim_params *p = s->p;
 
@@ -680,7 +680,7 @@ int traffic_generate(struct sim *s)
 			new_message(s, t->source, t->dests, t->ndests, t->flits,
 				    t->ndests > 1);
 		}
-		return traffic_failed(s) ? -1 : 0;
+		return ml_traffic_failed(s) ? -1 : 0;
 	}
 	while (s->nheap && s->heap[0].t <= s->now) {
 		unsigned node = s->heap[0].node;
@@ -691,7 +691,7 @@ int traffic_generate(struct sim *s)
 		next = t + gap(s);
 		heap_push(s, next > t ? next : UINT64_MAX, node);
 	}
-	return traffic_failed(s) ? -1 : 0;
+	return ml_traffic_failed(s) ? -1 : 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -701,10 +701,10 @@ static void record(struct sim *s, double lat, int mcast)
 {
 	acc_add(&s->lat, lat);
 	acc_add(mcast ? &s->mlat : &s->ulat, lat);
-	batches_add(&s->bat, lat);
+	ml_batches_add(&s->bat, lat);
 }
 
-void traffic_delivered(struct sim *s, unsigned node, uint32_t mi)
+void ml_traffic_delivered(struct sim *s, unsigned node, uint32_t mi)
 {
 	struct msg *m = &s->msgs[mi];
 	double lat = (double)(s->now - m->gen);
@@ -761,7 +761,7 @@ void traffic_delivered(struct sim *s, unsigned node, uint32_t mi)
  * every data flit (tree.c): the per-destination latency; the operation
  * ends with its last destination.  A node outside the worm's list, or
  * reached twice, counts as misdelivered. */
-void traffic_mc_done(struct sim *s, unsigned node, uint32_t mi)
+void ml_traffic_mc_done(struct sim *s, unsigned node, uint32_t mi)
 {
 	struct msg *m = &s->msgs[mi];
 	uint32_t o = m->op;

@@ -26,7 +26,7 @@
  *    released;
  *  - normal release (A1): the branches are held until the worm's last
  *    flit, and its replay, have crossed; then each is released.
- * Releasing a branch (mc_mark_end, A2): the last flit still queued on it
+ * Releasing a branch (ml_mc_mark_end, A2): the last flit still queued on it
  * gets the end mark FF_TAIL (the output VC is freed when it crosses the
  * link, as for a unicast tail); if that flit is already downstream, the
  * mark goes to the last flit queued in the downstream input VC, or, when
@@ -70,7 +70,7 @@ size_t ml_tree_layout(const unsigned *dests, size_t n, unsigned data,
 /* ------------------------------------------------------------------ */
 /* State. */
 
-int mc_init(struct sim *s)
+int ml_mc_init(struct sim *s)
 {
 	const struct ml_sim_params *p = s->p;
 	size_t nvc = (size_t)s->t.N * s->nvc_node;
@@ -103,7 +103,7 @@ int mc_init(struct sim *s)
 	return 0;
 }
 
-void mc_free(struct sim *s)
+void ml_mc_free(struct sim *s)
 {
 	struct mcnet *mc = s->mc;
 
@@ -161,7 +161,7 @@ static int tree_pending(const struct sim *s, uint32_t id)
 	return -1;
 }
 
-void mc_settle(struct sim *s, unsigned node, uint32_t id)
+void ml_mc_settle(struct sim *s, unsigned node, uint32_t id)
 {
 	const struct ivc *iv = &s->iv[id];
 	const struct mcin *t = &s->mc->in[id];
@@ -201,7 +201,7 @@ static uint32_t downstream(const struct sim *s, uint32_t o)
 	       o % s->V;
 }
 
-void mc_mark(struct sim *s, uint32_t id, int on)
+void ml_mc_mark(struct sim *s, uint32_t id, int on)
 {
 	unsigned node = id / s->nvc_node, b = id - node * s->nvc_node;
 	uint64_t *w = s->mc->mask + (size_t)node * s->W + (b >> 6);
@@ -212,7 +212,7 @@ void mc_mark(struct sim *s, uint32_t id, int on)
 		*w &= ~((uint64_t)1 << (b & 63));
 }
 
-void mc_mark_end(struct sim *s, uint32_t o)
+void ml_mc_mark_end(struct sim *s, uint32_t o)
 {
 	struct ovc *ov = &s->ov[o];
 	uint32_t d;
@@ -254,13 +254,13 @@ static void tree_finish(struct sim *s, uint32_t id)
 	unsigned i;
 
 	for (i = 0; i < t->nbr; i++)
-		mc_mark_end(s, br[i]);
+		ml_mc_mark_end(s, br[i]);
 	memset(t, 0, sizeof(*t));
 	iv->mc = IVM_NONE;
 	iv->state = IV_IDLE;
 	iv->out = SIM_NONE;
-	mc_mark(s, id, 0);
-	mc_settle(s, id / s->nvc_node, id);
+	ml_mc_mark(s, id, 0);
+	ml_mc_settle(s, id / s->nvc_node, id);
 }
 
 /* Release every branch of input VC id but keep (SIM_NONE: all). */
@@ -274,7 +274,7 @@ static void prune(struct sim *s, uint32_t id, uint32_t keep)
 		if (br[i] == keep)
 			br[j++] = br[i];
 		else
-			mc_mark_end(s, br[i]);
+			ml_mc_mark_end(s, br[i]);
 	}
 	t->nbr = (uint16_t)j;
 	/* decisions whose branch is gone are taken again */
@@ -285,10 +285,10 @@ static void prune(struct sim *s, uint32_t id, uint32_t keep)
 	if (!t->rt)
 		s->iv[id].out = SIM_NONE;
 	op_of(s, t->msg)->prunings++;
-	mc_settle(s, id / s->nvc_node, id);
+	ml_mc_settle(s, id / s->nvc_node, id);
 }
 
-void mc_cycle(struct sim *s)
+void ml_mc_cycle(struct sim *s)
 {
 	struct mcnet *mc = s->mc;
 	uint32_t *x = mc->pend;
@@ -339,18 +339,18 @@ static int tree_route(struct sim *s, unsigned node, uint32_t id)
 	if (iv->mc == IVM_NONE) { /* the opening address of a worm */
 		memset(t, 0, sizeof(*t));
 		iv->mc = IVM_TREE;
-		mc_mark(s, id, 1);
+		ml_mc_mark(s, id, 1);
 		t->msg = iq_at(s, id, 0)->msg;
 	}
 	pos = tree_pending(s, id);
 	if (pos < 0) {
-		mc_settle(s, node, id);
+		ml_mc_settle(s, node, id);
 		return 0;
 	}
 	if (pos == 1 && iv->cnt == 2 && iv->arr_at == s->now)
 		return 0; /* arrived this cycle: next cycle */
 	f = iq_at(s, id, (unsigned)pos);
-	nc = route_cands(&s->t, &s->rc, node, f->dest, f->wrapped, c);
+	nc = ml_route_cands(&s->t, &s->rc, node, f->dest, f->wrapped, c);
 	/* reuse a branch the routing function permits (004 2.1(b), A14) */
 	for (i = 0; i < t->nbr && o == SIM_NONE; i++) {
 		unsigned port = br[i] % s->nvc_node / s->V;
@@ -411,11 +411,11 @@ static int tree_route(struct sim *s, unsigned node, uint32_t id)
 		t->out1 = o;
 		t->sw1 = s->now + s->R;
 	}
-	mc_settle(s, node, id);
+	ml_mc_settle(s, node, id);
 	return 1;
 }
 
-int mc_route(struct sim *s, unsigned node, uint32_t id)
+int ml_mc_route(struct sim *s, unsigned node, uint32_t id)
 {
 	struct ivc *iv = &s->iv[id];
 	struct mcin *t = &s->mc->in[id];
@@ -424,7 +424,7 @@ int mc_route(struct sim *s, unsigned node, uint32_t id)
 	if (iv->cnt == 0) {
 		if (!iv->mc)
 			return -1;
-		mc_settle(s, node, id);
+		ml_mc_settle(s, node, id);
 		return 0;
 	}
 	f = iq_at(s, id, 0);
@@ -436,7 +436,7 @@ int mc_route(struct sim *s, unsigned node, uint32_t id)
 		case MK_TREE:
 			return tree_route(s, node, id);
 		case MK_PATH:
-			return path_route(s, node, id);
+			return ml_path_route(s, node, id);
 		default:
 			return -1;
 		}
@@ -446,9 +446,9 @@ int mc_route(struct sim *s, unsigned node, uint32_t id)
 		if (f->kind != FK_ADDR || t->rt ||
 		    !(t->hold || iv->state == IV_IDLE))
 			break;
-		return path_route(s, node, id);
+		return ml_path_route(s, node, id);
 	}
-	mc_settle(s, node, id); /* nothing to route: out of the mask */
+	ml_mc_settle(s, node, id); /* nothing to route: out of the mask */
 	return 0;
 }
 
@@ -489,7 +489,7 @@ static void tree_switch(struct sim *s, unsigned node, uint32_t id)
 		if (--t->replay == 0 && t->tail)
 			tree_finish(s, id);
 		else
-			mc_settle(s, node, id);
+			ml_mc_settle(s, node, id);
 		return;
 	}
 	if (iv->cnt == 0 || (iv->cnt == 1 && iv->arr_at == s->now))
@@ -538,22 +538,22 @@ static void tree_switch(struct sim *s, unsigned node, uint32_t id)
 			return;
 		}
 	}
-	mc_settle(s, node, id);
+	ml_mc_settle(s, node, id);
 }
 
-void mc_switch(struct sim *s, unsigned node, uint32_t id)
+void ml_mc_switch(struct sim *s, unsigned node, uint32_t id)
 {
 	if (s->iv[id].mc == IVM_TREE)
 		tree_switch(s, node, id);
 	else
-		path_switch(s, node, id);
+		ml_path_switch(s, node, id);
 }
 
 /* ------------------------------------------------------------------ */
 /* Source and delivery. */
 
-void mc_flit(const struct sim *s, const struct msg *m, unsigned sent,
-	     struct flit *f)
+void ml_mc_flit(const struct sim *s, const struct msg *m, unsigned sent,
+		struct flit *f)
 {
 	const struct mop *op = &s->ops[m->op];
 	const uint32_t *l = s->lists + (size_t)op->list * s->list_slot + m->lo;
@@ -576,7 +576,8 @@ void mc_flit(const struct sim *s, const struct msg *m, unsigned sent,
 	}
 }
 
-void mc_deliver(struct sim *s, unsigned node, unsigned l, const struct flit *f)
+void ml_mc_deliver(struct sim *s, unsigned node, unsigned l,
+		   const struct flit *f)
 {
 	struct mcnet *mc = s->mc;
 	size_t ch = (size_t)node * s->t.L + l;
@@ -596,7 +597,7 @@ void mc_deliver(struct sim *s, unsigned node, unsigned l, const struct flit *f)
 		if (m->flits ==
 		    m->hi - m->lo) { /* no data (a 1-flit unicast) */
 			mc->darm[ch] = 0;
-			traffic_mc_done(s, node, f->msg);
+			ml_traffic_mc_done(s, node, f->msg);
 		}
 		return;
 	}
@@ -608,6 +609,6 @@ void mc_deliver(struct sim *s, unsigned node, unsigned l, const struct flit *f)
 		s->accepted_flits += 1;
 	if (++mc->dcnt[ch] == m->flits - (m->hi - m->lo)) {
 		mc->darm[ch] = 0;
-		traffic_mc_done(s, node, f->msg);
+		ml_traffic_mc_done(s, node, f->msg);
 	}
 }
