@@ -9,18 +9,8 @@
 # bash-completion's helper, and the same script in zsh through
 # bashcompinit.
 set -u
-bin=${1:-./mcastlat}
+. "$(dirname "$0")/testlib.sh"
 script=${2:-build/completion/mcastlat}
-case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-
-bad() {
-	fail=$((fail + 1))
-	printf 'FAIL: %s\n' "$*"
-}
 
 # same WHAT WANT GOT
 same() {
@@ -241,5 +231,4 @@ else
 	echo "completion.sh: zsh not installed, its check skipped"
 fi
 
-echo "completion: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish "completion"

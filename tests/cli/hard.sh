@@ -16,14 +16,9 @@
 # kind per command, and a few to every other option; HARD_ALL=1 feeds
 # every class to every option.
 set -u
-bin=${1:-./mcastlat}
-case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
+. "$(dirname "$0")/testlib.sh"
 wrap=${MCASTLAT_WRAP:-}
 all=${HARD_ALL:-0}
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
 
 # Sizes that must be positive by their meaning (a zero MTU, node count,
 # dimension, message or packet size means nothing).  Every command needs
@@ -59,11 +54,6 @@ torus r
 quick='
 simulate --warmup 0 --max-cycles 2000
 '
-
-bad() {
-	fail=$((fail + 1))
-	printf 'FAIL: %s\n' "$*"
-}
 
 run() {
 	# shellcheck disable=SC2086 # $wrap is a command with its options
@@ -389,5 +379,4 @@ while IFS= read -r line; do
 	fi
 done < "$cases"
 
-echo "hard: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish "hard"

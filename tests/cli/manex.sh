@@ -22,13 +22,8 @@
 #
 # MCASTLAT_WRAP, when set, is put before the binary (make valgrind).
 set -u
-bin=${1:-./mcastlat}
-case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
+. "$(dirname "$0")/testlib.sh"
 wrap=${MCASTLAT_WRAP:-}
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
 # Separates the outputs of the commands of a block in want and got.
 sep='=== manex: next command ==='
 
@@ -149,5 +144,4 @@ for m in man/*.1; do
 	done
 done
 
-echo "man examples: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish "man examples"

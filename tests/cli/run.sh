@@ -11,18 +11,8 @@
 # in the page (manex.sh); the tests here are those the pages do not show.
 # MCASTLAT_WRAP, when set, is put before the binary (make valgrind).
 set -u
-bin=${1:-./mcastlat}
-case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
+. "$(dirname "$0")/testlib.sh"
 wrap=${MCASTLAT_WRAP:-}
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-
-bad() {
-	fail=$((fail + 1))
-	printf 'FAIL: %s\n' "$*"
-}
 
 mcastlat() {
 	# shellcheck disable=SC2086 # $wrap is a command with its options
@@ -69,5 +59,4 @@ if [ -f tests/cli/bad_inputs.txt ]; then
 	done < tests/cli/bad_inputs.txt
 fi
 
-echo "cli: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish "cli"

@@ -9,22 +9,8 @@
 # ok always succeeds, so "test && ok || bad" is an if-else:
 # shellcheck disable=SC2015
 set -u
-bin=${1:-./mcastlat}
-case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
+. "$(dirname "$0")/testlib.sh"
 src=$(cd "$(dirname "$0")/../../scripts" && pwd)
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-
-bad() {
-	fail=$((fail + 1))
-	printf 'FAIL: %s\n' "$*"
-}
-
-ok() {
-	pass=$((pass + 1))
-}
 
 # A copy of the tree's scripts whose ./mcastlat logs its calls, a stub
 # gnuplot that logs its arguments and writes the png='...' it is given,
@@ -146,5 +132,4 @@ if command -v gnuplot > /dev/null; then
 	done
 fi
 
-echo "scripts: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish "scripts"

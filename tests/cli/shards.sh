@@ -2,12 +2,7 @@
 # shards.sh BINARY - --jobs and --shard give the bytes of the serial run,
 # for every command, and the shard scripts in scripts/ work as documented.
 set -u
-bin=${1:-./mcastlat}
-case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
+. "$(dirname "$0")/testlib.sh"
 
 same() { # NAME FILE1 FILE2
 	if cmp -s "$2" "$3" && [ -s "$2" ]; then
@@ -67,5 +62,4 @@ same "scripts/shard-sweep.sh" "$tmp/whole" "$tmp/sharded"
 )
 same "scripts/slurm-sweep.sbatch" "$tmp/whole" "$tmp/slurm.csv"
 
-echo "shards: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish "shards"

@@ -3,17 +3,7 @@
 # (stdout of a successful run) cannot show: exit statuses, stderr lines,
 # files written by -o, also under a killed process.
 set -u
-bin=${1:-./mcastlat}
-case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-
-bad() {
-	fail=$((fail + 1))
-	printf 'FAIL: %s\n' "$*"
-}
+. "$(dirname "$0")/testlib.sh"
 
 # expect RC STDOUT STDERR -- ARGS...: exit status, exact stdout and exact
 # stderr (each given as printf text).
@@ -186,5 +176,4 @@ cmp -s p1.csv "$(printf '%s' p1.csv)" && "$bin" kbinomial --nodes 2:200 \
 	--format csv --no-progress | cmp -s - p1.csv && pass=$((pass + 1)) ||
 	bad "--progress changed stdout"
 
-echo "usability: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish "usability"
