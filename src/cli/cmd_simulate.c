@@ -399,7 +399,7 @@ static const struct ml_col cols[NCOLS] = {
     [C_MODEL_UNICAST_LATENCY] = {.name = "model_unicast_latency",
 				 .na = true,
 				 .kind = ML_COL_TIME,
-				 .help = "hypercube model: S_u + W_s + Delta",
+				 .help = "hypercube model: (S_u + W_s) Vbar + Delta",
 				 .only_with = "compare",
 				 .always = true},
     [C_MODEL_STATUS] = {.name = "model_status",
@@ -629,8 +629,11 @@ static const char *eval_model(const struct ml_sim_params *p,
 	if (st != ML_OK)
 		return NULL;
 	out[C_MODEL_LATENCY].r = r.latency;
-	/* The simulator charges Delta before every send, unicasts too. */
-	out[C_MODEL_UNICAST_LATENCY].r = r.s_u + r.w_s + m.delta;
+	/* A unicast is multiplexed with the other virtual channels of its
+	 * path as the broadcast step of eq 2 is, so its latency is
+	 * stretched by Vbar (eq 31) too; the simulator charges Delta
+	 * before every send, unicasts too. */
+	out[C_MODEL_UNICAST_LATENCY].r = (r.s_u + r.w_s) * r.vbar + m.delta;
 	if (sim_st == ML_OK && isfinite(res->multicast_latency) &&
 	    res->multicast_latency > 0)
 		out[C_ERROR_PCT].r = 100 *
