@@ -27,8 +27,9 @@ if (!exists('loads')) loads = 'paper tree'
 dash(l) = l eq 'tree' ? 2 : 1
 lname(l) = l eq 'tree' ? 'tree load' : 'paper'
 # 1 for rows that match (load, n, V, M, beta) and are ok (model), or
-# (n, V, M, beta) (simulation), else NaN, so that other rows neither plot
-# nor widen the axes.
+# (n, V, M, beta) (simulation), else NaN: x and y are multiplied by it,
+# so that other rows neither plot nor widen the axes (gnuplot autoscales
+# y on rows whose x is NaN).
 selm(l, n, v, m, b) = (strcol(1) eq l && column(2) == n && \
 	column(3) == v && column(4) == m && abs(column(5) - b) < 1e-12 && \
 	strcol(8) eq 'ok') ? 1 : NaN
@@ -48,12 +49,12 @@ do for [nn in dims] {
 			if (m eq '32') { set key } else { unset key }
 			set title sprintf('M = %s flits', m)
 			plot for [l in loads] for [i = 1:3] model skip 1 \
-				using ($6 * selm(l, n, v + 0, m + 0, word(betas, i) + 0)):7 \
+				using ($6 * selm(l, n, v + 0, m + 0, word(betas, i) + 0)):($7 * selm(l, n, v + 0, m + 0, word(betas, i) + 0)) \
 				with lines lw 2 lc i dt dash(l) \
 				title sprintf('{/Symbol b} = %s model, %s', \
 					word(betas, i), lname(l)), \
 			     for [i = 1:3] sim skip 1 \
-				using ($5 * sels(n, v + 0, m + 0, word(betas, i) + 0)):6:7 \
+				using ($5 * sels(n, v + 0, m + 0, word(betas, i) + 0)):($6 * sels(n, v + 0, m + 0, word(betas, i) + 0)):7 \
 				with yerrorbars pt 7 ps 0.8 lc i \
 				title sprintf('{/Symbol b} = %s simulated', word(betas, i))
 		}
