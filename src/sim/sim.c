@@ -9,7 +9,8 @@
  * source queues hold more than max_queue messages, or (tested every 1024
  * cycles) when at least SAT_MIN measured messages have been generated and
  * the accepted traffic has stayed below the offered by more than 5 % at
- * every test while the measurement window doubled (one test is not
+ * every test while the measurement window doubled, 8 tests at least (one
+ * test is not
  * enough: a broadcast offers its (N - 1) M flits at once, and on a
  * 256-node cube a few broadcasts too many in a short window looked like
  * saturation on a network that carries the load); at max_cycles it stops
@@ -327,11 +328,14 @@ static int saturated(struct sim *s)
 		return 0;
 	}
 	/* Short since short_since: saturated once the window is twice as
-	 * long as it was then.  A burst's deficit shrinks as the window
-	 * grows; a saturated network's does not. */
+	 * long as it was then, and at least 8 tests later (a 256-node
+	 * cube generates SAT_MIN messages in a few hundred cycles, so
+	 * doubling alone is a short wait).  A burst's deficit shrinks as
+	 * the window grows; a saturated network's does not. */
 	if (s->short_since == 0)
 		s->short_since = s->now;
-	return s->now - s->meas_start >= 2 * (s->short_since - s->meas_start);
+	return s->now - s->meas_start >= 2 * (s->short_since - s->meas_start) &&
+	       s->now - s->short_since >= 8 * SAT_EVERY;
 }
 
 static void fill(const struct sim *s, struct ml_sim_result *r)
