@@ -28,11 +28,18 @@
 # paper's equations, solid; tree: --load tree, dashed).
 #
 # Run time: the defaults (DIMS=6, LOADS="0.25 0.5 0.75 0.9 1.1", SEEDS=3,
-# CI=0.02, 270 simulations) took TIME_TBD minutes on 2 shared cores with
-# JOBS=2.  The 7- and 8-cubes cost about 2 and 4 times as much per run:
-# DIMS="6 7 8" for the paper's whole figure.  Every knob is an environment
-# variable; a progress line on stderr counts the runs.  MCASTLAT names the
-# binary (default ./mcastlat); needs gnuplot.
+# CI=0.02, MAXCYC=2000000: 270 simulations, 125 million cycles of a
+# 64-node network) took 17 minutes (992 s) on 2 shared cores with JOBS=2;
+# half the cycles go to the 59 runs near or past saturation that end
+# without a point (MAXCYC=1000000 should save about a fifth of the time,
+# judging by the cycles, and lose a few points at 0.9 and 1.1).  A run
+# on the 7-cube simulated 1.3 to 3.4 times the node-cycles of the same
+# run on the 6-cube, on the 8-cube 5 to 7 times (M = 32, beta = 0.01),
+# and a node-cycle of the larger cubes costs about twice as much:
+# DIMS="6 7 8" (the paper's whole figure) takes hours, not minutes.
+# Every knob is an environment variable; a progress line on stderr counts
+# the runs.  MCASTLAT names the binary (default ./mcastlat); needs
+# gnuplot.
 set -eu
 mcastlat=${MCASTLAT:-./mcastlat}
 out=${1:-${FIGDIR:-figures}}
