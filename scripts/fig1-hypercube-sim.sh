@@ -2,28 +2,44 @@
 # fig1-hypercube-sim.sh - the hypercube paper's Figure 1 configurations
 # (Shahrabi, Ould-Khaoua and Mackenzie, SAC 2001: n = 6, 7, 8; V = 2, 4;
 # M = 32, 64, 128; beta = 0.005, 0.01, 0.02), model against simulation:
-# the model's mean broadcast latency as curves (`mcastlat hypercube`) and
-# our flit-level simulation of the same points (`mcastlat simulate
+# the model's mean broadcast latency as curves (`mcastlat hypercube`, the
+# paper's channel load solid, the binomial tree's dashed) and our
+# flit-level simulation of the same points (`mcastlat simulate
 # --compare`) as points with 95 % intervals.
 #
 #   scripts/fig1-hypercube-sim.sh [OUTDIR]      (default: $FIGDIR or figures)
 #
 # Writes OUTDIR/fig1-hypercube-sim-n<n>-v<V>.png (three panels M = 32, 64,
 # 128, one colour per beta), the model curves OUTDIR/fig1-hypercube-sim-
-# model.csv, every simulated run OUTDIR/fig1-hypercube-sim-runs.csv and
-# the points drawn, OUTDIR/fig1-hypercube-sim.csv (mean broadcast latency
-# over SEEDS independent seeds, the Student t 95 % half-width across them,
-# the model's latency and error_pct, and how many seeds saturated).
+# model.csv (both loads), every simulated run OUTDIR/fig1-hypercube-sim-
+# runs.csv and the points drawn, OUTDIR/fig1-hypercube-sim.csv (mean
+# broadcast latency over the seeds that ran to ok, the Student t 95 %
+# half-width across them, the model's latency and error_pct with the
+# paper's load and with the tree's, and how many seeds were not ok).
 #
 # Delta = 1 cycle, as in the paper.  Simulated rates are the fractions
-# LOADS of each curve's model saturation rate.  A run measures after
-# WARMUP messages (the paper's 20000) and stops when the interval of its
-# mean latency is CI of the mean, or after MAXCYC cycles.  Defaults
-# (DIMS="6 7 8", LOADS="0.25 0.5 0.75", SEEDS=2, CI=0.01) take about
-# TIME_TBD minutes on 2 cores with JOBS=2 (the default); every knob is
-# an environment variable (DIMS=6 draws the 6-cube alone).  A progress
-# line on stderr counts the runs.  MCASTLAT names the binary (default
-# ./mcastlat); needs gnuplot.
+# LOADS of each configuration's saturation rate under the paper's load;
+# a fraction above 1 shows where the simulated network still runs.  A run
+# measures after WARMUP messages (the paper's 20000) and stops when the
+# 95 % interval of its mean latency (all messages) is CI of the mean, or
+# after MAXCYC cycles (then it is not ok and not drawn); the interval
+# drawn comes from the spread of the broadcast latency across the SEEDS
+# seeds.  MODEL="paper tree" names the model curves drawn (paper: the
+# paper's equations, solid; tree: --load tree, dashed).
+#
+# Run time: the defaults (DIMS=6, LOADS="0.25 0.5 0.75 0.9 1.1", SEEDS=3,
+# CI=0.02, MAXCYC=2000000: 270 simulations, 125 million cycles of a
+# 64-node network) took 17 minutes (992 s) on 2 shared cores with JOBS=2;
+# half the cycles go to the 59 runs near or past saturation that end
+# without a point (MAXCYC=1000000 should save about a fifth of the time,
+# judging by the cycles, and lose a few points at 0.9 and 1.1).  A run
+# on the 7-cube simulated 1.3 to 3.4 times the node-cycles of the same
+# run on the 6-cube, on the 8-cube 5 to 7 times (M = 32, beta = 0.01),
+# and a node-cycle of the larger cubes costs about twice as much:
+# DIMS="6 7 8" (the paper's whole figure) takes hours, not minutes.
+# Every knob is an environment variable; a progress line on stderr counts
+# the runs.  MCASTLAT names the binary (default ./mcastlat); needs
+# gnuplot.
 set -eu
 here=${0%/*}
 [ "$here" != "$0" ] || here=.
@@ -31,41 +47,50 @@ here=${0%/*}
 . "$here/common.sh"
 ml_need gnuplot gnuplot-nox
 out=${1:-${FIGDIR:-figures}}
-dims=${DIMS:-6 7 8}
-loads=${LOADS:-0.25 0.5 0.75}
-seeds=${SEEDS:-2}
+dims=${DIMS:-6}
+loads=${LOADS:-0.25 0.5 0.75 0.9 1.1}
+seeds=${SEEDS:-3}
 warmup=${WARMUP:-20000}
-ci=${CI:-0.01}
-maxcyc=${MAXCYC:-1000000}
+ci=${CI:-0.02}
+maxcyc=${MAXCYC:-2000000}
 jobs=${JOBS:-2}
+model=${MODEL:-paper tree}
 here=$(dirname "$0")
 mkdir -p "$out"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pre=$out/fig1-hypercube-sim
 
-# The model: saturation rate of every configuration, then 101 rates per
-# curve up to it, denser towards it.
-"$mcastlat" hypercube --saturation --dim "$(echo $dims | tr ' ' ,)" --vcs 2,4 --flits 32,64,128 \
+# The model: saturation rate of every configuration under both loads,
+# then 101 rates per curve up to it, denser towards it.
+"$mcastlat" hypercube --saturation --load paper,tree \
+	--dim "$(echo $dims | tr ' ' ,)" --vcs 2,4 --flits 32,64,128 \
 	--beta 0.005,0.01,0.02 --delta 1 --format csv --precision 17 \
-	--columns dim,vcs,flits,beta,lambda_sat > "$tmp/sat.csv"
-awk -F, 'NR == 1 { print "dim,vcs,flits,beta,rate"; next }
+	--columns load,dim,vcs,flits,beta,lambda_sat > "$tmp/sat.csv"
+awk -F, 'NR == 1 { print "load,dim,vcs,flits,beta,rate"; next }
 	{ for (k = 0; k <= 100; k++) {
 		f = 1 - (1 - k / 100) ^ 2
-		printf "%s,%s,%s,%s,%.17g\n", $1, $2, $3, $4, f * $5 } }' \
+		printf "%s,%s,%s,%s,%s,%.17g\n", $1, $2, $3, $4, $5, f * $6 } }' \
 	"$tmp/sat.csv" > "$tmp/model-points.csv"
 "$mcastlat" hypercube --delta 1 --input "$tmp/model-points.csv" \
-	--format csv --columns dim,vcs,flits,beta,rate,latency,status \
+	--format csv --columns load,dim,vcs,flits,beta,rate,latency,status \
 	> "$pre-model.csv"
 
-# The simulated points: one batch row per (n, V, M, beta, load); each row
-# sweeps the seeds, which --jobs spreads over the threads.
-awk -F, -v loads="$loads" 'NR == 1 { print "dims,vcs,flits,beta,rate"; next }
-	{ n = split(loads, f, " ")
+# The simulated points: one batch row per (n, V, M, beta, load fraction)
+# of the paper's saturation rate; each row sweeps the seeds, which --jobs
+# spreads over the threads.
+awk -F, -v loads="$loads" '$1 == "paper" {
+	  n = split(loads, f, " ")
 	  for (i = 1; i <= n; i++)
-		printf "%s,%s,%s,%s,%.6g\n", $1, $2, $3, $4, f[i] * $5 }' \
-	"$tmp/sat.csv" > "$tmp/sim-points.csv"
-total=$(( ($(wc -l < "$tmp/sim-points.csv") - 1) * seeds ))
+		printf "%s,%s,%s,%s,%.6g\n", $2, $3, $4, $5, f[i] * $6 }' \
+	"$tmp/sat.csv" > "$tmp/rows.csv"
+{ echo "dims,vcs,flits,beta,rate"; cat "$tmp/rows.csv"; } > "$tmp/sim-points.csv"
+total=$(( $(wc -l < "$tmp/rows.csv") * seeds ))
+# The tree load's latency at the same points (the model is cheap: no
+# second simulation, see --model-load in mcastlat-simulate(1)).
+{ echo "load,dim,vcs,flits,beta,rate"; sed 's/^/tree,/' "$tmp/rows.csv"; } |
+	"$mcastlat" hypercube --delta 1 --input - --format csv --precision 17 \
+	--columns dim,vcs,flits,beta,rate,latency > "$tmp/tree.csv"
 
 # Copy the rows through, one "runs done, time left" line on stderr.  A
 # shell loop, not awk: mawk reads a pipe in blocks, so it would not see
@@ -91,7 +116,10 @@ echo "fig1-hypercube-sim: $total simulations ($seeds seeds), --jobs $jobs" >&2
 	--columns dims,vcs,flits,beta,rate,seed,multicast_latency,latency_ci,model_latency,cycles,status |
 	progress > "$pre-runs.csv"
 
-# Mean and Student t 95 % interval across the seeds that ran to ok.
+# Mean and Student t 95 % interval across the seeds that ran to ok (with
+# a broadcast measured: a very short run may have none).  The
+# tree load's latency is looked up by row order: tree.csv has the rows of
+# sim-points.csv in the same order.
 awk -F, '
 function tq(df) { # two-sided 95 % quantiles of Student t, df 1..30
 	split("12.706 4.303 3.182 2.776 2.571 2.447 2.365 2.306 2.262 2.228 " \
@@ -99,24 +127,31 @@ function tq(df) { # two-sided 95 % quantiles of Student t, df 1..30
 	      "2.080 2.074 2.069 2.064 2.060 2.056 2.052 2.048 2.045 2.042", q, " ")
 	return df <= 30 ? q[df] : 1.96
 }
-NR == 1 { next }
+function err(mod, sim) {
+	return mod == "nan" || mod == "" ? "nan" : sprintf("%.4g", 100 * (mod - sim) / sim)
+}
+FNR == 1 { next }
+FILENAME == tree { tl[++nt] = $6; next }
 { key = $1 "," $2 "," $3 "," $4 "," $5
   if (!(key in n)) { order[++nk] = key; n[key] = 0; bad[key] = 0 }
   model[key] = $9
-  if ($11 == "ok") { n[key]++; s[key] += $7; ss[key] += $7 * $7 }
+  if ($11 == "ok" && $7 != "nan") { n[key]++; s[key] += $7; ss[key] += $7 * $7 }
   else bad[key]++ }
 END {
-  print "dims,vcs,flits,beta,rate,sim_latency,sim_ci,model_latency,error_pct,seeds_ok,seeds_not_ok"
+  print "dims,vcs,flits,beta,rate,sim_latency,sim_ci,model_latency,error_pct,model_tree_latency,error_tree_pct,seeds_ok,seeds_not_ok"
   for (i = 1; i <= nk; i++) {
-	k = order[i]; m = n[k]
-	if (m == 0) { printf "%s,nan,nan,%s,nan,0,%d\n", k, model[k], bad[k]; continue }
+	k = order[i]; m = n[k]; t = tl[i]
+	if (m == 0) {
+		printf "%s,nan,nan,%s,nan,%s,nan,0,%d\n", k, model[k], t, bad[k]
+		continue
+	}
 	mean = s[k] / m
 	var = m > 1 ? (ss[k] - m * mean * mean) / (m - 1) : 0
 	ci = m > 1 ? tq(m - 1) * sqrt(var > 0 ? var : 0) / sqrt(m) : 0
-	err = model[k] == "nan" ? "nan" : sprintf("%.4g", 100 * (model[k] - mean) / mean)
-	printf "%s,%.6g,%.4g,%s,%s,%d,%d\n", k, mean, ci, model[k], err, m, bad[k]
-  } }' "$pre-runs.csv" > "$pre.csv"
+	printf "%s,%.6g,%.4g,%s,%s,%s,%s,%d,%d\n", k, mean, ci, model[k],
+		err(model[k], mean), t, err(t, mean), m, bad[k]
+  } }' tree="$tmp/tree.csv" "$tmp/tree.csv" "$pre-runs.csv" > "$pre.csv"
 
-gnuplot -e "model='$pre-model.csv'; sim='$pre.csv'; outdir='$out'; dims='$dims'" \
+gnuplot -e "model='$pre-model.csv'; sim='$pre.csv'; outdir='$out'; dims='$dims'; loads='$model'" \
 	"$here/fig1-hypercube-sim.gp"
 ls "$out"/fig1-hypercube-sim-n*-v*.png

@@ -1,8 +1,8 @@
 /*
  * check_cmd_simulate.c - the simulate command (src/cli/cmd_simulate.c)
  * run through the engine: --compare's columns recomputed independently
- * (the model through its own library call, error_pct from the printed
- * numbers), and the work limit that keeps fuzzed simulations short.
+ * (the model through its own library call, with either --model-load;
+ * error_pct from the printed numbers), and the work limit that keeps fuzzed simulations short.
  */
 #include <check.h>
 #include <math.h>
@@ -73,15 +73,16 @@ START_TEST(test_compare_columns)
 			   "--beta 0.2 --rate 0.004 --delta 1 --warmup 500 "
 			   "--ci 0.05 --compare --format csv --precision 17 "
 			   "--columns multicast_latency,model_latency,"
-			   "model_unicast_latency,error_pct,status",
+			   "model_unicast_latency,error_pct,unicast_latency,"
+			   "status",
 			   0);
 	struct ml_hypercube_params m;
 	struct ml_hypercube_result r;
-	double v[5];
+	double v[6];
 
 	ck_assert_int_eq(o.rc, 0);
 	ck_assert_msg(strstr(o.text, ",ok\n") != NULL, "%s", o.text);
-	second_row(o.text, v, 5);
+	second_row(o.text, v, 6);
 	ml_hypercube_params_init(&m);
 	m.dim = 4;
 	m.vcs = 3;
@@ -91,11 +92,83 @@ START_TEST(test_compare_columns)
 	m.delta = 1;
 	ck_assert_int_eq(ml_hypercube_eval(&m, &r), ML_OK);
 	ck_assert_double_eq_tol(v[1], r.latency, 1e-12 * r.latency);
-	/* S_u + W_s + Delta (eqs 20, 28). */
-	ck_assert_double_eq_tol(v[2], r.s_u + r.w_s + 1, 1e-12 * v[2]);
+	/* (S_u + W_s) Vbar + Delta (eqs 20, 28, 31, as eq 2). */
+	ck_assert_double_eq_tol(v[2], (r.s_u + r.w_s) * r.vbar + 1,
+				1e-12 * v[2]);
 	ck_assert_double_eq_tol(v[3], 100 * (v[1] - v[0]) / v[0], 1e-9);
 	/* The simulated broadcast is near the model at this load. */
 	ck_assert_msg(fabs(v[3]) < 15, "error_pct %g", v[3]);
+	/* So is the unicast (simulated 21.6 to 21.7 cycles over seeds 1 to
+	 * 3; 19.5 without Vbar, 21.9 with it). */
+	ck_assert_msg(fabs(v[2] - v[4]) < 0.05 * v[4], "unicast %g, model %g",
+		      v[4], v[2]);
+	free(o.text);
+	free(o.err);
+}
+END_TEST
+
+/* The n comma-separated fields of line k (0: the header) of text, as
+ * numbers (nan for text). */
+static void row_k(const char *text, int k, double *v, int n)
+{
+	const char *p = text;
+	char line[1024] = "-\n";
+	int i;
+
+	for (i = 0; i < k && p; i++) {
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	ck_assert_ptr_nonnull(p);
+	/* second_row() reads the line after a header, up to the n-th
+	 * field: give it this line alone. */
+	strncat(line, p, strcspn(p, "\n") < 1000 ? strcspn(p, "\n") : 1000);
+	second_row(line, v, n);
+}
+
+START_TEST(test_compare_model_load)
+{
+	/* The same simulated point against both channel loads of the model:
+	 * one simulation per value, the same seed, so the simulated columns
+	 * agree; the model's are those of ml_hypercube_eval with that load. */
+	struct out o = run("--topology hypercube --dims 4 --vcs 3 --flits 16 "
+			   "--beta 0.2 --rate 0.004 --delta 1 --warmup 500 "
+			   "--ci 0.05 --compare --model-load paper,tree "
+			   "--format csv --precision 17 --columns "
+			   "multicast_latency,model_latency,"
+			   "model_unicast_latency,error_pct",
+			   0);
+	struct ml_hypercube_params m;
+	struct ml_hypercube_result r[2];
+	double v[2][4];
+	int k;
+
+	ck_assert_int_eq(o.rc, 0);
+	ml_hypercube_params_init(&m);
+	m.dim = 4;
+	m.vcs = 3;
+	m.flits = 16;
+	m.beta = 0.2;
+	m.rate = 0.004;
+	m.delta = 1;
+	for (k = 0; k < 2; k++) {
+		row_k(o.text, k + 1, v[k], 4);
+		m.load = k ? ML_HYPERCUBE_LOAD_TREE : ML_HYPERCUBE_LOAD_PAPER;
+		ck_assert_int_eq(ml_hypercube_eval(&m, &r[k]), ML_OK);
+		ck_assert_double_eq_tol(v[k][1], r[k].latency,
+					1e-12 * r[k].latency);
+		ck_assert_double_eq_tol(v[k][2],
+					(r[k].s_u + r[k].w_s) * r[k].vbar + 1,
+					1e-12 * v[k][2]);
+		ck_assert_double_eq_tol(v[k][3],
+					100 * (v[k][1] - v[k][0]) / v[k][0],
+					1e-9);
+	}
+	ck_assert_double_eq(v[0][0], v[1][0]);
+	/* The tree's load is the larger (N - 1 messages per broadcast), so
+	 * a wiring that ignored --model-load would fail here. */
+	ck_assert_double_gt(v[1][1], v[0][1] + 1);
 	free(o.text);
 	free(o.err);
 }
@@ -128,6 +201,7 @@ Suite *suite_cmd_simulate(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_compare_columns);
+	tcase_add_test(tc, test_compare_model_load);
 	tcase_add_test(tc, test_work_limit);
 	suite_add_tcase(s, tc);
 	return s;

@@ -30,6 +30,8 @@ static const char *const pattern_names[] = {
     "uniform", "transpose", "bitcomp",	"bitrev",
     "shuffle", "tornado",   "neighbor", "hotspot", NULL};
 static const char *const onoff_names[] = {"on", "off", NULL};
+/* In the order of enum ml_hypercube_load. */
+static const char *const model_load_names[] = {"paper", "tree", NULL};
 
 enum {
 	/* Network (SPEC 7.1). */
@@ -66,6 +68,7 @@ enum {
 	O_MAX_QUEUE,
 	O_REPLICATIONS,
 	O_COMPARE,
+	O_MODEL_LOAD,
 	NOPTS
 };
 
@@ -275,6 +278,13 @@ static const struct ml_opt opts[NOPTS] = {
 		   .kind = ML_OPT_FLAG,
 		   .help = "add the hypercube model's prediction of the same "
 			   "point"},
+    [O_MODEL_LOAD] = {.name = "model-load",
+		      .kind = ML_OPT_CHOICE,
+		      .def = "paper",
+		      .flags = ML_OPT_NOCOL,
+		      .choices = model_load_names,
+		      .help = "--compare: the model's broadcast channel load, "
+			      "as hypercube --load"},
 };
 
 enum {
@@ -390,7 +400,7 @@ static const struct ml_col cols[NCOLS] = {
     [C_MODEL_UNICAST_LATENCY] = {.name = "model_unicast_latency",
 				 .na = true,
 				 .kind = ML_COL_TIME,
-				 .help = "hypercube model: S_u + W_s + Delta",
+				 .help = "hypercube model: (S_u + W_s) Vbar + Delta",
 				 .only_with = "compare",
 				 .always = true},
     [C_MODEL_STATUS] = {.name = "model_status",
@@ -533,6 +543,9 @@ static enum ml_status validate(const struct ml_point *pt,
 	if (pt->max_work && n > pt->max_work / 16)
 		return ml_diag_set(d, "k", "network larger than the work "
 				   "limit allows");
+	if (!pt->v[O_COMPARE].i &&
+	    pt->v[O_MODEL_LOAD].i != ML_HYPERCUBE_LOAD_PAPER)
+		return ml_diag_set(d, "model-load", "only with --compare");
 	if (t != NULL && t->max_node >= n)
 		return ml_diag_set(d, "trace",
 				   "%s:%lu: node %u is not in the %llu-node "
@@ -588,6 +601,7 @@ static const char *model_domain(const struct ml_sim_params *p)
 
 /* The model's columns for a simulated point; NaN where there is none. */
 static const char *eval_model(const struct ml_sim_params *p,
+			      enum ml_hypercube_load load,
 			      enum ml_status sim_st,
 			      const struct ml_sim_result *res,
 			      union ml_val *out)
@@ -610,13 +624,17 @@ static const char *eval_model(const struct ml_sim_params *p,
 	m.beta = p->beta;
 	m.rate = p->rate;
 	m.delta = p->delta;
+	m.load = load;
 	st = ml_hypercube_eval(&m, &r);
 	out[C_MODEL_STATUS].s = ml_status_word(st);
 	if (st != ML_OK)
 		return NULL;
 	out[C_MODEL_LATENCY].r = r.latency;
-	/* The simulator charges Delta before every send, unicasts too. */
-	out[C_MODEL_UNICAST_LATENCY].r = r.s_u + r.w_s + m.delta;
+	/* A unicast is multiplexed with the other virtual channels of its
+	 * path as the broadcast step of eq 2 is, so its latency is
+	 * stretched by Vbar (eq 31) too; the simulator charges Delta
+	 * before every send, unicasts too. */
+	out[C_MODEL_UNICAST_LATENCY].r = (r.s_u + r.w_s) * r.vbar + m.delta;
 	if (sim_st == ML_OK && isfinite(res->multicast_latency) &&
 	    res->multicast_latency > 0)
 		out[C_ERROR_PCT].r = 100 *
@@ -694,7 +712,9 @@ static enum ml_status eval(const struct ml_point *pt, union ml_val *out)
 	out[C_CYCLES].i = (long long)res.cycles;
 	out[C_MESSAGES].i = (long long)res.messages;
 	if (pt->v[O_COMPARE].i) {
-		why = eval_model(&p, st, &res, out);
+		why = eval_model(&p,
+				 (enum ml_hypercube_load)pt->v[O_MODEL_LOAD].i,
+				 st, &res, out);
 		if (why != NULL)
 			set_note(pt, out, NULL, why);
 	}

@@ -342,6 +342,9 @@ struct sim {
 	int measuring;
 	double offered_flits, accepted_flits;
 	unsigned long long meas_generated;
+	/* first cycle of the current run of throughput tests that found
+	 * accepted < 0.95 offered (sim.c's saturated()), 0: none */
+	uint64_t short_since;
 	struct batches bat;
 	struct acc lat, ulat, mlat, mdest, hops, chan;
 	struct acc prune, branch; /* tree multicast, per measured multicast */
