@@ -138,9 +138,17 @@ fi
 # what the option's value completes to.
 for c in $("$bin" list | cut -d' ' -f1); do
 	"$bin" help "$c" > "$tmp/help" || bad "mcastlat help $c: exit $?"
+	# The options are the entries that open a help line, up to their
+	# description ("  --k N", "  --progress, --no-progress"), and the
+	# aliases the descriptions declare ("(alias --dim)"); not every
+	# --word of a description ("as hypercube --load").
+	{
+		sed -n 's/^  \(-[^ ].*\)/\1/p' "$tmp/help" | sed 's/  .*//'
+		grep -o -- '(alias --[a-z0-9-]*' "$tmp/help"
+	} > "$tmp/entries"
 	# shellcheck disable=SC2046 # one word per option
 	same "every option of $c" \
-		"$(sorted $(grep -o -- '--[a-z][a-z0-9-]*' "$tmp/help"))" \
+		"$(sorted $(grep -o -- '--[a-z][a-z0-9-]*' "$tmp/entries"))" \
 		"$(comp mcastlat "$c" --)"
 	sed -n 's/^  \(-[a-zA-Z], \)\{0,1\}\(--[a-z0-9-]*\) \([a-z0-9.|-]*|[a-zA-Z0-9.|-]*\).*/\2 \3/p' \
 		"$tmp/help" > "$tmp/choices"
