@@ -15,14 +15,12 @@
 #include <getopt.h>
 #include <string.h>
 
+#include "mcastlat.h"
+
 #include "cli/args.h"
 #include "cli/columns.h"
 #include "cli/commands.h"
 #include "cli/completion.h"
-
-#ifndef ML_VERSION
-#define ML_VERSION "unknown"
-#endif
 
 /* The short global options and the long ones they stand for (args.c's
  * set_global); a short option not listed here is still completed, as a
@@ -285,12 +283,15 @@ static void put_script(FILE *f)
 {
 	size_t i;
 
-	fputs("# bash completion for mcastlat"
-	      "                            -*- shell-script -*-\n"
-	      "#\n"
-	      "# Written by `mcastlat completion bash` (mcastlat " ML_VERSION
-	      ") from its command\n"
-	      "# and option tables: regenerate it rather than edit it.  "
+	fprintf(
+	    f,
+	    "# bash completion for mcastlat"
+	    "                            -*- shell-script -*-\n"
+	    "#\n"
+	    "# Written by `mcastlat completion bash` (mcastlat %s) from its "
+	    "command\n",
+	    ml_version());
+	fputs("# and option tables: regenerate it rather than edit it.  "
 	      "Installed as\n"
 	      "# $datadir/bash-completion/completions/mcastlat; or, in "
 	      "~/.bashrc,\n"

@@ -30,6 +30,9 @@ sorted() {
 # The script and the binary agree, and bash loads it.
 "$bin" completion bash > "$tmp/now" || bad "mcastlat completion bash: exit $?"
 cmp -s "$tmp/now" "$script" || bad "$script is not what mcastlat completion bash prints"
+# Its header names the version --version prints (one place: the header).
+same "the script's version" "$("$bin" --version)" \
+	"$(sed -n 's/^# Written by .*(\(mcastlat [^)]*\)).*/\1/p' "$script")"
 out=$(bash -c 'source "$1" && complete -p mcastlat' sh "$script" 2>&1)
 same "bash -c 'source SCRIPT; complete -p mcastlat'" \
 	"complete -F _mcastlat mcastlat" "$out"
