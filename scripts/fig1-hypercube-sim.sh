@@ -38,7 +38,8 @@
 # and a node-cycle of the larger cubes costs about twice as much:
 # DIMS="6 7 8" (the paper's whole figure) takes hours, not minutes.
 # Every knob is an environment variable; a progress line on stderr counts
-# the runs.  MCASTLAT names the binary (default ./mcastlat); needs
+# the runs.  Runs from any directory; MCASTLAT names the binary (default:
+# the tree's mcastlat beside scripts/, else mcastlat on PATH); needs
 # gnuplot.
 set -eu
 here=${0%/*}
@@ -55,7 +56,6 @@ ci=${CI:-0.02}
 maxcyc=${MAXCYC:-2000000}
 jobs=${JOBS:-2}
 model=${MODEL:-paper tree}
-here=$(dirname "$0")
 mkdir -p "$out"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
