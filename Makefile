@@ -110,7 +110,8 @@ apt_install = @missing=; for p in $(1); do \
 
 .PHONY: all check unit cli bench figures install uninstall clean deps fuzz FORCE \
 	fuzz-replay fuzz-merge fuzz-deps hard valgrind check-lib \
-	check-symbols check-headers check-install completion check-clang
+	check-symbols check-headers check-install completion check-clang \
+	man-stamp
 
 all: mcastlat libmcastlat.a $(SHLIB) completion
 
@@ -199,7 +200,7 @@ check-symbols: $(LIB) $(SHLIB)
 check-headers:
 	CC='$(CC)' CXX='$(CXX)' tests/lib/headers.sh include/mcastlat.h $(HEADERS)
 
-check-install: all $(BUILD)/completion/mcastlat
+check-install: all
 	CC='$(CC)' STATIC='$(STATIC)' VERSION=$(VERSION) SOVERSION=$(SOVERSION) \
 		tests/lib/install.sh $(BUILD)/install-check
 
@@ -346,7 +347,6 @@ deps:
 # The .TH line of every man page from VERSION and DATE, title in capitals
 # with \- for a hyphen; make check (tests/cli/manlint.sh) fails while a
 # page disagrees.
-.PHONY: man-stamp
 man-stamp:
 	@for m in $(MANPAGES); do \
 		t=$$(basename $$m .1 | tr a-z A-Z | sed 's/-/\\\\-/g'); \
@@ -356,7 +356,7 @@ man-stamp:
 # GNU and Debian layout; nothing is stripped or compressed (the
 # packager's dh_strip and dh_compress do that).  Shared library 644, as
 # Debian policy 8.1 asks.
-install: all $(BUILD)/mcastlat.pc $(BUILD)/completion/mcastlat
+install: all $(BUILD)/mcastlat.pc
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
 		$(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR)/mcastlat \
 		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(COMPLETIONDIR)

@@ -2,7 +2,8 @@
  * check_cmd_simulate.c - the simulate command (src/cli/cmd_simulate.c)
  * run through the engine: --compare's columns recomputed independently
  * (the model through its own library call, with either --model-load;
- * error_pct from the printed numbers), and the work limit that keeps fuzzed simulations short.
+ * error_pct from the printed numbers), and the work limit that keeps fuzzed
+ * simulations short.
  */
 #include <check.h>
 #include <math.h>
@@ -66,16 +67,32 @@ static void second_row(const char *text, double *v, int n)
 	ck_assert_int_eq(i, n - 1);
 }
 
+/* A light 4-cube point with broadcasts, run to a 5 % interval: the
+ * simulate options, and the hypercube model's parameters of the same
+ * point. */
+#define LIGHT_POINT                                                            \
+	"--topology hypercube --dims 4 --vcs 3 --flits 16 --beta 0.2 "         \
+	"--rate 0.004 --delta 1 --warmup 500 --ci 0.05 "
+
+static void light_point(struct ml_hypercube_params *m)
+{
+	ml_hypercube_params_init(m);
+	m->dim = 4;
+	m->vcs = 3;
+	m->flits = 16;
+	m->beta = 0.2;
+	m->rate = 0.004;
+	m->delta = 1;
+}
+
 START_TEST(test_compare_columns)
 {
-	/* A light 4-cube point with broadcasts, run to a 5 % interval. */
-	struct out o = run("--topology hypercube --dims 4 --vcs 3 --flits 16 "
-			   "--beta 0.2 --rate 0.004 --delta 1 --warmup 500 "
-			   "--ci 0.05 --compare --format csv --precision 17 "
-			   "--columns multicast_latency,model_latency,"
-			   "model_unicast_latency,error_pct,unicast_latency,"
-			   "model_unicast_latency_vbar,status",
-			   0);
+	struct out o =
+	    run(LIGHT_POINT "--compare --format csv --precision 17 "
+			    "--columns multicast_latency,model_latency,"
+			    "model_unicast_latency,error_pct,unicast_latency,"
+			    "model_unicast_latency_vbar,status",
+		0);
 	struct ml_hypercube_params m;
 	struct ml_hypercube_result r;
 	double v[7];
@@ -83,13 +100,7 @@ START_TEST(test_compare_columns)
 	ck_assert_int_eq(o.rc, 0);
 	ck_assert_msg(strstr(o.text, ",ok\n") != NULL, "%s", o.text);
 	second_row(o.text, v, 7);
-	ml_hypercube_params_init(&m);
-	m.dim = 4;
-	m.vcs = 3;
-	m.flits = 16;
-	m.beta = 0.2;
-	m.rate = 0.004;
-	m.delta = 1;
+	light_point(&m);
 	ck_assert_int_eq(ml_hypercube_eval(&m, &r), ML_OK);
 	ck_assert_double_eq_tol(v[1], r.latency, 1e-12 * r.latency);
 	/* S_u + W_s + Delta (eqs 20, 28; SPEC 7.4), and the same stretched
@@ -136,12 +147,10 @@ START_TEST(test_compare_model_load)
 	/* The same simulated point against both channel loads of the model:
 	 * one simulation per value, the same seed, so the simulated columns
 	 * agree; the model's are those of ml_hypercube_eval with that load. */
-	struct out o = run("--topology hypercube --dims 4 --vcs 3 --flits 16 "
-			   "--beta 0.2 --rate 0.004 --delta 1 --warmup 500 "
-			   "--ci 0.05 --compare --model-load paper,tree "
-			   "--format csv --precision 17 --columns "
-			   "multicast_latency,model_latency,"
-			   "model_unicast_latency,error_pct",
+	struct out o = run(LIGHT_POINT "--compare --model-load paper,tree "
+				       "--format csv --precision 17 --columns "
+				       "multicast_latency,model_latency,"
+				       "model_unicast_latency,error_pct",
 			   0);
 	struct ml_hypercube_params m;
 	struct ml_hypercube_result r[2];
@@ -149,13 +158,7 @@ START_TEST(test_compare_model_load)
 	int k;
 
 	ck_assert_int_eq(o.rc, 0);
-	ml_hypercube_params_init(&m);
-	m.dim = 4;
-	m.vcs = 3;
-	m.flits = 16;
-	m.beta = 0.2;
-	m.rate = 0.004;
-	m.delta = 1;
+	light_point(&m);
 	for (k = 0; k < 2; k++) {
 		row_k(o.text, k + 1, v[k], 4);
 		m.load = k ? ML_HYPERCUBE_LOAD_TREE : ML_HYPERCUBE_LOAD_PAPER;
@@ -164,9 +167,8 @@ START_TEST(test_compare_model_load)
 					1e-12 * r[k].latency);
 		ck_assert_double_eq_tol(v[k][2], r[k].s_u + r[k].w_s + 1,
 					1e-12 * v[k][2]);
-		ck_assert_double_eq_tol(v[k][3],
-					100 * (v[k][1] - v[k][0]) / v[k][0],
-					1e-9);
+		ck_assert_double_eq_tol(
+		    v[k][3], 100 * (v[k][1] - v[k][0]) / v[k][0], 1e-9);
 	}
 	ck_assert_double_eq(v[0][0], v[1][0]);
 	/* The tree's load is the larger (N - 1 messages per broadcast), so

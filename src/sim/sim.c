@@ -10,14 +10,13 @@
  * cycles) when at least SAT_MIN measured messages have been generated and
  * the accepted traffic has stayed below the offered by more than 5 % at
  * every test while the measurement window doubled, 8 tests at least (one
- * test is not
- * enough: a broadcast offers its (N - 1) M flits at once, and on a
- * 256-node cube a few broadcasts too many in a short window looked like
- * saturation on a network that carries the load); at max_cycles it stops
- * with ML_ENOCONV.  Deadlock (flits in the network,
- * none moved for 10 (M + diameter + 100) + R cycles, + prune_wait for
- * trees with pruning) is checked every cycle from the start and wins
- * over everything.  A trace runs until
+ * test is not enough: a broadcast offers its (N - 1) M flits at once, and
+ * on a 256-node cube a few broadcasts too many in a short window looked
+ * like saturation on a network that carries the load); at max_cycles it
+ * stops with ML_ENOCONV.  Deadlock (flits in the network, none moved for
+ * 10 (M + diameter + 100) + R cycles, + prune_wait for trees with
+ * pruning) is checked every cycle from the start and wins over
+ * everything.  A trace runs until
  * every message is complete (ML_OK), or max_cycles, deadlock or
  * max_queue.  Idle stretches (no flit anywhere) are skipped to the next
  * generation.
@@ -317,7 +316,10 @@ static int sim_init(struct sim *s, const struct ml_sim_params *p,
 	return 0;
 }
 
-static int saturated(struct sim *s)
+/* One saturation test (every SAT_EVERY cycles, and at the end): 1 when
+ * the point is saturated.  Not a pure predicate: it keeps short_since,
+ * the start of the current run of failed throughput tests. */
+static int saturation_test(struct sim *s)
 {
 	if (s->queued > s->p->max_queue)
 		return 1;
@@ -470,11 +472,12 @@ static enum ml_status run_loop(struct sim *s, unsigned rep)
 			s->bat.fresh = 0;
 			ml_batches_ci(&s->bat, &mean, &half);
 			if (s->bat.nb >= MIN_BATCHES && half <= p->ci * mean)
-				return saturated(s) ? ML_SATURATED : ML_OK;
+				return saturation_test(s) ? ML_SATURATED
+							  : ML_OK;
 		}
 		if (s->now >= next_sat) {
 			next_sat = s->now + SAT_EVERY;
-			if (saturated(s))
+			if (saturation_test(s))
 				return ML_SATURATED;
 		}
 	}
