@@ -45,7 +45,8 @@ enum ml_status {
 	ML_ENOCONV,   /* a numerical method failed to converge */
 	ML_ENOMEM,    /* an allocation failed */
 	ML_OVERFLOW,  /* a result is not finite (inf or nan) */
-	ML_DEADLOCK   /* a simulation stopped moving: flits stuck */
+	ML_DEADLOCK,  /* a simulation stopped moving: flits stuck */
+	ML_EUNIDENT   /* a fit: the data do not determine the free set */
 };
 
 /* Why a parameter set was rejected: param is the option name ("group"),
@@ -56,7 +57,8 @@ struct ml_diag {
 };
 
 /* The word printed in the status column: "ok", "invalid", "saturated",
- * "no-convergence", "no-memory", "overflow" or "deadlock". */
+ * "no-convergence", "no-memory", "overflow", "deadlock" or
+ * "unidentifiable". */
 ML_API const char *ml_status_word(enum ml_status st);
 
 /* Fill *d (if d is not NULL) and return ML_EINVAL; printf-style message. */

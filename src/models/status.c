@@ -21,6 +21,8 @@ const char *ml_status_word(enum ml_status st)
 		return "overflow";
 	case ML_DEADLOCK:
 		return "deadlock";
+	case ML_EUNIDENT:
+		return "unidentifiable";
 	}
 	return "invalid";
 }

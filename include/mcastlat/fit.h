@@ -1,0 +1,209 @@
+/*
+ * fit.h - a model's parameters from measurements (calibration).
+ *
+ * A fit takes data points (one params struct of the model per point:
+ * the point's inputs, such as the message size and the cluster size,
+ * with every other parameter at its fixed value), the measured latency
+ * of each point, and a free set (parameters by their option name,
+ * "latency-fixed"), and returns the weighted least-squares estimates of
+ * the free parameters with their covariance, intervals and diagnostics.
+ * It neither prints nor reads files; the CLI's `mcastlat fit` does that.
+ *
+ * Every parameter a fit can free is a time cost: it is constrained to be
+ * >= 0, and one that ends at 0 has status ML_FIT_AT_BOUND (no standard
+ * error).  The models are linear in their time costs within each of a
+ * few pieces (the cluster model's eq 2.8 and 2.9 regimes and its larger
+ * gap; the step counts of kbinomial and the relay counts of torus do not
+ * depend on the costs), so the fit enumerates the pieces' assignments
+ * that the model allows, solves each as a linear least-squares problem
+ * (GSL multifit), keeps the lowest residual of the true model, and
+ * polishes it with GSL's trust-region solver: the global optimum, not a
+ * local one.
+ *
+ * A free set that the data cannot determine (the Jacobian at the
+ * solution is rank-deficient or its condition number exceeds
+ * cond_max) is refused with ML_EUNIDENT, and the result names the
+ * parameters that enter the data only in combination.  No standard error
+ * is ever computed for an undetermined parameter.
+ */
+#ifndef MCASTLAT_FIT_H
+#define MCASTLAT_FIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "mcastlat/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Most parameters one fit may free. */
+#define ML_FIT_MAXFREE 12
+
+/* How to fit; start with ml_fit_options_init. */
+struct ml_fit_options {
+	/* true (default): each residual is divided by its measurement
+	 * (relative errors: latencies span orders of magnitude); false:
+	 * plain residuals. */
+	bool relative;
+	/* Bisquare down-weighting of outliers (gsl_multifit_robust). */
+	bool robust;
+	/* Confidence level of the intervals, default 0.95. */
+	double level;
+	/* Largest condition number of the (scaled) Jacobian accepted as
+	 * determined, default 1e10. */
+	double cond_max;
+	/* |studentised residual| above which a point is flagged, default 3. */
+	double outlier;
+};
+
+ML_API void ml_fit_options_init(struct ml_fit_options *o);
+
+/* A model's fitting adapter (opaque): which parameters it can free and
+ * how its prediction depends on them. */
+struct ml_fit_model;
+
+ML_API extern const struct ml_fit_model ml_fit_cluster;   /* struct ml_cluster_params */
+ML_API extern const struct ml_fit_model ml_fit_kbinomial; /* struct ml_kbinomial_params */
+ML_API extern const struct ml_fit_model ml_fit_torus;     /* struct ml_torus_params */
+ML_API extern const struct ml_fit_model ml_fit_hypercube; /* struct ml_hypercube_params */
+
+/* The adapter of the model named like its command ("cluster"), or NULL. */
+ML_API const struct ml_fit_model *ml_fit_model_find(const char *name);
+
+/* Size of the model's params struct. */
+ML_API size_t ml_fit_params_size(const struct ml_fit_model *m);
+
+/*
+ * The parameters the model can free, by option name, in the order --free
+ * auto considers them.  Writes at most max names and returns how many
+ * there are.
+ */
+ML_API size_t ml_fit_param_names(const struct ml_fit_model *m,
+				 const char **names, size_t max);
+
+/*
+ * Read or write the parameter `name` of one params struct of model m.
+ * Return ML_EINVAL for a name the model cannot free.
+ */
+ML_API enum ml_status ml_fit_get(const struct ml_fit_model *m,
+				 const void *params, const char *name,
+				 double *value);
+ML_API enum ml_status ml_fit_set(const struct ml_fit_model *m, void *params,
+				 const char *name, double value);
+
+/* The data of a fit. */
+struct ml_fit_data {
+	/* n params structs of the model, one per point: its inputs and the
+	 * fixed parameters.  The free parameters' values are ignored. */
+	const void *points;
+	size_t n;
+	const double *y; /* measured latency, the model's time unit, > 0 */
+	const double *w; /* optional weights > 0 (multiplied in), or NULL */
+	/* Point i is fitted when use[i] (NULL: every point); the others are
+	 * held out: predicted with the fitted parameters and scored. */
+	const bool *use;
+};
+
+enum ml_fit_pstatus {
+	ML_FIT_FITTED,	 /* estimated, with standard error and interval */
+	ML_FIT_AT_BOUND, /* estimated at its bound 0: no standard error */
+	ML_FIT_FIXED	 /* not free */
+};
+
+struct ml_fit_result {
+	size_t nfree;
+	const char *names[ML_FIT_MAXFREE]; /* the free set, as given */
+	double value[ML_FIT_MAXFREE];	   /* estimate */
+	double se[ML_FIT_MAXFREE];	   /* standard error; NaN at bound */
+	double lo[ML_FIT_MAXFREE], hi[ML_FIT_MAXFREE]; /* interval at level */
+	enum ml_fit_pstatus status[ML_FIT_MAXFREE];
+	/* Covariance of the estimates, row-major nfree x nfree, scaled by
+	 * chi^2 / dof; rows and columns of parameters at bound are 0. */
+	double cov[ML_FIT_MAXFREE * ML_FIT_MAXFREE];
+
+	size_t nfit;	/* points fitted */
+	size_t nhold;	/* points held out */
+	int dof;	/* nfit - parameters estimated (not at bound) */
+	double chi2;	/* weighted residual sum of squares */
+	double r2;	/* weighted coefficient of determination */
+	double cond;	/* condition number of the column-scaled Jacobian */
+	double tquant;	/* the t quantile the intervals used */
+	/* Over the fitted points: rms and largest |relative error|, and the
+	 * index of the point with the largest. */
+	double rms_rel, max_rel;
+	size_t worst;
+	/* Over the held-out points (NaN, and worst_hold = n, without). */
+	double hold_rms_rel, hold_max_rel;
+	size_t worst_hold;
+	size_t noutliers; /* fitted points with |stud| > outlier */
+
+	/* Per point (n each; allocated by ml_fit, freed by
+	 * ml_fit_result_free): the prediction; the residual, predicted
+	 * minus measured; the relative error (predicted - measured) /
+	 * measured; the internally studentised residual (NaN for held-out
+	 * points); and 1 for a flagged outlier. */
+	double *pred, *resid, *rel, *stud;
+	unsigned char *flag;
+
+	/*
+	 * ML_EUNIDENT: the free parameters that enter the data only in
+	 * combination (from the null space of the Jacobian), and whether
+	 * they enter only as their sum (equal columns).
+	 */
+	size_t ncombo;
+	const char *combo[ML_FIT_MAXFREE];
+	bool combo_sum;
+	/* ML_ENOCONV: why, as a phrase ("..."); else "". */
+	char reason[160];
+};
+
+/*
+ * Fit the free parameters free[0..nfree) of model m to the data.
+ * Returns
+ *   ML_OK        fitted; *res filled (free with ml_fit_result_free);
+ *   ML_EINVAL    bad arguments or data (a point outside the model's
+ *                domain, a latency not finite and > 0, fewer than nfree
+ *                + 1 fitted points, an unknown or repeated name); *d
+ *                names the parameter, with the point's index in the
+ *                message where one is to blame;
+ *   ML_EUNIDENT  the data do not determine the free set: res->combo;
+ *   ML_ENOCONV   the solver failed: res->reason;
+ *   ML_ENOMEM.
+ * On any status but ML_OK, res holds no allocation.
+ */
+ML_API enum ml_status ml_fit(const struct ml_fit_model *m,
+			     const struct ml_fit_data *data,
+			     const char *const *free, size_t nfree,
+			     const struct ml_fit_options *o,
+			     struct ml_fit_result *res, struct ml_diag *d);
+
+ML_API void ml_fit_result_free(struct ml_fit_result *res);
+
+/*
+ * --free auto: the model's identifiable set for these data.  Each
+ * quantity the data determine is carried by one option (the model's
+ * carriers, in order); a carrier is taken when the fit with it added
+ * stays determined.  Options in given[0..ngiven) (fixed by the user) are
+ * never freed nor changed.  The other options of a carried quantity
+ * (its partners: or-fixed and ur beside latency-fixed) are set to 0 in
+ * *points when not given, so that the carrier holds the whole quantity;
+ * their names are written to zeroed[] (ML_FIT_MAXFREE * 2 entries).
+ * points must be writable (data->points is cast).  Writes the free set
+ * to free[] (ML_FIT_MAXFREE entries).  Returns ML_OK (possibly with
+ * *nfree = 0 when nothing is determined), or a status of ml_fit.
+ */
+ML_API enum ml_status ml_fit_auto(const struct ml_fit_model *m,
+				  const struct ml_fit_data *data,
+				  const char *const *given, size_t ngiven,
+				  const struct ml_fit_options *o,
+				  const char **free, size_t *nfree,
+				  const char **zeroed, size_t *nzeroed,
+				  struct ml_diag *d);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
