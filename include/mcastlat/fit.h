@@ -8,6 +8,8 @@
  * "latency-fixed"), and returns the weighted least-squares estimates of
  * the free parameters with their covariance, intervals and diagnostics.
  * It neither prints nor reads files; the CLI's `mcastlat fit` does that.
+ * A program calls gsl_set_error_handler_off() first, as for every GSL
+ * user: GSL's default handler aborts.
  *
  * Every parameter a fit can free is a time cost: it is constrained to be
  * >= 0, and one that ends at 0 has status ML_FIT_AT_BOUND (no standard
@@ -138,6 +140,12 @@ struct ml_fit_result {
 	double hold_rms_rel, hold_max_rel;
 	size_t worst_hold;
 	size_t noutliers; /* fitted points with |stud| > outlier */
+	/* Fitted points within 1 % of a boundary between two of the
+	 * model's pieces (the cluster model's eq 2.8 and 2.9, or its two
+	 * gaps) at the fit: their Jacobian rows, and so the standard
+	 * errors, are those of the winning assignment of pieces (the
+	 * intervals are conditional on it). */
+	size_t nboundary;
 
 	/* Per point (n each; allocated by ml_fit, freed by
 	 * ml_fit_result_free): the prediction; the residual, predicted
@@ -155,6 +163,8 @@ struct ml_fit_result {
 	size_t ncombo;
 	const char *combo[ML_FIT_MAXFREE];
 	bool combo_sum;
+	/* ... or that they do not enter the data at all (a zero column). */
+	bool combo_absent;
 	/* ML_ENOCONV: why, as a phrase ("..."); else "". */
 	char reason[160];
 };
@@ -175,7 +185,7 @@ struct ml_fit_result {
  */
 ML_API enum ml_status ml_fit(const struct ml_fit_model *m,
 			     const struct ml_fit_data *data,
-			     const char *const *free, size_t nfree,
+			     const char *const *freeset, size_t nfree,
 			     const struct ml_fit_options *o,
 			     struct ml_fit_result *res, struct ml_diag *d);
 
@@ -198,7 +208,7 @@ ML_API enum ml_status ml_fit_auto(const struct ml_fit_model *m,
 				  const struct ml_fit_data *data,
 				  const char *const *given, size_t ngiven,
 				  const struct ml_fit_options *o,
-				  const char **free, size_t *nfree,
+				  const char **freeset, size_t *nfree,
 				  const char **zeroed, size_t *nzeroed,
 				  struct ml_diag *d);
 
