@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "mcastlat/fit.h"
 #include "mcastlat/status.h"
 
 /* One value of one option or one result cell. */
@@ -182,6 +183,22 @@ struct ml_command {
 	/* Both lists end with an entry of NULLs; either may be NULL. */
 	const struct ml_alias *aliases;
 	const struct ml_unused *unused;
+	/*
+	 * mcastlat fit (fit.c); fit_model NULL: the command cannot be
+	 * fitted.  fit_params converts one point's option values to the
+	 * model's params struct (ML_EINVAL with *d for a rule of the
+	 * options the model does not know).  fit_inputs (NULL-terminated)
+	 * names the options that describe a point rather than the machine
+	 * (message size, cluster size): --emit leaves them out, so that a
+	 * sweep can set them, and --residuals prints them.  fit_needs
+	 * returns an input a point must state (in its file or on the
+	 * command line) rather than take by default, or NULL.
+	 */
+	const struct ml_fit_model *fit_model;
+	enum ml_status (*fit_params)(const union ml_val *v, void *params,
+				     struct ml_diag *d);
+	const char *const *fit_inputs;
+	const char *(*fit_needs)(const union ml_val *v, const bool *stated);
 };
 
 /* Decode an ML_OPT_INTOK choice value: returns the choice index, or -1

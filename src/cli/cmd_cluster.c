@@ -134,6 +134,24 @@ static enum ml_status eval(const struct ml_point *pt, union ml_val *out)
 	return ML_OK;
 }
 
+static enum ml_status fit_params(const union ml_val *v, void *params,
+				 struct ml_diag *d)
+{
+	(void)d;
+	to_params(v, params);
+	return ML_OK;
+}
+
+static const char *const fit_inputs[] = {"op", "msg", "nodes", NULL};
+
+/* A broadcast's cluster size is never the default: OSU does not print
+ * it, and 16 would be a silent guess. */
+static const char *fit_needs(const union ml_val *v, const bool *stated)
+{
+	return v[O_OP].i == ML_CLUSTER_BCAST && !stated[O_NODES] ? "nodes"
+								  : NULL;
+}
+
 const struct ml_command ml_cmd_cluster = {
 	.name = "cluster",
 	.summary = "point-to-point, exchange and broadcast cost on a switched "
@@ -146,4 +164,8 @@ const struct ml_command ml_cmd_cluster = {
 	.ncols = NCOLS,
 	.check = check,
 	.eval = eval,
+	.fit_model = &ml_fit_cluster,
+	.fit_params = fit_params,
+	.fit_inputs = fit_inputs,
+	.fit_needs = fit_needs,
 };

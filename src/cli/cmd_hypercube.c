@@ -158,6 +158,24 @@ static enum ml_status eval(const struct ml_point *pt, union ml_val *out)
 	return ML_OK;
 }
 
+static enum ml_status fit_params(const union ml_val *v, void *params,
+				 struct ml_diag *d)
+{
+	if (v[O_SATURATION].i)
+		return ml_diag_set(d, "saturation", "is not fitted");
+	to_params(v, params);
+	return ML_OK;
+}
+
+static const char *const fit_inputs[] = {"dims",  "vcs",  "flits",
+					 "beta", "rate", NULL};
+
+static const char *fit_needs(const union ml_val *v, const bool *stated)
+{
+	(void)v;
+	return stated[O_RATE] ? NULL : "rate";
+}
+
 /* --dims, as in torus (one concept, one name); --dim, this command's
  * first name for it, stays an alias. */
 static const struct ml_alias aliases[] = {{"dims", "dim"}, {NULL, NULL}};
@@ -178,4 +196,8 @@ const struct ml_command ml_cmd_hypercube = {
     .eval = eval,
     .aliases = aliases,
     .unused = unused,
+    .fit_model = &ml_fit_hypercube,
+    .fit_params = fit_params,
+    .fit_inputs = fit_inputs,
+    .fit_needs = fit_needs,
 };

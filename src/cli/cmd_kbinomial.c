@@ -201,6 +201,20 @@ static enum ml_status eval(const struct ml_point *pt, union ml_val *out)
 	return ML_OK;
 }
 
+static enum ml_status fit_params(const union ml_val *v, void *params,
+				 struct ml_diag *d)
+{
+	return to_params(v, params, d);
+}
+
+static const char *const fit_inputs[] = {"nodes", "packets", "msg", NULL};
+
+static const char *fit_needs(const union ml_val *v, const bool *stated)
+{
+	(void)v;
+	return stated[O_NODES] ? NULL : "nodes";
+}
+
 const struct ml_command ml_cmd_kbinomial = {
     .name = "kbinomial",
     .summary = "optimal k-binomial multicast trees under packetization "
@@ -213,4 +227,8 @@ const struct ml_command ml_cmd_kbinomial = {
     .ncols = NCOLS,
     .check = check,
     .eval = eval,
+    .fit_model = &ml_fit_kbinomial,
+    .fit_params = fit_params,
+    .fit_inputs = fit_inputs,
+    .fit_needs = fit_needs,
 };

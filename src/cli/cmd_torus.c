@@ -335,6 +335,30 @@ static enum ml_status eval(const struct ml_point *pt, union ml_val *out)
 	return ML_OK;
 }
 
+/* A fit's points are independent of one another: --members, a file of
+ * group members, would describe one group for all of them. */
+static enum ml_status fit_params(const union ml_val *v, void *params,
+				 struct ml_diag *d)
+{
+	unsigned long long *ids;
+	enum ml_status st;
+
+	if (v[O_MEMBERS].s != NULL)
+		return ml_diag_set(d, "members", "is not read by fit");
+	st = to_params(v, params, &ids, d);
+	free(ids);
+	return st;
+}
+
+static const char *const fit_inputs[] = {
+    "k", "dims", "group", "msg", "r", "root", "placement", "seed", NULL};
+
+static const char *fit_needs(const union ml_val *v, const bool *stated)
+{
+	(void)v;
+	return stated[O_GROUP] ? NULL : "group";
+}
+
 const struct ml_command ml_cmd_torus = {
     .name = "torus",
     .summary = "multicast latency on unidirectional SCI tori: separate "
@@ -347,4 +371,8 @@ const struct ml_command ml_cmd_torus = {
     .ncols = NCOLS,
     .check = check,
     .eval = eval,
+    .fit_model = &ml_fit_torus,
+    .fit_params = fit_params,
+    .fit_inputs = fit_inputs,
+    .fit_needs = fit_needs,
 };
