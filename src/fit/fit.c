@@ -850,6 +850,13 @@ static void summarise(struct work *w, const bool *use,
 		}
 	}
 	res->rms_rel = sqrt(ss / (double)w->nfit);
+	/* Residuals of rounding (data the model reproduces exactly) have
+	 * no outliers, whatever their studentised size. */
+	if (res->max_rel < 1e-9) {
+		for (i = 0; i < w->n; i++)
+			res->flag[i] = 0;
+		res->noutliers = 0;
+	}
 	res->hold_rms_rel = nh ? sqrt(sh / (double)nh) : NAN;
 	res->nhold = nh;
 }
