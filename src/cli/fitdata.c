@@ -435,10 +435,25 @@ static int parse_spec(const char *spec, char **path, struct fd_kv **attr,
 	*path = NULL;
 	*attr = NULL;
 	*nattr = 0;
+	/* The first split whose name exists, else the first split. */
 	if (strcmp(spec, "-") != 0 && stat(spec, &st) != 0)
-		for (p = strchr(spec, ':'); p && !c; p = strchr(p + 1, ':'))
-			if (p > spec && attr_list(p + 1))
+		for (p = strchr(spec, ':'); p; p = strchr(p + 1, ':')) {
+			char *name;
+			bool found;
+
+			if (p == spec || !attr_list(p + 1))
+				continue;
+			if (c == NULL)
 				c = p;
+			name = strndup(spec, (size_t)(p - spec));
+			found = name && (strcmp(name, "-") == 0 ||
+					 stat(name, &st) == 0);
+			free(name);
+			if (found) {
+				c = p;
+				break;
+			}
+		}
 	if (c == NULL) {
 		*path = strdup(spec);
 		goto check;
