@@ -242,7 +242,7 @@ valgrind: $(BUILD)/mcastlat-dynamic
 # and runs each for FUZZ_SECONDS, growing FUZZ_BUILD/corpus/<t> and
 # writing crashing inputs to tests/fuzz/crashes/; `make -j2 fuzz` runs two
 # at once; `make fuzz-merge` adds what the runs found to corpus/<t>.
-FUZZ_TARGETS ?= vlist args batch
+FUZZ_TARGETS ?= vlist args batch fitdata
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD ?= build-fuzz
 FUZZ_CC ?= clang

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -79,16 +80,27 @@ static int oom(struct fd_src *src)
 	return fd_fail(src, 0, "out of memory");
 }
 
-/* Grow *v (of *n elements of size sz) by one zeroed element. */
+/*
+ * Room for element n of the array *vp of elements of size sz, zeroed;
+ * NULL when out of memory.  The array holds a power of two of elements,
+ * doubled when n reaches it, so that adding n rows costs O(n).
+ */
 static void *grow(void *vp, size_t n, size_t sz)
 {
 	void **v = vp;
-	char *p = realloc(*v, (n + 1) * sz);
+	char *p = *v;
 
-	if (p == NULL)
-		return NULL;
+	if ((n & (n - 1)) == 0) { /* 0, 1, 2, 4, ...: full */
+		size_t cap = n ? 2 * n : 1;
+
+		if (cap > SIZE_MAX / sz)
+			return NULL;
+		p = realloc(*v, cap * sz);
+		if (p == NULL)
+			return NULL;
+		*v = p;
+	}
 	memset(p + n * sz, 0, sz);
-	*v = p;
 	return p + n * sz;
 }
 
@@ -435,10 +447,25 @@ static int parse_spec(const char *spec, char **path, struct fd_kv **attr,
 	*path = NULL;
 	*attr = NULL;
 	*nattr = 0;
+	/* The first split whose name exists, else the first split. */
 	if (strcmp(spec, "-") != 0 && stat(spec, &st) != 0)
-		for (p = strchr(spec, ':'); p && !c; p = strchr(p + 1, ':'))
-			if (p > spec && attr_list(p + 1))
+		for (p = strchr(spec, ':'); p; p = strchr(p + 1, ':')) {
+			char *name;
+			bool found;
+
+			if (p == spec || !attr_list(p + 1))
+				continue;
+			if (c == NULL)
 				c = p;
+			name = strndup(spec, (size_t)(p - spec));
+			found = name && (strcmp(name, "-") == 0 ||
+					 stat(name, &st) == 0);
+			free(name);
+			if (found) {
+				c = p;
+				break;
+			}
+		}
 	if (c == NULL) {
 		*path = strdup(spec);
 		goto check;
@@ -568,12 +595,11 @@ static int load(struct fd_src *src, FILE *f)
 		}
 		while (len > off && buf[len - 1] == '\r')
 			buf[--len] = '\0';
-		v = realloc(src->line, (src->nline + 1) * sizeof(*v));
+		v = grow(&src->line, src->nline, sizeof(*v));
 		if (v == NULL)
 			break;
-		src->line = v;
-		v[src->nline] = strdup(buf + off);
-		if (v[src->nline] == NULL)
+		*v = strdup(buf + off);
+		if (*v == NULL)
 			break;
 		src->nline++;
 	}

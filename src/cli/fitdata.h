@@ -83,9 +83,10 @@ struct fd_set {
  * Read one --data argument, spec = FILE[:key=value]..., into s (zeroed
  * with `struct fd_set s = {0}` before the first call; each call adds to
  * it).  A FILE whose literal name (spec whole) exists is never split;
- * otherwise spec is split at the first ':' after which every item is
- * key=value (a non-empty key of letters, digits, '-' and '_').  "-" reads
- * in.
+ * otherwise spec is split at a ':' after which every item is key=value
+ * (a non-empty key of letters, digits, '-' and '_'; the value up to the
+ * next ':'), the first such ':' before which a file of that name exists,
+ * else the first such ':'.  "-" reads in.
  *
  * Returns 0, or -1 with a one-line message in err (no "mcastlat: "
  * prefix; "FILE: ..." or "FILE:LINE: ...") for a fatal problem: the file
