@@ -96,6 +96,10 @@ SHLIB_LDFLAGS := -shared -Wl,-soname,$(SONAME) -Wl,--no-undefined \
 	-Wl,-z,defs -Wl,--as-needed
 HEADERS := $(wildcard include/mcastlat/*.h)
 MANPAGES := $(wildcard man/*.1)
+# The measurement files of mcastlat-fit(1)'s worked example (synthetic,
+# from scripts/gen-fit-examples.sh), installed beside the program.
+FITDATA := $(sort $(wildcard examples/*.out))
+EXAMPLEDIR ?= $(DATADIR)/mcastlat/examples
 DEBS := libgsl-dev check pkg-config man-db groff-base
 
 # $(call apt_install,PACKAGES): apt-get install what is missing, nothing
@@ -360,7 +364,8 @@ man-stamp:
 install: all $(BUILD)/mcastlat.pc
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
 		$(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR)/mcastlat \
-		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(COMPLETIONDIR)
+		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(COMPLETIONDIR) \
+		$(DESTDIR)$(EXAMPLEDIR)
 	install -m 755 mcastlat $(DESTDIR)$(BINDIR)/mcastlat
 	install -m 644 libmcastlat.a $(DESTDIR)$(LIBDIR)/libmcastlat.a
 	install -m 644 $(SHLIB) $(DESTDIR)$(LIBDIR)/$(notdir $(SHLIB))
@@ -372,6 +377,7 @@ install: all $(BUILD)/mcastlat.pc
 	install -m 644 $(MANPAGES) $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 $(BUILD)/completion/mcastlat \
 		$(DESTDIR)$(COMPLETIONDIR)/mcastlat
+	install -m 644 $(FITDATA) $(DESTDIR)$(EXAMPLEDIR)/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/mcastlat $(DESTDIR)$(LIBDIR)/libmcastlat.a \
@@ -382,8 +388,11 @@ uninstall:
 		$(addprefix $(DESTDIR)$(INCDIR)/mcastlat/,$(notdir $(HEADERS))) \
 		$(DESTDIR)$(PKGCONFIGDIR)/mcastlat.pc \
 		$(DESTDIR)$(COMPLETIONDIR)/mcastlat \
-		$(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MANPAGES)))
+		$(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MANPAGES))) \
+		$(addprefix $(DESTDIR)$(EXAMPLEDIR)/,$(notdir $(FITDATA)))
 	rmdir $(DESTDIR)$(INCDIR)/mcastlat 2>/dev/null || :
+	rmdir $(DESTDIR)$(EXAMPLEDIR) $(DESTDIR)$(DATADIR)/mcastlat \
+		2>/dev/null || :
 
 clean:
 	rm -rf $(BUILD) build-* mcastlat libmcastlat.a

@@ -2,12 +2,12 @@
 # gen-fit-examples.sh - write the synthetic benchmark files of examples/
 # that the worked example of mcastlat-fit(1) fits:
 #
-#   osu_latency.txt     OSU 7.4 osu_latency layout, sizes 0, 1, 2, 4 .. 1 MiB
-#   osu_bcast_4.txt     OSU 7.4 osu_bcast -f layout (Size, Avg, Min, Max,
-#   osu_bcast_8.txt     Iterations), sizes 1 .. 1 MiB, on 4, 8, 16
-#   osu_bcast_16.txt    processes (OSU does not print the count: give it as
+#   osu_latency.out     OSU 7.4 osu_latency layout, sizes 0, 1, 2, 4 .. 1 MiB
+#   osu_bcast_4.out     OSU 7.4 osu_bcast -f layout (Size, Avg, Min, Max,
+#   osu_bcast_8.out     Iterations), sizes 1 .. 1 MiB, on 4, 8, 16
+#   osu_bcast_16.out    processes (OSU does not print the count: give it as
 #                       FILE:nodes=P)
-#   imb_bcast.txt       IMB-MPI1 output: PingPong, then Bcast at #processes
+#   imb_bcast.out       IMB-MPI1 output: PingPong, then Bcast at #processes
 #                       2, 4, 8, 16, 32, 64, sizes 0, 1, 2 .. 1 MiB
 #
 #   scripts/gen-fit-examples.sh [DIR]      (default: examples/ of the tree)
@@ -68,7 +68,7 @@ EOF
 }
 
 osu_latency() {
-	f=$out/osu_latency.txt
+	f=$out/osu_latency.out
 	sizes='0,1:1048576:*2'
 	{
 		printf '\n# OSU MPI Latency Test v7.4\n# Datatype: MPI_CHAR.\n'
@@ -82,7 +82,7 @@ osu_latency() {
 
 # osu_bcast P K: the osu_bcast -f file of P processes, seed SEED + K.
 osu_bcast() {
-	f=$out/osu_bcast_$1.txt
+	f=$out/osu_bcast_$1.out
 	sizes='1:1048576:*2'
 	{
 		printf '\n# OSU MPI Broadcast Latency Test v7.4\n'
@@ -141,7 +141,7 @@ imb_table() {
 }
 
 imb() {
-	f=$out/imb_bcast.txt
+	f=$out/imb_bcast.out
 	{
 		rule 5
 		echo '#    Intel(R) MPI Benchmarks 2021.3, MPI-1 part'

@@ -679,12 +679,17 @@ static bool cond_holds(const struct fit_args *a, const struct fit_cond *c,
 	}
 }
 
-static bool held_out(const struct fit_args *a, const union ml_val *v)
+/* A condition on an option the point does not state (the cluster size
+ * of a ping-pong) does not hold: --holdout 'nodes>16' leaves the
+ * ping-pong rows in the fit. */
+static bool held_out(const struct fit_args *a, const union ml_val *v,
+		     const bool *stated)
 {
 	size_t h, k;
 
 	for (h = 0; h < a->nholdout; h++) {
-		for (k = 0; k < a->ncond[h] && cond_holds(a, &a->cond[h][k], v);
+		for (k = 0; k < a->ncond[h] && stated[a->cond[h][k].opt] &&
+			    cond_holds(a, &a->cond[h][k], v);
 		     k++)
 			;
 		if (k == a->ncond[h])
@@ -697,6 +702,7 @@ static void points_free(struct fit_points *p)
 {
 	free(p->params);
 	free(p->v);
+	free(p->stated);
 	free(p->y);
 	free(p->w);
 	free(p->use);
@@ -737,12 +743,13 @@ static int build_points(struct ml_ctx *ctx, const struct fit_args *a,
 	memset(p, 0, sizeof(*p));
 	p->params = calloc(set->nrows ? set->nrows : 1, psize);
 	p->v = calloc((set->nrows ? set->nrows : 1) * nopts, sizeof(*p->v));
+	p->stated = calloc((set->nrows ? set->nrows : 1) * nopts, sizeof(bool));
 	p->y = calloc(set->nrows ? set->nrows : 1, sizeof(double));
 	p->w = calloc(set->nrows ? set->nrows : 1, sizeof(double));
 	p->use = calloc(set->nrows ? set->nrows : 1, sizeof(bool));
 	p->row = calloc(set->nrows ? set->nrows : 1, sizeof(*p->row));
-	if (!stated || !p->params || !p->v || !p->y || !p->w || !p->use ||
-	    !p->row) {
+	if (!stated || !p->params || !p->v || !p->stated || !p->y || !p->w ||
+	    !p->use || !p->row) {
 		free(stated);
 		return usage_err(ctx, NULL, "out of memory");
 	}
@@ -799,13 +806,15 @@ static int build_points(struct ml_ctx *ctx, const struct fit_args *a,
 				 "the same point as %s:%ld (%s): give each "
 				 "point once (average repeated runs)",
 				 p->row[j]->file, p->row[j]->line,
-				 ml_fit_describe(a, v, text, sizeof(text)));
+				 ml_fit_describe(a, v, stated, text,
+						 sizeof(text)));
 			rc = bad_row(ctx, a, r, err, nskip, report);
 			continue;
 		}
 		p->w[p->n] = isnan(r->weight) ? 1 : r->weight;
 		p->has_w |= !isnan(r->weight);
-		p->use[p->n] = !held_out(a, v);
+		p->use[p->n] = !held_out(a, v, stated);
+		memcpy(&p->stated[p->n * nopts], stated, nopts * sizeof(bool));
 		p->row[p->n] = r;
 		p->n++;
 	}

@@ -58,6 +58,8 @@ struct fit_points {
 	size_t n;
 	void *params;	     /* n params structs */
 	union ml_val *v;     /* n * nopts option values */
+	bool *stated;	     /* n * nopts: given by the file, an attribute
+			      * or the command line, not by default */
 	double *y, *w;	     /* measured (model unit), weight */
 	bool *use;	     /* fitted (not held out) */
 	const struct fd_row **row; /* where each point came from */
@@ -92,9 +94,10 @@ int ml_fit_print(struct ml_ctx *ctx, FILE *f, const struct fit_args *a,
 int ml_fit_emit(struct ml_ctx *ctx, const struct fit_args *a,
 		const union ml_val *base, const struct fit_outcome *out);
 
-/* "op=bcast msg=1024 nodes=16": a point's inputs, into buf. */
+/* "op=bcast msg=1024 nodes=16": a point's inputs that it states (all
+ * when stated is NULL), into buf. */
 const char *ml_fit_describe(const struct fit_args *a, const union ml_val *v,
-			    char *buf, size_t len);
+			    const bool *stated, char *buf, size_t len);
 
 /* The text of option i's value v (choice names, shortest exact number). */
 const char *ml_fit_value_text(const struct ml_opt *o, union ml_val v,

@@ -77,7 +77,7 @@ static size_t opt_index(const struct ml_command *cmd, const char *name)
 }
 
 const char *ml_fit_describe(const struct fit_args *a, const union ml_val *v,
-			    char *buf, size_t len)
+			    const bool *stated, char *buf, size_t len)
 {
 	const struct ml_command *cmd = a->cmd;
 	size_t j, i, at = 0;
@@ -88,10 +88,9 @@ const char *ml_fit_describe(const struct fit_args *a, const union ml_val *v,
 		i = opt_index(cmd, cmd->fit_inputs[j]);
 		if (i == cmd->nopts)
 			continue;
-		/* nodes of a point-to-point row means nothing */
-		if (strcmp(cmd->opts[i].name, "nodes") == 0 &&
-		    strcmp(cmd->name, "cluster") == 0 &&
-		    strstr(buf, "op=bcast") == NULL)
+		/* what the point does not state (a ping-pong's cluster
+		 * size) is no part of it */
+		if (stated && !stated[i])
 			continue;
 		if (at + 1 >= len)
 			break;
@@ -131,7 +130,8 @@ static const char *where(const struct fit_args *a, const struct fit_points *p,
 	char d[256];
 
 	snprintf(buf, len, "%s:%ld (%s)", p->row[i]->file, p->row[i]->line,
-		 ml_fit_describe(a, &p->v[i * a->cmd->nopts], d, sizeof(d)));
+		 ml_fit_describe(a, &p->v[i * a->cmd->nopts],
+				 &p->stated[i * a->cmd->nopts], d, sizeof(d)));
 	return buf;
 }
 
@@ -273,7 +273,7 @@ static void predict_line(const struct fit_args *a, const union ml_val *base,
 }
 
 /*
- * The # lines of b, each cut at spaces to at most 79 columns (the next
+ * The # lines of b, each cut at spaces to at most 72 columns (the next
  * pieces start with "#   "); the # predict: line's pieces end in " \"
  * so that the lines without their leading "#" are one shell command.
  */
@@ -285,7 +285,8 @@ static void wrap_notes(const struct ml_buf *b, struct ml_buf *out)
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
 		bool shell = len > 10 && strncmp(p, "# predict:", 10) == 0;
-		size_t width = shell ? 77 : 79, at = 0;
+		/* 72: the width of a man page's example, and of mail */
+		size_t width = shell ? 70 : 72, at = 0;
 
 		while (len - at > width - (at ? 4 : 0)) {
 			size_t room = width - (at ? 4 : 0), cut = room;
@@ -404,7 +405,10 @@ static void residual_rows(const struct fit_args *a, const struct fit_points *p,
 			const struct ml_opt *op = &a->cmd->opts[in[j]];
 
 			ml_fit_value_text(op, v[in[j]], txt[j], sizeof(txt[j]));
-			if (op->kind == ML_OPT_CHOICE ||
+			/* an input the point does not state: empty */
+			if (!p->stated[i * a->cmd->nopts + in[j]])
+				txt[j][0] = '\0';
+			if (op->kind == ML_OPT_CHOICE || txt[j][0] == '\0' ||
 			    strcmp(txt[j], "auto") == 0)
 				c[1 + j] = (struct ml_cell){ML_CELL_TEXT,
 							    {.s = txt[j]}, 0};
