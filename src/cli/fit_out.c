@@ -362,8 +362,10 @@ static void param_rows(const struct fit_args *a, const union ml_val *base,
 			c[2] = (struct ml_cell){
 			    ML_CELL_REAL, {.r = is_free ? shown(a, r->se[j]) : NAN},
 			    0};
+			/* the parameter is >= 0: so is the interval */
 			c[3] = (struct ml_cell){
-			    ML_CELL_REAL, {.r = is_free ? shown(a, r->lo[j]) : NAN},
+			    ML_CELL_REAL,
+			    {.r = is_free ? shown(a, fmax(r->lo[j], 0)) : NAN},
 			    0};
 			c[4] = (struct ml_cell){
 			    ML_CELL_REAL, {.r = is_free ? shown(a, r->hi[j]) : NAN},
