@@ -186,6 +186,32 @@ START_TEST(test_osu_74)
 }
 END_TEST
 
+/* Detection passes over a launcher's warning block before the title. */
+START_TEST(test_osu_after_warnings)
+{
+	struct fd_set s = {0};
+	char *text = malloc(sizeof(osu5) + 400);
+
+	ck_assert_ptr_nonnull(text);
+	snprintf(text, sizeof(osu5) + 400, "%s%s",
+		 "-----------------------------------------------------------\n"
+		 "WARNING: There was an error initializing an OpenFabrics "
+		 "device.\n"
+		 "\n"
+		 "  Local host:   node01\n"
+		 "  Local device: mlx5_0\n"
+		 "-----------------------------------------------------------\n"
+		 "[node01:4711] mca_base_component_repository_open: unable\n",
+		 osu5);
+	read_ok(&s, text, NULL);
+	ck_assert_uint_eq(s.nrows, 4);
+	row_is(&s, 0, 10, "p2p", "0", NULL, 1.10, NAN, NAN);
+	ck_assert_uint_eq(s.nnotes, 0);
+	fd_free(&s);
+	free(text);
+}
+END_TEST
+
 /* -c and -z: Validation and tail columns; a failed validation. */
 START_TEST(test_osu_validation_tail)
 {
@@ -507,6 +533,9 @@ START_TEST(test_errors)
 	memcpy(big, "msg,latency\n1,2\n", 16);
 	big[sizeof(big) - 1] = '\0';
 	read_fails(big, NULL, ":3: line longer than 65536 bytes");
+	/* "-" without a stream */
+	ck_assert_int_eq(fd_read(&s, "-", NULL, err, sizeof(err)), -1);
+	ck_assert_str_eq(err, "stdin: no standard input");
 	/* cannot open: why */
 	ck_assert_int_eq(fd_read(&s, "/nonexistent/x.txt", NULL, err,
 				 sizeof(err)),
@@ -559,6 +588,7 @@ Suite *suite_fitdata(void)
 	tcase_add_test(tc, test_osu_5x);
 	tcase_add_test(tc, test_osu_73_full);
 	tcase_add_test(tc, test_osu_74);
+	tcase_add_test(tc, test_osu_after_warnings);
 	tcase_add_test(tc, test_osu_validation_tail);
 	tcase_add_test(tc, test_osu_two_tables_crlf);
 	tcase_add_test(tc, test_imb);

@@ -257,7 +257,9 @@ bool fd_is_warning(const char *s)
 	d = strspn(s, "-");
 	if (d >= 10 && s[d + strspn(s + d, " \t\r")] == '\0')
 		return true;
-	return contains_ci(s, "warning") || contains_ci(s, "help message");
+	return contains_ci(s, "warning:") || contains_ci(s, "help message") ||
+	       ((prefix(s, "WARNING") || prefix(s, "Warning")) &&
+		(s[7] == ' ' || s[7] == '!' || s[7] == ':'));
 }
 
 bool fd_is_numeric(const char *w)
@@ -678,13 +680,13 @@ static enum fd_format detect(const struct fd_src *src, size_t *start,
 			frame = !frame;
 			continue;
 		}
-		if (frame || fd_is_warning(s))
-			continue;
 		*start = i;
 		if (osu_title(s))
 			return FD_OSU;
 		if (imb_marker(s))
 			return FD_IMB;
+		if (frame || fd_is_warning(s))
+			continue;
 		if (s[0] == '#')
 			continue;
 		return csv_header(s) ? FD_CSV : FD_UNKNOWN;
@@ -758,6 +760,10 @@ int fd_read(struct fd_set *s, const char *spec, FILE *in, char *err,
 	src.name = *slot;
 	if (strcmp(path, "-") == 0) {
 		f = in;
+		if (f == NULL) {
+			fd_fail(&src, 0, "no standard input");
+			goto out;
+		}
 	} else {
 		f = fopen(path, "r");
 		if (f == NULL) {

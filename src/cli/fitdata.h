@@ -86,7 +86,7 @@ struct fd_set {
  * otherwise spec is split at a ':' after which every item is key=value
  * (a non-empty key of letters, digits, '-' and '_'; the value up to the
  * next ':'), the first such ':' before which a file of that name exists,
- * else the first such ':'.  "-" reads in.
+ * else the first such ':'.  "-" reads in (NULL: an error).
  *
  * Returns 0, or -1 with a one-line message in err (no "mcastlat: "
  * prefix; "FILE: ..." or "FILE:LINE: ...") for a fatal problem: the file
