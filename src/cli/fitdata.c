@@ -26,6 +26,10 @@
 /* Small helpers shared with the readers */
 
 static char *vfmt(const char *fmt, va_list ap)
+	__attribute__((format(printf, 1, 0)));
+
+/* fmt and ap formatted into a new string, or NULL. */
+static char *vfmt(const char *fmt, va_list ap)
 {
 	va_list aq;
 	int n;
