@@ -36,9 +36,9 @@ struct fd_kv {
  * file gives is a fatal error of fd_read.
  */
 struct fd_row {
-	const char *file;	/* the path as given, "stdin" for "-" (owned
-				 * by the set) */
-	long line;		/* 1-based line of the row in that file */
+	const char *file; /* the path as given, "stdin" for "-" (owned
+			   * by the set) */
+	long line;	  /* 1-based line of the row in that file */
 	struct fd_kv *kv;
 	size_t nkv;
 	/* The row's statistics; a file with one value per row fills avg
@@ -48,7 +48,7 @@ struct fd_row {
 	 * the header's latency[UNIT], or NULL for plain `latency` (the
 	 * caller applies --unit).  A static string. */
 	const char *unit;
-	double weight;		/* CSV `weight` column (> 0), else NaN */
+	double weight; /* CSV `weight` column (> 0), else NaN */
 };
 
 /* A rejected row: where "FILE:LINE", msg "latency: '-3' must be > 0". */
@@ -75,8 +75,9 @@ struct fd_set {
 };
 
 /* The formats fd_read recognises, as its unknown-format error names them. */
-#define FD_FORMATS                                                            \
-	"CSV with a latency column, OSU Micro-Benchmarks osu_latency/osu_bcast, " \
+#define FD_FORMATS                                                             \
+	"CSV with a latency column, OSU Micro-Benchmarks "                     \
+	"osu_latency/osu_bcast, "                                              \
 	"IMB-MPI1 PingPong/Bcast"
 
 /*
