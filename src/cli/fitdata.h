@@ -64,9 +64,11 @@ struct fd_set {
 	 * failed OSU validation. */
 	struct fd_problem *bad;
 	size_t nbad;
-	/* One-line notes for stderr: "FILE: 3 tables of benchmarks other
-	 * than PingPong and Bcast skipped (Allreduce, Reduce)",
-	 * "FILE:40: zero-byte Bcast dropped (sends nothing)". */
+	/* One-line notes for stderr: "FILE: 3 benchmarks other than
+	 * PingPong and Bcast skipped (Allreduce, Reduce)", "FILE:40:
+	 * zero-byte Bcast dropped (sends nothing)", "FILE: 2 lines that are
+	 * not rows skipped (first at line 7)" (launcher warnings among a
+	 * table's rows). */
 	char **notes;
 	size_t nnotes;
 	/* The names the rows point to, one per file read. */
