@@ -82,9 +82,9 @@ static const char *kv(const struct fd_row *r, const char *key)
 }
 
 /* Row i has op, msg (and nodes unless NULL), avg, min, max (NaN: absent). */
-static void row_is(const struct fd_set *s, size_t i, long line,
-		   const char *op, const char *msg, const char *nodes,
-		   double avg, double min, double max)
+static void row_is(const struct fd_set *s, size_t i, long line, const char *op,
+		   const char *msg, const char *nodes, double avg, double min,
+		   double max)
 {
 	const struct fd_row *r;
 	const double want[3] = {avg, min, max};
@@ -114,13 +114,12 @@ static void row_is(const struct fd_set *s, size_t i, long line,
 /* ------------------------------------------------------------------ */
 /* OSU Micro-Benchmarks */
 
-static const char osu5[] =
-	"# OSU MPI Latency Test v5.3\n"
-	"# Size          Latency (us)\n"
-	"0                       1.10\n"
-	"1                       1.15\n"
-	"2                       1.16\n"
-	"4                       1.20\n";
+static const char osu5[] = "# OSU MPI Latency Test v5.3\n"
+			   "# Size          Latency (us)\n"
+			   "0                       1.10\n"
+			   "1                       1.15\n"
+			   "2                       1.16\n"
+			   "4                       1.20\n";
 
 START_TEST(test_osu_5x)
 {
@@ -161,14 +160,14 @@ END_TEST
 
 /* 7.4: a blank line, the title, the datatype line, then the header. */
 static const char osu74[] =
-	"\n"
-	"# OSU MPI Latency Test v7.4\n"
-	"# Datatype: MPI_CHAR.\n"
-	"# Size       Avg Latency(us)\n"
-	"0                       1.31\n"
-	"1                       1.33\n"
-	"[node01:4711] 1 more process has sent help message\n"
-	"2                       1.35\n";
+    "\n"
+    "# OSU MPI Latency Test v7.4\n"
+    "# Datatype: MPI_CHAR.\n"
+    "# Size       Avg Latency(us)\n"
+    "0                       1.31\n"
+    "1                       1.33\n"
+    "[node01:4711] 1 more process has sent help message\n"
+    "2                       1.35\n";
 
 START_TEST(test_osu_74)
 {
@@ -181,8 +180,35 @@ START_TEST(test_osu_74)
 	/* the warning line is skipped, with a note */
 	ck_assert_uint_eq(s.nbad, 0);
 	ck_assert_uint_eq(s.nnotes, 1);
-	ck_assert_ptr_nonnull(strstr(s.notes[0], ":7: a line that is not a row"));
+	ck_assert_ptr_nonnull(
+	    strstr(s.notes[0], ":7: a line that is not a row"));
 	fd_free(&s);
+}
+END_TEST
+
+/* Detection passes over a launcher's warning block before the title. */
+START_TEST(test_osu_after_warnings)
+{
+	struct fd_set s = {0};
+	char *text = malloc(sizeof(osu5) + 400);
+
+	ck_assert_ptr_nonnull(text);
+	snprintf(text, sizeof(osu5) + 400, "%s%s",
+		 "-----------------------------------------------------------\n"
+		 "WARNING: There was an error initializing an OpenFabrics "
+		 "device.\n"
+		 "\n"
+		 "  Local host:   node01\n"
+		 "  Local device: mlx5_0\n"
+		 "-----------------------------------------------------------\n"
+		 "[node01:4711] mca_base_component_repository_open: unable\n",
+		 osu5);
+	read_ok(&s, text, NULL);
+	ck_assert_uint_eq(s.nrows, 4);
+	row_is(&s, 0, 10, "p2p", "0", NULL, 1.10, NAN, NAN);
+	ck_assert_uint_eq(s.nnotes, 0);
+	fd_free(&s);
+	free(text);
 }
 END_TEST
 
@@ -240,65 +266,68 @@ END_TEST
 /* IMB-MPI1 */
 
 static const char imb[] =
-	"#----------------------------------------------------------------\n"
-	"#    Intel(R) MPI Benchmarks 2021.3, MPI-1 part\n"
-	"#----------------------------------------------------------------\n"
-	"# Date                  : Thu Nov 20 10:00:00 2025\n"
-	"\n"
-	"# List of Benchmarks to run:\n"
-	"\n"
-	"# PingPong\n"
-	"# Bcast\n"
-	"# Allreduce\n"
-	"\n"
-	"#---------------------------------------------------\n" /* 12 */
-	"# Benchmarking PingPong \n"
-	"# #processes = 2 \n"
-	"# ( 6 additional processes waiting in MPI_Barrier)\n"
-	"#---------------------------------------------------\n"
-	"       #bytes #repetitions      t[usec]   Mbytes/sec\n"
-	"            0         1000         0.18         0.00\n" /* 18 */
-	"            1         1000         0.19         5.26\n"
-	"\n"
-	"#----------------------------------------------------------------\n"
-	"# Benchmarking Bcast \n"
-	"# #processes = 2 \n"
-	"# ( 6 additional processes waiting in MPI_Barrier)\n"
-	"#----------------------------------------------------------------\n"
-	"       #bytes #repetitions  t_min[usec]  t_max[usec]  t_avg[usec]\n"
-	"            0         1000         0.02         0.03         0.02\n" /* 27 */
-	"            1         1000         1.00         1.50         1.20\n"
-	"\n"
-	"#----------------------------------------------------------------\n"
-	"# Benchmarking Bcast \n"
-	"# #processes = 4 \n"
-	"# ( 4 additional processes waiting in MPI_Barrier)\n"
-	"#----------------------------------------------------------------\n"
-	"       #bytes #repetitions  t_min[usec]  t_max[usec]  t_avg[usec]\n"
-	"            0         1000         0.02         0.03         0.02\n" /* 36 */
-	"            1         1000         2.00         2.50         2.20\n"
-	"WARNING: a launcher message among the rows\n"
-	"            2         1000         2.10         2.60         2.30\n"
-	"\n"
-	"#----------------------------------------------------------------\n"
-	"# Benchmarking Bcast \n"
-	"# #processes = 8 \n"
-	"#----------------------------------------------------------------\n"
-	"       #bytes #repetitions  t_min[usec]  t_max[usec]  t_avg[usec]\n"
-	"            0         1000         0.02         0.03         0.02\n" /* 46 */
-	"            1         1000         3.00         3.50         3.20\n"
-	"\n"
-	"#----------------------------------------------------------------\n"
-	"# Benchmarking Allreduce \n"
-	"# #processes = 8 \n"
-	"#----------------------------------------------------------------\n"
-	"       #bytes #repetitions  t_min[usec]  t_max[usec]  t_avg[usec]\n"
-	"            0         1000         0.05         0.06         0.05\n"
-	"            4         1000         4.00         4.50         4.20\n"
-	"\n"
-	"\n"
-	"# All processes entering MPI_Finalize\n"
-	"\n";
+    "#----------------------------------------------------------------\n"
+    "#    Intel(R) MPI Benchmarks 2021.3, MPI-1 part\n"
+    "#----------------------------------------------------------------\n"
+    "# Date                  : Thu Nov 20 10:00:00 2025\n"
+    "\n"
+    "# List of Benchmarks to run:\n"
+    "\n"
+    "# PingPong\n"
+    "# Bcast\n"
+    "# Allreduce\n"
+    "\n"
+    "#---------------------------------------------------\n" /* 12 */
+    "# Benchmarking PingPong \n"
+    "# #processes = 2 \n"
+    "# ( 6 additional processes waiting in MPI_Barrier)\n"
+    "#---------------------------------------------------\n"
+    "       #bytes #repetitions      t[usec]   Mbytes/sec\n"
+    "            0         1000         0.18         0.00\n" /* 18 */
+    "            1         1000         0.19         5.26\n"
+    "\n"
+    "#----------------------------------------------------------------\n"
+    "# Benchmarking Bcast \n"
+    "# #processes = 2 \n"
+    "# ( 6 additional processes waiting in MPI_Barrier)\n"
+    "#----------------------------------------------------------------\n"
+    "       #bytes #repetitions  t_min[usec]  t_max[usec]  t_avg[usec]\n"
+    "            0         1000         0.02         0.03         0.02\n" /* 27
+									   */
+    "            1         1000         1.00         1.50         1.20\n"
+    "\n"
+    "#----------------------------------------------------------------\n"
+    "# Benchmarking Bcast \n"
+    "# #processes = 4 \n"
+    "# ( 4 additional processes waiting in MPI_Barrier)\n"
+    "#----------------------------------------------------------------\n"
+    "       #bytes #repetitions  t_min[usec]  t_max[usec]  t_avg[usec]\n"
+    "            0         1000         0.02         0.03         0.02\n" /* 36
+									   */
+    "            1         1000         2.00         2.50         2.20\n"
+    "WARNING: a launcher message among the rows\n"
+    "            2         1000         2.10         2.60         2.30\n"
+    "\n"
+    "#----------------------------------------------------------------\n"
+    "# Benchmarking Bcast \n"
+    "# #processes = 8 \n"
+    "#----------------------------------------------------------------\n"
+    "       #bytes #repetitions  t_min[usec]  t_max[usec]  t_avg[usec]\n"
+    "            0         1000         0.02         0.03         0.02\n" /* 46
+									   */
+    "            1         1000         3.00         3.50         3.20\n"
+    "\n"
+    "#----------------------------------------------------------------\n"
+    "# Benchmarking Allreduce \n"
+    "# #processes = 8 \n"
+    "#----------------------------------------------------------------\n"
+    "       #bytes #repetitions  t_min[usec]  t_max[usec]  t_avg[usec]\n"
+    "            0         1000         0.05         0.06         0.05\n"
+    "            4         1000         4.00         4.50         4.20\n"
+    "\n"
+    "\n"
+    "# All processes entering MPI_Finalize\n"
+    "\n";
 
 START_TEST(test_imb)
 {
@@ -316,11 +345,11 @@ START_TEST(test_imb)
 	row_is(&s, 5, 47, "bcast", "1", "8", 3.20, 3.00, 3.50);
 	ck_assert_uint_eq(s.nnotes, 3);
 	ck_assert_ptr_nonnull(strstr(s.notes[0], ": 3 zero-byte Bcast rows "
-					      "dropped (they send nothing; "
-					      "first at line 27)"));
+						 "dropped (they send nothing; "
+						 "first at line 27)"));
 	ck_assert_ptr_nonnull(strstr(s.notes[1], ": 1 benchmark other than "
-					      "PingPong and Bcast skipped "
-					      "(Allreduce)"));
+						 "PingPong and Bcast skipped "
+						 "(Allreduce)"));
 	ck_assert_ptr_nonnull(strstr(s.notes[2], ":38: a line that is not"));
 	fd_free(&s);
 }
@@ -482,9 +511,11 @@ START_TEST(test_errors)
 	read_fails("msg,latency[min]\n1,2\n", NULL,
 		   ":1: column 'latency[min]': unknown unit (use latency[ns], "
 		   "[us], [ms] or [s])");
-	read_fails(osu5, ":op=bcast", ":3: op: the file says p2p, the "
+	read_fails(osu5, ":op=bcast",
+		   ":3: op: the file says p2p, the "
 		   "attribute says bcast");
-	read_fails(imb, ":nodes=2", ":37: nodes: the file says 4, the "
+	read_fails(imb, ":nodes=2",
+		   ":37: nodes: the file says 4, the "
 		   "attribute says 2");
 	read_fails(osu5, ":nodes=2:nodes=4", ": attribute nodes given twice");
 	read_fails("# OSU MPI Allreduce Latency Test v7.4\n", NULL,
@@ -507,10 +538,12 @@ START_TEST(test_errors)
 	memcpy(big, "msg,latency\n1,2\n", 16);
 	big[sizeof(big) - 1] = '\0';
 	read_fails(big, NULL, ":3: line longer than 65536 bytes");
+	/* "-" without a stream */
+	ck_assert_int_eq(fd_read(&s, "-", NULL, err, sizeof(err)), -1);
+	ck_assert_str_eq(err, "stdin: no standard input");
 	/* cannot open: why */
-	ck_assert_int_eq(fd_read(&s, "/nonexistent/x.txt", NULL, err,
-				 sizeof(err)),
-			 -1);
+	ck_assert_int_eq(
+	    fd_read(&s, "/nonexistent/x.txt", NULL, err, sizeof(err)), -1);
 	ck_assert_str_eq(err, "/nonexistent/x.txt: cannot open: No such file "
 			      "or directory");
 	fd_free(&s);
@@ -545,7 +578,7 @@ START_TEST(test_bad_rows)
 	/* the zero-byte broadcast is dropped; "x4" is text, skipped */
 	ck_assert_uint_eq(s.nnotes, 2);
 	ck_assert_ptr_nonnull(strstr(s.notes[0], ":3: zero-byte broadcast "
-					      "dropped (sends nothing)"));
+						 "dropped (sends nothing)"));
 	ck_assert_ptr_nonnull(strstr(s.notes[1], ":10: a line that is not"));
 	fd_free(&s);
 }
@@ -559,6 +592,7 @@ Suite *suite_fitdata(void)
 	tcase_add_test(tc, test_osu_5x);
 	tcase_add_test(tc, test_osu_73_full);
 	tcase_add_test(tc, test_osu_74);
+	tcase_add_test(tc, test_osu_after_warnings);
 	tcase_add_test(tc, test_osu_validation_tail);
 	tcase_add_test(tc, test_osu_two_tables_crlf);
 	tcase_add_test(tc, test_imb);

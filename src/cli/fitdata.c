@@ -26,6 +26,10 @@
 /* Small helpers shared with the readers */
 
 static char *vfmt(const char *fmt, va_list ap)
+    __attribute__((format(printf, 1, 0)));
+
+/* fmt and ap formatted into a new string, or NULL. */
+static char *vfmt(const char *fmt, va_list ap)
 {
 	va_list aq;
 	int n;
@@ -159,8 +163,10 @@ int fd_note_skipped(struct fd_src *src, size_t n, size_t first)
 		return 0;
 	if (n == 1)
 		return fd_note(src, first, "a line that is not a row skipped");
-	return fd_note(src, 0, "%zu lines that are not rows skipped (first "
-		       "at line %zu)", n, first);
+	return fd_note(src, 0,
+		       "%zu lines that are not rows skipped (first "
+		       "at line %zu)",
+		       n, first);
 }
 
 const char *fd_positive(const char *s, double *out)
@@ -244,9 +250,9 @@ static bool contains_ci(const char *s, const char *w)
 bool fd_is_warning(const char *s)
 {
 	static const char *const pre[] = {
-		"[",	       "srun:", "slurmstepd:", "mpirun",  "mpiexec",
-		"prterun",     "orterun", "libibverbs:", "librdmacm:", "UCX ",
-		"hwloc",       "NOTE:", "Note:", "ERROR:", NULL};
+	    "[",       "srun:",	  "slurmstepd:", "mpirun",     "mpiexec",
+	    "prterun", "orterun", "libibverbs:", "librdmacm:", "UCX ",
+	    "hwloc",   "NOTE:",	  "Note:",	 "ERROR:",     NULL};
 	size_t i, d;
 
 	s += strspn(s, " \t");
@@ -257,7 +263,9 @@ bool fd_is_warning(const char *s)
 	d = strspn(s, "-");
 	if (d >= 10 && s[d + strspn(s + d, " \t\r")] == '\0')
 		return true;
-	return contains_ci(s, "warning") || contains_ci(s, "help message");
+	return contains_ci(s, "warning:") || contains_ci(s, "help message") ||
+	       ((prefix(s, "WARNING") || prefix(s, "Warning")) &&
+		(s[7] == ' ' || s[7] == '!' || s[7] == ':'));
 }
 
 bool fd_is_numeric(const char *w)
@@ -315,9 +323,10 @@ static int merge_attr(struct fd_src *src, size_t lineno, struct fd_kv *kv,
 		if (i < *n && kv[i].val[0] != '\0') {
 			if (same_value(kv[i].val, at->val))
 				continue;
-			return fd_fail(src, lineno, "%s: the file says %.40s, "
-				       "the attribute says %.40s", at->key,
-				       kv[i].val, at->val);
+			return fd_fail(src, lineno,
+				       "%s: the file says %.40s, "
+				       "the attribute says %.40s",
+				       at->key, kv[i].val, at->val);
 		}
 		v = strdup(at->val);
 		if (v == NULL)
@@ -365,8 +374,9 @@ int fd_add(struct fd_src *src, size_t lineno, const char *const *keys,
 		free_kv(kv, nkv);
 		return oom(src);
 	}
-	*r = (struct fd_row){src->name, (long)lineno, kv,     nkv,	st->avg,
-			     st->min,	st->max,      st->unit, st->weight};
+	*r = (struct fd_row){src->name, (long)lineno, kv,
+			     nkv,	st->avg,      st->min,
+			     st->max,	st->unit,     st->weight};
 	s->nrows++;
 	src->nrows++;
 	return 0;
@@ -489,8 +499,10 @@ static int parse_spec(const char *spec, char **path, struct fd_kv **attr,
 		}
 		for (i = 0; i < *nattr; i++)
 			if (strcmp((*attr)[i].key, a->key) == 0) {
-				snprintf(err, errlen, "%s: attribute %s given "
-					 "twice", *path, a->key);
+				snprintf(err, errlen,
+					 "%s: attribute %s given "
+					 "twice",
+					 *path, a->key);
 				free(a->key);
 				free(a->val);
 				goto fail;
@@ -678,13 +690,13 @@ static enum fd_format detect(const struct fd_src *src, size_t *start,
 			frame = !frame;
 			continue;
 		}
-		if (frame || fd_is_warning(s))
-			continue;
 		*start = i;
 		if (osu_title(s))
 			return FD_OSU;
 		if (imb_marker(s))
 			return FD_IMB;
+		if (frame || fd_is_warning(s))
+			continue;
 		if (s[0] == '#')
 			continue;
 		return csv_header(s) ? FD_CSV : FD_UNKNOWN;
@@ -717,15 +729,16 @@ static int read_src(struct fd_src *src, FILE *f)
 		rc = fd_read_imb(src, start);
 		break;
 	default:
-		return fd_fail(src, 0, "unknown format (read: %s)",
-			       FD_FORMATS);
+		return fd_fail(src, 0, "unknown format (read: %s)", FD_FORMATS);
 	}
 	if (rc)
 		return rc;
 	n = src->nrows + src->nbad;
 	if (n < 2)
-		return fd_fail(src, 0, "%zu data point%s (at least 2 are "
-			       "needed)", n, n == 1 ? "" : "s");
+		return fd_fail(src, 0,
+			       "%zu data point%s (at least 2 are "
+			       "needed)",
+			       n, n == 1 ? "" : "s");
 	return 0;
 }
 
@@ -758,6 +771,10 @@ int fd_read(struct fd_set *s, const char *spec, FILE *in, char *err,
 	src.name = *slot;
 	if (strcmp(path, "-") == 0) {
 		f = in;
+		if (f == NULL) {
+			fd_fail(&src, 0, "no standard input");
+			goto out;
+		}
 	} else {
 		f = fopen(path, "r");
 		if (f == NULL) {

@@ -39,8 +39,8 @@ static int stdin_spec(const char *s)
 	for (;;) {
 		const char *k = p;
 
-		while (*p && (isalnum((unsigned char)*p) || *p == '-' ||
-			      *p == '_'))
+		while (*p &&
+		       (isalnum((unsigned char)*p) || *p == '-' || *p == '_'))
 			p++;
 		if (p == k || *p != '=')
 			return 0;
@@ -62,9 +62,9 @@ static void check_rows(const struct fd_set *s)
 
 		FUZZ_ASSERT(r->file != NULL && r->line >= 1, "row %zu", i);
 		FUZZ_ASSERT(r->unit == NULL || strcmp(r->unit, "ns") == 0 ||
-				    strcmp(r->unit, "us") == 0 ||
-				    strcmp(r->unit, "ms") == 0 ||
-				    strcmp(r->unit, "s") == 0,
+				strcmp(r->unit, "us") == 0 ||
+				strcmp(r->unit, "ms") == 0 ||
+				strcmp(r->unit, "s") == 0,
 			    "unit %s", r->unit);
 		for (j = 0; j < 3; j++) {
 			FUZZ_ASSERT(isnan(x[j]) || (isfinite(x[j]) && x[j] > 0),
@@ -73,16 +73,16 @@ static void check_rows(const struct fd_set *s)
 		}
 		FUZZ_ASSERT(any, "row %zu without a statistic", i);
 		FUZZ_ASSERT(isnan(r->weight) ||
-				    (isfinite(r->weight) && r->weight > 0),
+				(isfinite(r->weight) && r->weight > 0),
 			    "weight %g", r->weight);
 		for (k = 0; k < r->nkv; k++)
 			FUZZ_ASSERT(r->kv[k].key && r->kv[k].val &&
-					    r->kv[k].key[0] != '\0',
+					r->kv[k].key[0] != '\0',
 				    "row %zu input %zu", i, k);
 	}
 	for (i = 0; i < s->nbad; i++)
 		FUZZ_ASSERT(s->bad[i].where && s->bad[i].msg &&
-				    strchr(s->bad[i].msg, '\n') == NULL,
+				strchr(s->bad[i].msg, '\n') == NULL,
 			    "problem %zu", i);
 }
 
@@ -101,14 +101,16 @@ static int read_once(struct fd_set *s, const char *spec, const uint8_t *d,
 	FUZZ_ASSERT(rc == 0 || rc == -1, "fd_read returned %d", rc);
 	if (rc) {
 		FUZZ_ASSERT(err[0] != '\0' && strchr(err, '\n') == NULL &&
-				    strncmp(err, "mcastlat: ", 10) != 0,
+				strncmp(err, "mcastlat: ", 10) != 0,
 			    "error message: %.200s", err);
-		FUZZ_ASSERT(s->nrows == before.nrows && s->nbad == before.nbad &&
-				    s->nnotes == before.nnotes &&
-				    s->nfiles == before.nfiles,
+		FUZZ_ASSERT(s->nrows == before.nrows &&
+				s->nbad == before.nbad &&
+				s->nnotes == before.nnotes &&
+				s->nfiles == before.nfiles,
 			    "the set changed on an error: %.200s", err);
 	} else {
-		FUZZ_ASSERT(s->nrows + s->nbad >= before.nrows + before.nbad + 2,
+		FUZZ_ASSERT(s->nrows + s->nbad >=
+				before.nrows + before.nbad + 2,
 			    "fewer than two points accepted");
 	}
 	return rc;
@@ -128,7 +130,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		if (nl != NULL) {
 			spec = fuzz_strndup(data, (size_t)(nl - data));
-			if (stdin_spec(spec) && strlen(spec) == (size_t)(nl - data)) {
+			if (stdin_spec(spec) &&
+			    strlen(spec) == (size_t)(nl - data)) {
 				file = nl + 1;
 				nfile = size - (size_t)(file - data);
 			} else {
@@ -143,8 +146,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (rc == 0) {
 		FUZZ_ASSERT(read_once(&s, spec ? spec : "-", file, nfile) == 0,
 			    "a second read failed");
-		FUZZ_ASSERT(s.nrows == 2 * rows, "second read: %zu rows, not %zu",
-			    s.nrows, 2 * rows);
+		FUZZ_ASSERT(s.nrows == 2 * rows,
+			    "second read: %zu rows, not %zu", s.nrows,
+			    2 * rows);
 		check_rows(&s);
 	}
 	fd_free(&s);
