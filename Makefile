@@ -216,6 +216,7 @@ cli: mcastlat $(BUILD)/completion/mcastlat
 	tests/cli/run.sh ./mcastlat
 	tests/cli/manex.sh ./mcastlat
 	tests/cli/fitex.sh ./mcastlat
+	tests/cli/fit.sh ./mcastlat
 	tests/cli/manlint.sh $(VERSION) $(DATE)
 	tests/cli/shards.sh ./mcastlat
 	tests/cli/usability.sh ./mcastlat

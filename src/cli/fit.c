@@ -737,6 +737,8 @@ static int build_points(struct ml_ctx *ctx, const struct fit_args *a,
 	size_t nopts = cmd->nopts, psize = ml_fit_params_size(cmd->fit_model);
 	size_t i, j, k;
 	bool *stated = calloc(nopts, sizeof(bool));
+	union ml_val *cells = calloc(cmd->ncols + 1, sizeof(*cells));
+	enum ml_status st;
 	char err[400], text[ML_TEXT_MAX];
 	int rc = 0;
 
@@ -748,9 +750,10 @@ static int build_points(struct ml_ctx *ctx, const struct fit_args *a,
 	p->w = calloc(set->nrows ? set->nrows : 1, sizeof(double));
 	p->use = calloc(set->nrows ? set->nrows : 1, sizeof(bool));
 	p->row = calloc(set->nrows ? set->nrows : 1, sizeof(*p->row));
-	if (!stated || !p->params || !p->v || !p->stated || !p->y || !p->w ||
-	    !p->use || !p->row) {
+	if (!stated || !cells || !p->params || !p->v || !p->stated || !p->y ||
+	    !p->w || !p->use || !p->row) {
 		free(stated);
+		free(cells);
 		return usage_err(ctx, NULL, "out of memory");
 	}
 	for (i = 0; i < set->nrows && rc == 0; i++) {
@@ -781,6 +784,15 @@ static int build_points(struct ml_ctx *ctx, const struct fit_args *a,
 		if (ok && cmd->fit_params(v, params, &d) != ML_OK) {
 			snprintf(err, sizeof(err), "%s: %s",
 				 d.param ? d.param : "point", d.msg);
+			ok = false;
+		}
+		/* A point the model cannot answer at the fixed parameters
+		 * (a saturated hypercube) cannot be fitted either. */
+		if (ok && (st = cmd->eval(&pt, cells)) != ML_OK) {
+			snprintf(err, sizeof(err),
+				 "the model's status here is '%s' (at the fixed "
+				 "parameters): leave the point out",
+				 ml_status_word(st));
 			ok = false;
 		}
 		if (ok && measured(a, r, v, &p->y[p->n], err, sizeof(err)))
@@ -819,8 +831,14 @@ static int build_points(struct ml_ctx *ctx, const struct fit_args *a,
 		p->n++;
 	}
 	free(stated);
+	free(cells);
 	if (rc == 0 && p->n == 0)
 		rc = usage_err(ctx, "data", "no valid data point");
+	for (i = 0; rc == 0 && i < p->n && !p->use[i]; i++)
+		;
+	if (rc == 0 && i == p->n)
+		rc = usage_err(ctx, "holdout", "every point is held out: "
+			       "nothing is left to fit");
 	return rc;
 }
 
