@@ -9,6 +9,7 @@
 #include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -698,6 +699,100 @@ static bool held_out(const struct fit_args *a, const union ml_val *v,
 	return false;
 }
 
+/* The points so far, by the hash of their option values. */
+struct seen {
+	size_t *slot; /* point index + 1; 0: empty */
+	size_t cap;   /* a power of two, at least twice the points */
+};
+
+static uint64_t point_hash(const struct ml_command *cmd,
+			   const union ml_val *v)
+{
+	uint64_t h = 1469598103934665603u, x;
+	size_t k;
+
+	for (k = 0; k < cmd->nopts; k++) {
+		if (cmd->opts[k].kind == ML_OPT_TEXT)
+			continue; /* same_value compares them */
+		if (ml_opt_is_int(&cmd->opts[k])) {
+			x = (uint64_t)v[k].i;
+		} else {
+			double r = v[k].r == 0 ? 0 : v[k].r; /* -0 = 0 */
+
+			if (isnan(r))
+				r = NAN;
+			memcpy(&x, &r, sizeof(x));
+		}
+		h = (h ^ x) * 1099511628211u;
+		h ^= h >> 29;
+	}
+	return h;
+}
+
+static bool same_point(const struct ml_command *cmd, const union ml_val *u,
+		       const union ml_val *v)
+{
+	size_t k;
+
+	for (k = 0; k < cmd->nopts; k++)
+		if (!same_value(&cmd->opts[k], u[k], v[k]))
+			return false;
+	return true;
+}
+
+/* The index of a point equal to v among those added, n (none: any
+ * value >= the points' count), or SIZE_MAX when memory runs out. */
+static size_t seen_find(struct seen *t, const struct ml_command *cmd,
+			const union ml_val *all, const union ml_val *v)
+{
+	size_t i, m;
+
+	if (t->cap == 0) {
+		t->cap = 64;
+		t->slot = calloc(t->cap, sizeof(*t->slot));
+		if (!t->slot)
+			return SIZE_MAX;
+	}
+	m = t->cap - 1;
+	for (i = point_hash(cmd, v) & m; t->slot[i]; i = (i + 1) & m)
+		if (same_point(cmd, &all[(t->slot[i] - 1) * cmd->nopts], v))
+			return t->slot[i] - 1;
+	return SIZE_MAX - 1;
+}
+
+static void seen_put(struct seen *t, const struct ml_command *cmd,
+		     const union ml_val *all, size_t idx)
+{
+	size_t i, m = t->cap - 1;
+
+	for (i = point_hash(cmd, &all[idx * cmd->nopts]) & m; t->slot[i];
+	     i = (i + 1) & m)
+		;
+	t->slot[i] = idx + 1;
+}
+
+/* Add point idx (after seen_find); doubles the table when half full. */
+static void seen_add(struct seen *t, const struct ml_command *cmd,
+		     const union ml_val *all, size_t idx)
+{
+	if (2 * (idx + 1) >= t->cap) {
+		size_t *old = t->slot, oldcap = t->cap, i;
+
+		t->slot = calloc(2 * oldcap, sizeof(*t->slot));
+		if (!t->slot) {
+			t->slot = old; /* keep the old: slower, still right */
+		} else {
+			t->cap = 2 * oldcap;
+			for (i = 0; i < oldcap; i++)
+				if (old[i])
+					seen_put(t, cmd, all, old[i] - 1);
+			free(old);
+		}
+	}
+	if (2 * (idx + 1) < t->cap || idx + 1 < t->cap)
+		seen_put(t, cmd, all, idx);
+}
+
 static void points_free(struct fit_points *p)
 {
 	free(p->params);
@@ -738,6 +833,7 @@ static int build_points(struct ml_ctx *ctx, const struct fit_args *a,
 	size_t i, j, k;
 	bool *stated = calloc(nopts, sizeof(bool));
 	union ml_val *cells = calloc(cmd->ncols + 1, sizeof(*cells));
+	struct seen seen = {0};
 	enum ml_status st;
 	char err[400], text[ML_TEXT_MAX];
 	int rc = 0;
@@ -802,16 +898,12 @@ static int build_points(struct ml_ctx *ctx, const struct fit_args *a,
 			continue;
 		}
 		/* The same point twice: a file given twice, or a repeated
-		 * run to average first. */
-		for (j = 0; j < p->n; j++) {
-			const union ml_val *u = &p->v[j * nopts];
-
-			for (k = 0; k < nopts && same_value(&cmd->opts[k], u[k],
-							    v[k]);
-			     k++)
-				;
-			if (k == nopts)
-				break;
+		 * run to average first (a hash table of the points so far:
+		 * a long file costs O(n), not O(n^2)). */
+		j = seen_find(&seen, cmd, p->v, v);
+		if (j == SIZE_MAX) {
+			rc = usage_err(ctx, NULL, "out of memory");
+			continue;
 		}
 		if (j < p->n) {
 			snprintf(err, sizeof(err),
@@ -823,6 +915,7 @@ static int build_points(struct ml_ctx *ctx, const struct fit_args *a,
 			rc = bad_row(ctx, a, r, err, nskip, report);
 			continue;
 		}
+		seen_add(&seen, cmd, p->v, p->n);
 		p->w[p->n] = isnan(r->weight) ? 1 : r->weight;
 		p->has_w |= !isnan(r->weight);
 		p->use[p->n] = !held_out(a, v, stated);
@@ -832,6 +925,7 @@ static int build_points(struct ml_ctx *ctx, const struct fit_args *a,
 	}
 	free(stated);
 	free(cells);
+	free(seen.slot);
 	if (rc == 0 && p->n == 0)
 		rc = usage_err(ctx, "data", "no valid data point");
 	for (i = 0; rc == 0 && i < p->n && !p->use[i]; i++)
