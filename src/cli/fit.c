@@ -520,6 +520,47 @@ static bool is_input(const struct ml_command *cmd, size_t i)
 	return false;
 }
 
+/*
+ * The op of a benchmark row (OSU, IMB) for a model without --op: a
+ * multicast model reads a broadcast as one multicast, and a ping-pong as
+ * a multicast to one destination: the set size that the model needs
+ * (kbinomial's nodes, torus's group) is 2 unless the point states it.
+ */
+static int apply_op(const struct fit_args *a, const char *val,
+		    union ml_val *v, bool *stated, char *err, size_t errlen)
+{
+	const struct ml_command *cmd = a->cmd;
+	const char *need;
+	size_t i;
+
+	if (strcmp(val, "bcast") == 0)
+		return 0;
+	if (strcmp(val, "p2p") != 0 || !cmd->fit_needs) {
+		snprintf(err, errlen, "op '%.20s' is not read by %s", val,
+			 cmd->name);
+		return -1;
+	}
+	need = cmd->fit_needs(v, stated);
+	for (i = 0; need && i < cmd->nopts; i++)
+		if (strcmp(cmd->opts[i].name, need) == 0 &&
+		    cmd->opts[i].kind == ML_OPT_INT && cmd->opts[i].imin <= 2) {
+			v[i].i = 2;
+			stated[i] = true;
+			return 0;
+		}
+	if (need || cmd->fit_needs(v, stated) == NULL) {
+		/* the set size is stated already: a ping-pong is n = 2 */
+		for (i = 0; i < cmd->nopts; i++)
+			if ((strcmp(cmd->opts[i].name, "nodes") == 0 ||
+			     strcmp(cmd->opts[i].name, "group") == 0) &&
+			    stated[i] && v[i].i == 2)
+				return 0;
+	}
+	snprintf(err, errlen, "a point-to-point row, and %s models no "
+		 "point-to-point message: leave it out", cmd->name);
+	return -1;
+}
+
 /* Apply one key=value of a row to the option values v; "" on success,
  * else an error phrase in err. */
 static int apply_kv(const struct fit_args *a, const struct fd_kv *kv,
@@ -532,6 +573,8 @@ static int apply_kv(const struct fit_args *a, const struct fd_kv *kv,
 	char text[160], e2[256];
 
 	i = find_opt(cmd, key, len);
+	if (i == cmd->nopts && strcmp(key, "op") == 0)
+		return apply_op(a, kv->val, v, stated, err, errlen);
 	/* A result column that shares an option's name: the echo of a
 	 * point's input (kbinomial's packets), or a result to ignore
 	 * (cluster's formula, the equation the model used). */
@@ -812,7 +855,8 @@ static int bad_row(struct ml_ctx *ctx, const struct fit_args *a,
 		   bool report)
 {
 	if (!a->skip_bad) {
-		ml_err(ctx, "fit: %s:%ld: %s", r->file, r->line, msg);
+		if (report)
+			ml_err(ctx, "fit: %s:%ld: %s", r->file, r->line, msg);
 		return ML_EXIT_USAGE;
 	}
 	if (report)
@@ -1177,9 +1221,23 @@ static int fit_all(struct ml_ctx *ctx, struct fit_args *a,
 		if (rc)
 			break;
 		copy_base(a, c, base);
-		rc = build_points(ctx, a, set, base, &pts, nskip, c == 0);
-		if (rc)
+		/* The first values' bad rows are reported (or skipped and
+		 * counted); a later value under which a row is bad is a
+		 * value the data rule out: a # tried: line says so. */
+		{
+			size_t ignored = 0;
+
+			rc = build_points(ctx, a, set, base, &pts,
+					  c == 0 ? nskip : &ignored, c == 0);
+		}
+		if (rc && c == 0)
 			break;
+		if (rc) {
+			rc = 0;
+			outs[c].st = ML_EINVAL;
+			points_free(&pts);
+			continue;
+		}
 		run_fit(a, &pts, &outs[c]);
 		if (c == 0 || (outs[c].st == ML_OK &&
 			       (outs[best].st != ML_OK ||
@@ -1223,7 +1281,10 @@ static int fit_all(struct ml_ctx *ctx, struct fit_args *a,
 				snprintf(extra + strlen(extra),
 					 sizeof(extra) - strlen(extra),
 					 "# tried: %s: %s\n", desc,
-					 ml_status_word(outs[c].st));
+					 outs[c].st == ML_EINVAL
+					     ? "a data point is outside the "
+					       "model"
+					     : ml_status_word(outs[c].st));
 		}
 	}
 	if (rc == 0) {
