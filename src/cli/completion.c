@@ -21,6 +21,7 @@
 #include "cli/columns.h"
 #include "cli/commands.h"
 #include "cli/completion.h"
+#include "cli/fit.h"
 
 /* The short global options and the long ones they stand for (args.c's
  * set_global); a short option not listed here is still completed, as a
@@ -172,10 +173,6 @@ static void put_lone_shorts(FILE *f)
 			fprintf(f, "\t\t-%c) kind=%s ;;\n", *s,
 				s[1] == ':' ? "value" : "flag");
 }
-
-/* The fit options (fit.c) and the costs a model can free. */
-extern const struct option *const ml_fit_opts;
-extern const size_t ml_nfit_opts;
 
 static void put_fit_opt(FILE *f, const struct ml_command *cmd,
 			const struct option *g)

@@ -6,6 +6,7 @@
 #ifndef MCASTLAT_CLI_FIT_H
 #define MCASTLAT_CLI_FIT_H
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -78,6 +79,10 @@ struct fit_outcome {
 	bool automatic; /* --free auto */
 	size_t combo;
 };
+
+/* fit's own options (for the shell completion). */
+extern const struct option *const ml_fit_opts;
+extern const size_t ml_nfit_opts;
 
 /* `mcastlat fit ...` with argv[0] = "fit"; returns the exit status. */
 int ml_fit_main(int argc, char **argv, struct ml_ctx *ctx);
