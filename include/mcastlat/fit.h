@@ -136,9 +136,13 @@ struct ml_fit_result {
 	 * index of the point with the largest. */
 	double rms_rel, max_rel;
 	size_t worst;
-	/* Over the held-out points (NaN, and worst_hold = n, without). */
+	/* Over the held-out points (NaN, and worst_hold = n, without):
+	 * rms and largest |relative error|, the point of the largest, and
+	 * the mean signed relative error (< 0: predicted too low; a
+	 * prediction too low can never miss by 100 %, so say which). */
 	double hold_rms_rel, hold_max_rel;
 	size_t worst_hold;
+	double hold_mean_rel;
 	size_t noutliers; /* fitted points with |stud| > outlier */
 	/* Fitted points within 1 % of a boundary between two of the
 	 * model's pieces (the cluster model's eq 2.8 and 2.9, or its two

@@ -952,7 +952,8 @@ static int build_points(struct ml_ctx *ctx, const struct fit_args *a,
 		if (j < p->n) {
 			snprintf(err, sizeof(err),
 				 "the same point as %s:%ld (%s): give each "
-				 "point once (average repeated runs)",
+				 "point once (average repeated runs, or fit "
+				 "one placement at a time)",
 				 p->row[j]->file, p->row[j]->line,
 				 ml_fit_describe(a, v, stated, text,
 						 sizeof(text)));

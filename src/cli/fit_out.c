@@ -188,11 +188,25 @@ static void data_lines(const struct fit_args *a, const struct fit_points *p,
 	     p->has_w ? " times the weight column" : "");
 }
 
+/* "2.3 times too low", "1.2 times too high": the miss as a factor,
+ * which a relative error of an under-prediction (below 100 %) hides. */
+static const char *ratio_text(double measured, double predicted, char *buf,
+			      size_t len)
+{
+	if (predicted > 0 && measured >= predicted)
+		snprintf(buf, len, "%.3g times too low", measured / predicted);
+	else if (measured > 0)
+		snprintf(buf, len, "%.3g times too high", predicted / measured);
+	else
+		snprintf(buf, len, "no ratio");
+	return buf;
+}
+
 static void fit_lines(const struct fit_args *a, const struct fit_points *p,
 		      const struct fit_outcome *o, struct ml_buf *b)
 {
 	const struct ml_fit_result *r = &o->res;
-	char w[512];
+	char w[512], ratio[64];
 	size_t i, n = 0;
 
 	put(b, "# free:");
@@ -224,11 +238,16 @@ static void fit_lines(const struct fit_args *a, const struct fit_points *p,
 	if (n > 20)
 		putf(b, "# outlier: ... and %zu more (see --residuals)\n",
 		     n - 20);
-	if (r->nhold)
-		putf(b, "# holdout: %zu points, rms %.3g %%, max %.3g %% at "
-			"%s\n",
-		     r->nhold, 100 * r->hold_rms_rel, 100 * r->hold_max_rel,
-		     where(a, p, r->worst_hold, w, sizeof(w)));
+	if (r->nhold) {
+		size_t k = r->worst_hold;
+
+		putf(b, "# holdout: %zu points, rms %.3g %%, mean %+.3g %%, max "
+			"%.3g %% at %s: measured %.6g, predicted %.6g (%s)\n",
+		     r->nhold, 100 * r->hold_rms_rel, 100 * r->hold_mean_rel,
+		     100 * r->hold_max_rel, where(a, p, k, w, sizeof(w)),
+		     shown(a, p->y[k]), shown(a, r->pred[k]),
+		     ratio_text(p->y[k], r->pred[k], ratio, sizeof(ratio)));
+	}
 	else if (a->nholdout)
 		put(b, "# holdout: no point matches\n");
 }

@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "cli/batch.h"
@@ -652,6 +653,27 @@ static bool imb_marker(const char *s)
 				strstr(s, "Intel MPI Benchmarks")));
 }
 
+bool fd_latency_name(const char *h)
+{
+	return strncasecmp(h, "latency", 7) == 0 &&
+	       (h[7] == '\0' || h[7] == '[' || h[7] == '(');
+}
+
+/* A CSV header that names a latency column. */
+static bool csv_has_latency(const char *s)
+{
+	char *t = strdup(s), *c, *save = NULL;
+	bool yes = false;
+
+	if (t == NULL)
+		return false;
+	for (c = strtok_r(t, ",", &save); c && !yes;
+	     c = strtok_r(NULL, ",", &save))
+		yes = fd_latency_name(fd_trim(c));
+	free(t);
+	return yes;
+}
+
 /* A CSV header: a comma, or a single latency cell. */
 static bool csv_header(const char *s)
 {
@@ -661,22 +683,39 @@ static bool csv_header(const char *s)
 	if (t == NULL)
 		return strchr(s, ',') != NULL;
 	c = fd_trim(t);
-	yes = strchr(c, ',') != NULL || strcmp(c, "latency") == 0 ||
-	      prefix(c, "latency[");
+	yes = strchr(c, ',') != NULL || fd_latency_name(c);
 	free(t);
 	return yes;
+}
+
+/* The first OSU title or IMB marker at or after line index i. */
+static enum fd_format later_table(const struct fd_src *src, size_t i,
+				  size_t *start)
+{
+	for (; i < src->nline; i++) {
+		*start = i;
+		if (osu_title(src->line[i]))
+			return FD_OSU;
+		if (imb_marker(src->line[i]))
+			return FD_IMB;
+	}
+	return FD_UNKNOWN;
 }
 
 /*
  * The format of the first significant line: blank lines and launcher
  * warnings (an Open MPI help frame whole) are passed over, and so are
- * '#' comments that are neither an OSU title nor an IMB marker.
+ * '#' comments that are neither an OSU title nor an IMB marker.  A
+ * first line that is not a CSV header with a latency column may be a
+ * job script's preamble ("Running from: ...") before an OSU or IMB
+ * table: the first such table then starts the file.
  */
 static enum fd_format detect(const struct fd_src *src, size_t *start,
 			     bool *empty)
 {
-	size_t i;
+	size_t i, later;
 	bool frame = false;
+	enum fd_format f;
 
 	*empty = true;
 	for (i = 0; i < src->nline; i++) {
@@ -699,6 +738,13 @@ static enum fd_format detect(const struct fd_src *src, size_t *start,
 			continue;
 		if (s[0] == '#')
 			continue;
+		if (csv_has_latency(s))
+			return FD_CSV;
+		f = later_table(src, i + 1, &later);
+		if (f != FD_UNKNOWN) {
+			*start = later;
+			return f;
+		}
 		return csv_header(s) ? FD_CSV : FD_UNKNOWN;
 	}
 	return FD_UNKNOWN;

@@ -37,6 +37,10 @@ struct fd_stat {
  * written (through fd_fail).
  */
 int fd_read_csv(struct fd_src *src, size_t start);
+
+/* A CSV header cell naming the measured column: latency, latency[UNIT]
+ * or, as OSU writes it, Latency(UNIT) (any case). */
+bool fd_latency_name(const char *h);
 int fd_read_osu(struct fd_src *src, size_t start);
 int fd_read_imb(struct fd_src *src, size_t start);
 

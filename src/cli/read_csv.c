@@ -103,7 +103,8 @@ static int latency_col(struct fd_src *src, size_t lineno, struct csv_cols *c,
 		size_t len = strlen(h);
 		char u[8] = "";
 
-		if (h[len - 1] == ']' && len - 9 < sizeof(u)) {
+		if (h[len - 1] == (h[7] == '[' ? ']' : ')') &&
+		    len - 9 < sizeof(u)) {
 			memcpy(u, h + 8, len - 9);
 			u[len - 9] = '\0';
 		}
@@ -112,7 +113,8 @@ static int latency_col(struct fd_src *src, size_t lineno, struct csv_cols *c,
 	if (c->unit == NULL)
 		return fd_fail(src, lineno,
 			       "column %s: unknown unit (use "
-			       "latency[ns], [us], [ms] or [s])",
+			       "latency[ns], [us], [ms] or [s], or "
+			       "Latency(us) as OSU writes it)",
 			       fd_q(q, h));
 	return 0;
 }
@@ -143,8 +145,7 @@ static int read_header(struct fd_src *src, size_t lineno, char *s,
 					       "column %s "
 					       "appears twice in the header",
 					       fd_q(q, h));
-		if (strcmp(h, "latency") == 0 ||
-		    strncmp(h, "latency[", 8) == 0) {
+		if (fd_latency_name(h)) {
 			if (latency_col(src, lineno, c, k))
 				return -1;
 		} else if (strcmp(h, "weight") == 0) {
@@ -152,7 +153,10 @@ static int read_header(struct fd_src *src, size_t lineno, char *s,
 		}
 	}
 	if (c->lat == c->n)
-		return fd_fail(src, lineno, "no latency column");
+		return fd_fail(src, lineno,
+			       "no latency column (name it latency, "
+			       "latency[us] or Latency(us); units ns, us, "
+			       "ms, s)");
 	return 0;
 }
 

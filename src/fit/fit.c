@@ -808,7 +808,7 @@ out:
 static void summarise(struct work *w, const bool *use,
 		      struct ml_fit_result *res)
 {
-	double t, ss = 0, sh = 0;
+	double t, ss = 0, sh = 0, sm = 0;
 	size_t i, j, nh = 0;
 
 	t = res->dof > 0 ? gsl_cdf_tdist_Pinv(0.5 + w->o->level / 2,
@@ -845,6 +845,7 @@ static void summarise(struct work *w, const bool *use,
 			}
 		} else {
 			sh += r * r;
+			sm += r;
 			nh++;
 			if (!(fabs(r) <= res->hold_max_rel)) {
 				res->hold_max_rel = fabs(r);
@@ -861,6 +862,7 @@ static void summarise(struct work *w, const bool *use,
 		res->noutliers = 0;
 	}
 	res->hold_rms_rel = nh ? sqrt(sh / (double)nh) : NAN;
+	res->hold_mean_rel = nh ? sm / (double)nh : NAN;
 	res->nhold = nh;
 }
 
