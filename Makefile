@@ -96,6 +96,10 @@ SHLIB_LDFLAGS := -shared -Wl,-soname,$(SONAME) -Wl,--no-undefined \
 	-Wl,-z,defs -Wl,--as-needed
 HEADERS := $(wildcard include/mcastlat/*.h)
 MANPAGES := $(wildcard man/*.1)
+# The measurement files of mcastlat-fit(1)'s worked example (synthetic,
+# from scripts/gen-fit-examples.sh), installed beside the program.
+FITDATA := $(sort $(wildcard examples/*.out))
+EXAMPLEDIR ?= $(DATADIR)/mcastlat/examples
 DEBS := libgsl-dev check pkg-config man-db groff-base
 
 # $(call apt_install,PACKAGES): apt-get install what is missing, nothing
@@ -211,6 +215,8 @@ unit: $(BUILD)/runner
 cli: mcastlat $(BUILD)/completion/mcastlat
 	tests/cli/run.sh ./mcastlat
 	tests/cli/manex.sh ./mcastlat
+	tests/cli/fitex.sh ./mcastlat
+	tests/cli/fit.sh ./mcastlat
 	tests/cli/manlint.sh $(VERSION) $(DATE)
 	tests/cli/shards.sh ./mcastlat
 	tests/cli/usability.sh ./mcastlat
@@ -242,7 +248,7 @@ valgrind: $(BUILD)/mcastlat-dynamic
 # and runs each for FUZZ_SECONDS, growing FUZZ_BUILD/corpus/<t> and
 # writing crashing inputs to tests/fuzz/crashes/; `make -j2 fuzz` runs two
 # at once; `make fuzz-merge` adds what the runs found to corpus/<t>.
-FUZZ_TARGETS ?= vlist args batch
+FUZZ_TARGETS ?= vlist args batch fitdata
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD ?= build-fuzz
 FUZZ_CC ?= clang
@@ -360,7 +366,8 @@ man-stamp:
 install: all $(BUILD)/mcastlat.pc
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
 		$(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR)/mcastlat \
-		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(COMPLETIONDIR)
+		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(COMPLETIONDIR) \
+		$(DESTDIR)$(EXAMPLEDIR)
 	install -m 755 mcastlat $(DESTDIR)$(BINDIR)/mcastlat
 	install -m 644 libmcastlat.a $(DESTDIR)$(LIBDIR)/libmcastlat.a
 	install -m 644 $(SHLIB) $(DESTDIR)$(LIBDIR)/$(notdir $(SHLIB))
@@ -372,6 +379,7 @@ install: all $(BUILD)/mcastlat.pc
 	install -m 644 $(MANPAGES) $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 $(BUILD)/completion/mcastlat \
 		$(DESTDIR)$(COMPLETIONDIR)/mcastlat
+	install -m 644 $(FITDATA) $(DESTDIR)$(EXAMPLEDIR)/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/mcastlat $(DESTDIR)$(LIBDIR)/libmcastlat.a \
@@ -382,8 +390,11 @@ uninstall:
 		$(addprefix $(DESTDIR)$(INCDIR)/mcastlat/,$(notdir $(HEADERS))) \
 		$(DESTDIR)$(PKGCONFIGDIR)/mcastlat.pc \
 		$(DESTDIR)$(COMPLETIONDIR)/mcastlat \
-		$(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MANPAGES)))
+		$(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MANPAGES))) \
+		$(addprefix $(DESTDIR)$(EXAMPLEDIR)/,$(notdir $(FITDATA)))
 	rmdir $(DESTDIR)$(INCDIR)/mcastlat 2>/dev/null || :
+	rmdir $(DESTDIR)$(EXAMPLEDIR) $(DESTDIR)$(DATADIR)/mcastlat \
+		2>/dev/null || :
 
 clean:
 	rm -rf $(BUILD) build-* mcastlat libmcastlat.a

@@ -21,6 +21,7 @@
 #include "cli/columns.h"
 #include "cli/commands.h"
 #include "cli/completion.h"
+#include "cli/fit.h"
 
 /* The short global options and the long ones they stand for (args.c's
  * set_global); a short option not listed here is still completed, as a
@@ -173,6 +174,73 @@ static void put_lone_shorts(FILE *f)
 				s[1] == ':' ? "value" : "flag");
 }
 
+static void put_fit_opt(FILE *f, const struct ml_command *cmd,
+			const struct option *g)
+{
+	static const char *const words[][2] = {
+	    {"stat", "auto avg min max"},
+	    {"weight", "relative absolute"},
+	    {"format", "table csv json tsv"},
+	};
+	size_t k;
+
+	fprintf(f, "\t\t--%s%s", g->name,
+		strcmp(g->name, "output") == 0 ? "|-o"
+		: strcmp(g->name, "help") == 0 ? "|-h"
+					       : "");
+	if (g->has_arg == no_argument) {
+		fputs(") kind=flag ;;\n", f);
+		return;
+	}
+	for (k = 0; k < sizeof(words) / sizeof(words[0]); k++)
+		if (strcmp(g->name, words[k][0]) == 0) {
+			fprintf(f, ") kind=one words='%s' ;;\n", words[k][1]);
+			return;
+		}
+	if (strcmp(g->name, "unit") == 0) {
+		fprintf(f, ") kind=one words='%s' ;;\n",
+			strcmp(cmd->time_unit, "us") == 0 ? us_units
+							  : cmd->time_unit);
+	} else if (strcmp(g->name, "free") == 0) {
+		const char *names[64];
+		size_t n = ml_fit_param_names(cmd->fit_model, names, 64);
+
+		fputs(") kind=list words='auto", f);
+		for (k = 0; k < n && k < 64; k++)
+			fprintf(f, " %s", names[k]);
+		fputs("' ;;\n", f);
+	} else if (strcmp(g->name, "data") == 0 ||
+		   strcmp(g->name, "emit") == 0 ||
+		   strcmp(g->name, "output") == 0) {
+		fputs(") kind=file ;;\n", f);
+	} else {
+		fputs(") kind=value ;;\n", f);
+	}
+}
+
+/* `mcastlat fit MODEL`: the case fit-MODEL, the model's options and
+ * fit's own. */
+static void put_fit_command(FILE *f, const struct ml_command *cmd)
+{
+	size_t i;
+
+	fprintf(f, "\tfit-%s)\n\t\topts='", cmd->name);
+	for (i = 0; i < cmd->nopts; i++) {
+		fprintf(f, "--%s ", cmd->opts[i].name);
+		if (ml_alias_of(cmd, i))
+			fprintf(f, "--%s ", ml_alias_of(cmd, i));
+	}
+	for (i = 0; i < ml_nfit_opts; i++)
+		fprintf(f, "--%s%s", ml_fit_opts[i].name,
+			i + 1 < ml_nfit_opts ? " " : "'\n");
+	fputs("\t\tcase $2 in\n", f);
+	for (i = 0; i < cmd->nopts; i++)
+		put_opt(f, cmd, i);
+	for (i = 0; i < ml_nfit_opts; i++)
+		put_fit_opt(f, cmd, &ml_fit_opts[i]);
+	fputs("\t\tesac ;;\n", f);
+}
+
 static void put_command(FILE *f, const struct ml_command *cmd)
 {
 	size_t i;
@@ -210,25 +278,34 @@ static const char script_tail[] =
     "\n"
     "_mcastlat()\n"
     "{\n"
-    "\tlocal cur prev= opt= eq= pre= head= opts= kind= words=\n"
+    "\tlocal cur prev= opt= eq= pre= head= opts= kind= words= cmd\n"
     "\tCOMPREPLY=()\n"
     "\tcur=${COMP_WORDS[COMP_CWORD]}\n"
     "\t((COMP_CWORD > 0)) && prev=${COMP_WORDS[COMP_CWORD - 1]}\n"
     "\tif ((COMP_CWORD == 1)); then\n"
-    "\t\t_mcastlat_reply -W \"$_mcastlat_commands help list completion"
+    "\t\t_mcastlat_reply -W \"$_mcastlat_commands fit help list completion"
     " -h --help -V --version\" -- \"$cur\"\n"
     "\t\treturn 0\n"
     "\tfi\n"
-    "\tcase ${COMP_WORDS[1]} in\n"
+    "\tcmd=${COMP_WORDS[1]}\n"
+    "\tcase $cmd in\n"
     "\thelp)\n"
     "\t\t((COMP_CWORD == 2)) &&\n"
-    "\t\t\t_mcastlat_reply -W \"$_mcastlat_commands\" -- \"$cur\"\n"
+    "\t\t\t_mcastlat_reply -W \"$_mcastlat_commands fit\" -- \"$cur\"\n"
     "\t\treturn 0 ;;\n"
+    "\tfit)\n"
+    "\t\t# fit MODEL [OPTIONS]: the model first, then its options\n"
+    "\t\tif ((COMP_CWORD == 2)); then\n"
+    "\t\t\t_mcastlat_reply -W \"$_mcastlat_fit_models -h --help\" -- "
+    "\"$cur\"\n"
+    "\t\t\treturn 0\n"
+    "\t\tfi\n"
+    "\t\tcmd=fit-${COMP_WORDS[2]} ;;\n"
     "\tcompletion)\n"
     "\t\t((COMP_CWORD == 2)) && _mcastlat_reply -W bash -- \"$cur\"\n"
     "\t\treturn 0 ;;\n"
     "\tesac\n"
-    "\t_mcastlat_cmd \"${COMP_WORDS[1]}\" '' || return 0\n"
+    "\t_mcastlat_cmd \"$cmd\" '' || return 0\n"
     "\t# The option whose value is at the cursor.  bash splits\n"
     "\t# --opt=value at '=' (COMP_WORDBREAKS): --opt = value; zsh and a\n"
     "\t# COMP_WORDBREAKS without '=' leave --opt=value one word.\n"
@@ -242,7 +319,7 @@ static const char script_tail[] =
     "\t\topt=$prev\n"
     "\tfi\n"
     "\tif [[ -n $opt ]]; then\n"
-    "\t\t_mcastlat_cmd \"${COMP_WORDS[1]}\" \"$opt\"\n"
+    "\t\t_mcastlat_cmd \"$cmd\" \"$opt\"\n"
     "\t\tcase $kind in\n"
     "\t\tfile)\n"
     "\t\t\tif [[ -n ${ZSH_VERSION-} ]]; then\n"
@@ -281,7 +358,7 @@ static const char script_tail[] =
 
 static void put_script(FILE *f)
 {
-	size_t i;
+	size_t i, j;
 
 	fprintf(
 	    f,
@@ -302,6 +379,10 @@ static void put_script(FILE *f)
 	fputs("_mcastlat_commands='", f);
 	for (i = 0; i < ml_ncommands; i++)
 		fprintf(f, "%s%s", i ? " " : "", ml_commands[i]->name);
+	fputs("'\n_mcastlat_fit_models='", f);
+	for (i = 0, j = 0; i < ml_ncommands; i++)
+		if (ml_commands[i]->fit_model)
+			fprintf(f, "%s%s", j++ ? " " : "", ml_commands[i]->name);
 	fputs("'\n\n"
 	      "# _mcastlat_cmd CMD OPT: opts = the options of CMD; kind and "
 	      "words = what\n"
@@ -313,6 +394,9 @@ static void put_script(FILE *f)
 	      f);
 	for (i = 0; i < ml_ncommands; i++)
 		put_command(f, ml_commands[i]);
+	for (i = 0; i < ml_ncommands; i++)
+		if (ml_commands[i]->fit_model)
+			put_fit_command(f, ml_commands[i]);
 	fputs("\t*) return 1 ;;\n\tesac\n}\n\n", f);
 	fputs(script_tail, f);
 }

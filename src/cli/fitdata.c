@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -24,6 +25,10 @@
 /* ------------------------------------------------------------------ */
 /* Small helpers shared with the readers */
 
+static char *vfmt(const char *fmt, va_list ap)
+    __attribute__((format(printf, 1, 0)));
+
+/* fmt and ap formatted into a new string, or NULL. */
 static char *vfmt(const char *fmt, va_list ap)
 {
 	va_list aq;
@@ -79,16 +84,27 @@ static int oom(struct fd_src *src)
 	return fd_fail(src, 0, "out of memory");
 }
 
-/* Grow *v (of *n elements of size sz) by one zeroed element. */
+/*
+ * Room for element n of the array *vp of elements of size sz, zeroed;
+ * NULL when out of memory.  The array holds a power of two of elements,
+ * doubled when n reaches it, so that adding n rows costs O(n).
+ */
 static void *grow(void *vp, size_t n, size_t sz)
 {
 	void **v = vp;
-	char *p = realloc(*v, (n + 1) * sz);
+	char *p = *v;
 
-	if (p == NULL)
-		return NULL;
+	if ((n & (n - 1)) == 0) { /* 0, 1, 2, 4, ...: full */
+		size_t cap = n ? 2 * n : 1;
+
+		if (cap > SIZE_MAX / sz)
+			return NULL;
+		p = realloc(*v, cap * sz);
+		if (p == NULL)
+			return NULL;
+		*v = p;
+	}
 	memset(p + n * sz, 0, sz);
-	*v = p;
 	return p + n * sz;
 }
 
@@ -147,8 +163,10 @@ int fd_note_skipped(struct fd_src *src, size_t n, size_t first)
 		return 0;
 	if (n == 1)
 		return fd_note(src, first, "a line that is not a row skipped");
-	return fd_note(src, 0, "%zu lines that are not rows skipped (first "
-		       "at line %zu)", n, first);
+	return fd_note(src, 0,
+		       "%zu lines that are not rows skipped (first "
+		       "at line %zu)",
+		       n, first);
 }
 
 const char *fd_positive(const char *s, double *out)
@@ -232,9 +250,9 @@ static bool contains_ci(const char *s, const char *w)
 bool fd_is_warning(const char *s)
 {
 	static const char *const pre[] = {
-		"[",	       "srun:", "slurmstepd:", "mpirun",  "mpiexec",
-		"prterun",     "orterun", "libibverbs:", "librdmacm:", "UCX ",
-		"hwloc",       "NOTE:", "Note:", "ERROR:", NULL};
+	    "[",       "srun:",	  "slurmstepd:", "mpirun",     "mpiexec",
+	    "prterun", "orterun", "libibverbs:", "librdmacm:", "UCX ",
+	    "hwloc",   "NOTE:",	  "Note:",	 "ERROR:",     NULL};
 	size_t i, d;
 
 	s += strspn(s, " \t");
@@ -245,7 +263,9 @@ bool fd_is_warning(const char *s)
 	d = strspn(s, "-");
 	if (d >= 10 && s[d + strspn(s + d, " \t\r")] == '\0')
 		return true;
-	return contains_ci(s, "warning") || contains_ci(s, "help message");
+	return contains_ci(s, "warning:") || contains_ci(s, "help message") ||
+	       ((prefix(s, "WARNING") || prefix(s, "Warning")) &&
+		(s[7] == ' ' || s[7] == '!' || s[7] == ':'));
 }
 
 bool fd_is_numeric(const char *w)
@@ -303,9 +323,10 @@ static int merge_attr(struct fd_src *src, size_t lineno, struct fd_kv *kv,
 		if (i < *n && kv[i].val[0] != '\0') {
 			if (same_value(kv[i].val, at->val))
 				continue;
-			return fd_fail(src, lineno, "%s: the file says %.40s, "
-				       "the attribute says %.40s", at->key,
-				       kv[i].val, at->val);
+			return fd_fail(src, lineno,
+				       "%s: the file says %.40s, "
+				       "the attribute says %.40s",
+				       at->key, kv[i].val, at->val);
 		}
 		v = strdup(at->val);
 		if (v == NULL)
@@ -353,8 +374,9 @@ int fd_add(struct fd_src *src, size_t lineno, const char *const *keys,
 		free_kv(kv, nkv);
 		return oom(src);
 	}
-	*r = (struct fd_row){src->name, (long)lineno, kv,     nkv,	st->avg,
-			     st->min,	st->max,      st->unit, st->weight};
+	*r = (struct fd_row){src->name, (long)lineno, kv,
+			     nkv,	st->avg,      st->min,
+			     st->max,	st->unit,     st->weight};
 	s->nrows++;
 	src->nrows++;
 	return 0;
@@ -435,10 +457,25 @@ static int parse_spec(const char *spec, char **path, struct fd_kv **attr,
 	*path = NULL;
 	*attr = NULL;
 	*nattr = 0;
+	/* The first split whose name exists, else the first split. */
 	if (strcmp(spec, "-") != 0 && stat(spec, &st) != 0)
-		for (p = strchr(spec, ':'); p && !c; p = strchr(p + 1, ':'))
-			if (p > spec && attr_list(p + 1))
+		for (p = strchr(spec, ':'); p; p = strchr(p + 1, ':')) {
+			char *name;
+			bool found;
+
+			if (p == spec || !attr_list(p + 1))
+				continue;
+			if (c == NULL)
 				c = p;
+			name = strndup(spec, (size_t)(p - spec));
+			found = name && (strcmp(name, "-") == 0 ||
+					 stat(name, &st) == 0);
+			free(name);
+			if (found) {
+				c = p;
+				break;
+			}
+		}
 	if (c == NULL) {
 		*path = strdup(spec);
 		goto check;
@@ -462,8 +499,10 @@ static int parse_spec(const char *spec, char **path, struct fd_kv **attr,
 		}
 		for (i = 0; i < *nattr; i++)
 			if (strcmp((*attr)[i].key, a->key) == 0) {
-				snprintf(err, errlen, "%s: attribute %s given "
-					 "twice", *path, a->key);
+				snprintf(err, errlen,
+					 "%s: attribute %s given "
+					 "twice",
+					 *path, a->key);
 				free(a->key);
 				free(a->val);
 				goto fail;
@@ -568,12 +607,11 @@ static int load(struct fd_src *src, FILE *f)
 		}
 		while (len > off && buf[len - 1] == '\r')
 			buf[--len] = '\0';
-		v = realloc(src->line, (src->nline + 1) * sizeof(*v));
+		v = grow(&src->line, src->nline, sizeof(*v));
 		if (v == NULL)
 			break;
-		src->line = v;
-		v[src->nline] = strdup(buf + off);
-		if (v[src->nline] == NULL)
+		*v = strdup(buf + off);
+		if (*v == NULL)
 			break;
 		src->nline++;
 	}
@@ -652,13 +690,13 @@ static enum fd_format detect(const struct fd_src *src, size_t *start,
 			frame = !frame;
 			continue;
 		}
-		if (frame || fd_is_warning(s))
-			continue;
 		*start = i;
 		if (osu_title(s))
 			return FD_OSU;
 		if (imb_marker(s))
 			return FD_IMB;
+		if (frame || fd_is_warning(s))
+			continue;
 		if (s[0] == '#')
 			continue;
 		return csv_header(s) ? FD_CSV : FD_UNKNOWN;
@@ -691,15 +729,16 @@ static int read_src(struct fd_src *src, FILE *f)
 		rc = fd_read_imb(src, start);
 		break;
 	default:
-		return fd_fail(src, 0, "unknown format (read: %s)",
-			       FD_FORMATS);
+		return fd_fail(src, 0, "unknown format (read: %s)", FD_FORMATS);
 	}
 	if (rc)
 		return rc;
 	n = src->nrows + src->nbad;
 	if (n < 2)
-		return fd_fail(src, 0, "%zu data point%s (at least 2 are "
-			       "needed)", n, n == 1 ? "" : "s");
+		return fd_fail(src, 0,
+			       "%zu data point%s (at least 2 are "
+			       "needed)",
+			       n, n == 1 ? "" : "s");
 	return 0;
 }
 
@@ -732,6 +771,10 @@ int fd_read(struct fd_set *s, const char *spec, FILE *in, char *err,
 	src.name = *slot;
 	if (strcmp(path, "-") == 0) {
 		f = in;
+		if (f == NULL) {
+			fd_fail(&src, 0, "no standard input");
+			goto out;
+		}
 	} else {
 		f = fopen(path, "r");
 		if (f == NULL) {

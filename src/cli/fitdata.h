@@ -36,9 +36,9 @@ struct fd_kv {
  * file gives is a fatal error of fd_read.
  */
 struct fd_row {
-	const char *file;	/* the path as given, "stdin" for "-" (owned
-				 * by the set) */
-	long line;		/* 1-based line of the row in that file */
+	const char *file; /* the path as given, "stdin" for "-" (owned
+			   * by the set) */
+	long line;	  /* 1-based line of the row in that file */
 	struct fd_kv *kv;
 	size_t nkv;
 	/* The row's statistics; a file with one value per row fills avg
@@ -48,7 +48,7 @@ struct fd_row {
 	 * the header's latency[UNIT], or NULL for plain `latency` (the
 	 * caller applies --unit).  A static string. */
 	const char *unit;
-	double weight;		/* CSV `weight` column (> 0), else NaN */
+	double weight; /* CSV `weight` column (> 0), else NaN */
 };
 
 /* A rejected row: where "FILE:LINE", msg "latency: '-3' must be > 0". */
@@ -64,9 +64,11 @@ struct fd_set {
 	 * failed OSU validation. */
 	struct fd_problem *bad;
 	size_t nbad;
-	/* One-line notes for stderr: "FILE: 3 tables of benchmarks other
-	 * than PingPong and Bcast skipped (Allreduce, Reduce)",
-	 * "FILE:40: zero-byte Bcast dropped (sends nothing)". */
+	/* One-line notes for stderr: "FILE: 3 benchmarks other than
+	 * PingPong and Bcast skipped (Allreduce, Reduce)", "FILE:40:
+	 * zero-byte Bcast dropped (sends nothing)", "FILE: 2 lines that are
+	 * not rows skipped (first at line 7)" (launcher warnings among a
+	 * table's rows). */
 	char **notes;
 	size_t nnotes;
 	/* The names the rows point to, one per file read. */
@@ -75,17 +77,19 @@ struct fd_set {
 };
 
 /* The formats fd_read recognises, as its unknown-format error names them. */
-#define FD_FORMATS                                                            \
-	"CSV with a latency column, OSU Micro-Benchmarks osu_latency/osu_bcast, " \
+#define FD_FORMATS                                                             \
+	"CSV with a latency column, OSU Micro-Benchmarks "                     \
+	"osu_latency/osu_bcast, "                                              \
 	"IMB-MPI1 PingPong/Bcast"
 
 /*
  * Read one --data argument, spec = FILE[:key=value]..., into s (zeroed
  * with `struct fd_set s = {0}` before the first call; each call adds to
  * it).  A FILE whose literal name (spec whole) exists is never split;
- * otherwise spec is split at the first ':' after which every item is
- * key=value (a non-empty key of letters, digits, '-' and '_').  "-" reads
- * in.
+ * otherwise spec is split at a ':' after which every item is key=value
+ * (a non-empty key of letters, digits, '-' and '_'; the value up to the
+ * next ':'), the first such ':' before which a file of that name exists,
+ * else the first such ':'.  "-" reads in (NULL: an error).
  *
  * Returns 0, or -1 with a one-line message in err (no "mcastlat: "
  * prefix; "FILE: ..." or "FILE:LINE: ...") for a fatal problem: the file

@@ -15,12 +15,12 @@
 /* One file being read: its lines, its attributes, what it added. */
 struct fd_src {
 	struct fd_set *set;
-	const char *name;	/* as messages show it (owned by the set) */
-	char **line;		/* line[i] is line i + 1, without its end */
+	const char *name; /* as messages show it (owned by the set) */
+	char **line;	  /* line[i] is line i + 1, without its end */
 	size_t nline;
-	const struct fd_kv *attr;	/* FILE:key=value attributes */
+	const struct fd_kv *attr; /* FILE:key=value attributes */
 	size_t nattr;
-	size_t nrows, nbad;	/* rows and rejected rows of this file */
+	size_t nrows, nbad; /* rows and rejected rows of this file */
 	char *err;
 	size_t errlen;
 };
@@ -50,11 +50,11 @@ int fd_add(struct fd_src *src, size_t lineno, const char *const *keys,
 
 /* Reject the row of line lineno, msg printf-style; -1 out of memory. */
 int fd_bad(struct fd_src *src, size_t lineno, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 /* A note "NAME: ..." (lineno 0) or "NAME:LINE: ..."; -1 out of memory. */
 int fd_note(struct fd_src *src, size_t lineno, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 /* The note for n lines of text among a table's rows, the first at
  * line first (none when n is 0); -1 out of memory. */
@@ -62,7 +62,7 @@ int fd_note_skipped(struct fd_src *src, size_t n, size_t first);
 
 /* Write the fatal error "NAME: ..." / "NAME:LINE: ..." and return -1. */
 int fd_fail(struct fd_src *src, size_t lineno, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 /* A time or weight cell: NULL and *out set when a finite number > 0,
  * else the phrase of the message ("is not a number", "must be > 0"). */

@@ -5,6 +5,7 @@
  *   mcastlat help COMMAND
  *   mcastlat list
  *   mcastlat completion bash
+ *   mcastlat fit MODEL --data FILE...    (fit.c)
  */
 #include <gsl/gsl_errno.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 
 #include "cli/commands.h"
 #include "cli/completion.h"
+#include "cli/fit.h"
 #include "cli/run.h"
 #include "cli/suggest.h"
 #include "mcastlat.h"
@@ -24,6 +26,7 @@ static void usage(FILE *f)
 	fputs("usage: mcastlat [-h|--help] [-V|--version] COMMAND [OPTIONS]\n"
 	      "       mcastlat help COMMAND\n"
 	      "       mcastlat list\n"
+	      "       mcastlat fit MODEL --data FILE...\n"
 	      "       mcastlat completion bash\n\n"
 	      "Predicts multicast and broadcast latency in parallel-computer\n"
 	      "interconnects from published analytical models.\n\n"
@@ -32,6 +35,8 @@ static void usage(FILE *f)
 	for (i = 0; i < ml_ncommands; i++)
 		fprintf(f, "  %-10s %s\n", ml_commands[i]->name,
 			ml_commands[i]->summary);
+	fprintf(f, "  %-10s %s\n", "fit",
+		"a model's parameters from measurements (OSU, IMB, CSV)");
 	fputs("\nEvery numeric option takes a value list (4,8  4:64:4  "
 	      "4:1024:*2); several\nlists give their cartesian product. "
 	      "See 'mcastlat help COMMAND' and\nman mcastlat.\n",
@@ -102,9 +107,15 @@ static int dispatch(int argc, char **argv, struct ml_ctx *ctx)
 	}
 	if (strcmp(argv[1], "completion") == 0)
 		return ml_completion_main(argc - 1, argv + 1, ctx);
+	if (strcmp(argv[1], "fit") == 0)
+		return ml_fit_main(argc - 1, argv + 1, ctx);
 	if (strcmp(argv[1], "help") == 0) {
 		if (argc == 2) {
 			usage(ctx->out);
+			return ML_EXIT_OK;
+		}
+		if (strcmp(argv[2], "fit") == 0 && argc == 3) {
+			ml_fit_usage(ctx->out);
 			return ML_EXIT_OK;
 		}
 		cmd = ml_find_command(argv[2]);

@@ -66,9 +66,9 @@ static bool skipped(const char *s)
 
 /* The columns of the header. */
 struct csv_cols {
-	char **name;	/* every header cell, trimmed */
+	char **name; /* every header cell, trimmed */
 	size_t n;
-	size_t lat, weight;	/* their index, or n */
+	size_t lat, weight; /* their index, or n */
 	const char *unit;
 };
 
@@ -85,15 +85,17 @@ static const char *unit_name(const char *u)
 }
 
 /* Column k named latency[...]: its unit, or an error. */
-static int latency_col(struct fd_src *src, size_t lineno,
-		       struct csv_cols *c, size_t k)
+static int latency_col(struct fd_src *src, size_t lineno, struct csv_cols *c,
+		       size_t k)
 {
 	const char *h = c->name[k];
 	char q[ML_QUOTE_LEN];
 
 	if (c->lat < c->n)
-		return fd_fail(src, lineno, "column %s: a second latency "
-			       "column", fd_q(q, h));
+		return fd_fail(src, lineno,
+			       "column %s: a second latency "
+			       "column",
+			       fd_q(q, h));
 	c->lat = k;
 	if (h[7] == '\0')
 		return 0;
@@ -108,8 +110,10 @@ static int latency_col(struct fd_src *src, size_t lineno,
 		c->unit = unit_name(u);
 	}
 	if (c->unit == NULL)
-		return fd_fail(src, lineno, "column %s: unknown unit (use "
-			       "latency[ns], [us], [ms] or [s])", fd_q(q, h));
+		return fd_fail(src, lineno,
+			       "column %s: unknown unit (use "
+			       "latency[ns], [us], [ms] or [s])",
+			       fd_q(q, h));
 	return 0;
 }
 
@@ -135,7 +139,8 @@ static int read_header(struct fd_src *src, size_t lineno, char *s,
 				       k + 1);
 		for (i = 0; i < k; i++)
 			if (strcmp(c->name[i], h) == 0)
-				return fd_fail(src, lineno, "column %s "
+				return fd_fail(src, lineno,
+					       "column %s "
 					       "appears twice in the header",
 					       fd_q(q, h));
 		if (strcmp(h, "latency") == 0 ||
@@ -163,8 +168,10 @@ static int read_row(struct fd_src *src, size_t lineno, char *s,
 
 	if (csv_split(s, f, c->n + 1, &nf))
 		return strchr(s, '"') ? fd_bad(src, lineno, "unbalanced quotes")
-				      : fd_bad(src, lineno, "expected %zu fields, "
-					       "found more", c->n);
+				      : fd_bad(src, lineno,
+					       "expected %zu fields, "
+					       "found more",
+					       c->n);
 	if (nf != c->n)
 		return fd_bad(src, lineno, "expected %zu fields, found %zu",
 			      c->n, nf);

@@ -36,17 +36,17 @@ static const char *const col_name[] = {"#bytes", "t_avg", "t_min",
 				       "t_max",	 "count", "rate"};
 
 struct imb {
-	char bench[64];	/* the current benchmark, "" before the first */
-	const char *op;	/* "p2p", "bcast", or NULL: skipped */
-	char procs[24];	/* its #processes, "" unknown */
+	char bench[64]; /* the current benchmark, "" before the first */
+	const char *op; /* "p2p", "bcast", or NULL: skipped */
+	char procs[24]; /* its #processes, "" unknown */
 	enum imb_col col[IMB_MAX_COLS];
 	size_t ncol;
-	bool table;	/* between a header and the end of its rows */
+	bool table; /* between a header and the end of its rows */
 	size_t header, rows;
-	size_t nzero, zero_line;	/* zero-byte Bcast rows dropped */
-	size_t nskip, skip_line;	/* text among the rows */
-	size_t nother;	/* tables of other benchmarks */
-	char others[160];	/* their names, each once */
+	size_t nzero, zero_line; /* zero-byte Bcast rows dropped */
+	size_t nskip, skip_line; /* text among the rows */
+	size_t nother;		 /* tables of other benchmarks */
+	char others[160];	 /* their names, each once */
 };
 
 static bool starts(const char *w, const char *s)
@@ -105,8 +105,7 @@ static void read_bench(struct imb *m, char *s)
 }
 
 /* "# #processes = P" or "# #processes = P; rank order (rowwise):" */
-static int read_procs(struct fd_src *src, size_t lineno, char *s,
-		      struct imb *m)
+static int read_procs(struct fd_src *src, size_t lineno, char *s, struct imb *m)
 {
 	char *p = strchr(s, '=') + 1, q[ML_QUOTE_LEN];
 	const char *why;
@@ -130,10 +129,10 @@ static int header_col(const char *w)
 	static const struct {
 		const char *name;
 		enum imb_col col;
-	} cols[] = {{"#bytes", C_BYTES},      {"#repetitions", C_INT},
-		    {"t[usec]", C_AVG},	      {"t_avg[usec]", C_AVG},
-		    {"t_min[usec]", C_MIN},   {"t_max[usec]", C_MAX},
-		    {"Mbytes/sec", C_REAL},   {"Msg/sec", C_REAL},
+	} cols[] = {{"#bytes", C_BYTES},    {"#repetitions", C_INT},
+		    {"t[usec]", C_AVG},	    {"t_avg[usec]", C_AVG},
+		    {"t_min[usec]", C_MIN}, {"t_max[usec]", C_MAX},
+		    {"Mbytes/sec", C_REAL}, {"Msg/sec", C_REAL},
 		    {"defects", C_REAL}};
 	size_t i;
 
@@ -153,7 +152,8 @@ static int read_header(struct fd_src *src, size_t lineno, char *s,
 	if (end_table(src, m))
 		return -1;
 	if (m->bench[0] == '\0')
-		return fd_fail(src, lineno, "table header before "
+		return fd_fail(src, lineno,
+			       "table header before "
 			       "'# Benchmarking'");
 	m->table = true;
 	m->header = lineno;
@@ -171,8 +171,10 @@ static int read_header(struct fd_src *src, size_t lineno, char *s,
 		int c = header_col(w[i]);
 
 		if (c < 0)
-			return fd_fail(src, lineno, "IMB column %s is not "
-				       "read", fd_q(q, w[i]));
+			return fd_fail(src, lineno,
+				       "IMB column %s is not "
+				       "read",
+				       fd_q(q, w[i]));
 		m->col[i] = (enum imb_col)c;
 		t = t || c == C_AVG || c == C_MIN || c == C_MAX;
 		bytes = bytes || c == C_BYTES;
@@ -207,8 +209,7 @@ static const char *cell(enum imb_col c, const char *w, struct fd_stat *st,
 	return "is not read";
 }
 
-static int read_row(struct fd_src *src, size_t lineno, char *s,
-		    struct imb *m)
+static int read_row(struct fd_src *src, size_t lineno, char *s, struct imb *m)
 {
 	static const char *const keys[] = {"op", "msg", "nodes"};
 	struct fd_stat st = {NAN, NAN, NAN, NAN, "us"};
@@ -245,8 +246,7 @@ static void skip(struct imb *m, size_t lineno)
 		m->skip_line = lineno;
 }
 
-static int one_line(struct fd_src *src, size_t lineno, char *s,
-		    struct imb *m)
+static int one_line(struct fd_src *src, size_t lineno, char *s, struct imb *m)
 {
 	char *t = s + strspn(s, " \t");
 
@@ -275,16 +275,20 @@ static int one_line(struct fd_src *src, size_t lineno, char *s,
 
 static int notes(struct fd_src *src, const struct imb *m)
 {
-	if (m->nzero == 1 && fd_note(src, m->zero_line, "zero-byte Bcast "
+	if (m->nzero == 1 && fd_note(src, m->zero_line,
+				     "zero-byte Bcast "
 				     "dropped (sends nothing)"))
 		return -1;
-	if (m->nzero > 1 && fd_note(src, 0, "%zu zero-byte Bcast rows dropped "
+	if (m->nzero > 1 && fd_note(src, 0,
+				    "%zu zero-byte Bcast rows dropped "
 				    "(they send nothing; first at line %zu)",
 				    m->nzero, m->zero_line))
 		return -1;
-	if (m->nother && fd_note(src, 0, "%zu benchmark%s other than PingPong "
-				 "and Bcast skipped (%s)", m->nother,
-				 m->nother == 1 ? "" : "s", m->others))
+	if (m->nother &&
+	    fd_note(src, 0,
+		    "%zu benchmark%s other than PingPong "
+		    "and Bcast skipped (%s)",
+		    m->nother, m->nother == 1 ? "" : "s", m->others))
 		return -1;
 	if (fd_note_skipped(src, m->nskip, m->skip_line))
 		return -1;

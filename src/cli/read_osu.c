@@ -33,17 +33,17 @@ enum osu_col { C_SIZE, C_AVG, C_MIN, C_MAX, C_INT, C_REAL, C_VALID };
 
 /* How messages name a column. */
 static const char *const col_name[] = {
-	"size", "avg latency", "min latency", "max latency", "count",
-	"tail latency", "validation"};
+    "size",  "avg latency",  "min latency", "max latency",
+    "count", "tail latency", "validation"};
 
 struct osu {
-	const char *op;	/* of the current title, or NULL */
+	const char *op; /* of the current title, or NULL */
 	enum osu_col col[OSU_MAX_COLS];
 	size_t ncol;
-	size_t header;	/* line of the current header, 0 none */
-	size_t rows;	/* lines read as rows under it */
-	size_t nzero, zero_line;	/* zero-byte broadcasts dropped */
-	size_t nskip, skip_line;	/* text among the rows */
+	size_t header;		 /* line of the current header, 0 none */
+	size_t rows;		 /* lines read as rows under it */
+	size_t nzero, zero_line; /* zero-byte broadcasts dropped */
+	size_t nskip, skip_line; /* text among the rows */
 };
 
 static bool word_is(const char *w, const char *s)
@@ -87,8 +87,10 @@ static int read_title(struct fd_src *src, size_t lineno, const char *s,
 	else if (word_is(name, "Broadcast Latency"))
 		o->op = "bcast";
 	else
-		return fd_fail(src, lineno, "OSU test %s is not read (read: "
-			       "osu_latency, osu_bcast)", fd_q(q, name));
+		return fd_fail(src, lineno,
+			       "OSU test %s is not read (read: "
+			       "osu_latency, osu_bcast)",
+			       fd_q(q, name));
 	return 0;
 }
 
@@ -145,8 +147,8 @@ static int header_col(char **w, size_t n, size_t *i)
 static bool is_header(const char *s)
 {
 	s += strspn(s, "# \t");
-	return (starts(s, "Size") && (s[4] == ' ' || s[4] == '\t' ||
-				      s[4] == '\0')) ||
+	return (starts(s, "Size") &&
+		(s[4] == ' ' || s[4] == '\t' || s[4] == '\0')) ||
 	       starts(s, "Avg Latency") || starts(s, "Latency (us)");
 }
 
@@ -173,8 +175,10 @@ static int read_header(struct fd_src *src, size_t lineno, char *s,
 		int c = header_col(w, n, &i);
 
 		if (c < 0)
-			return fd_fail(src, lineno, "OSU column %s is not "
-				       "read", fd_q(q, w[i]));
+			return fd_fail(src, lineno,
+				       "OSU column %s is not "
+				       "read",
+				       fd_q(q, w[i]));
 		if (k == OSU_MAX_COLS)
 			return fd_fail(src, lineno, "more than %d columns",
 				       OSU_MAX_COLS);
@@ -225,8 +229,7 @@ static const char *cell(enum osu_col c, const char *w, struct fd_stat *st,
 	return "is not read";
 }
 
-static int read_row(struct fd_src *src, size_t lineno, char *s,
-		    struct osu *o)
+static int read_row(struct fd_src *src, size_t lineno, char *s, struct osu *o)
 {
 	static const char *const keys[] = {"op", "msg"};
 	struct fd_stat st = {NAN, NAN, NAN, NAN, "us"};
@@ -249,8 +252,8 @@ static int read_row(struct fd_src *src, size_t lineno, char *s,
 	}
 	if (fail)
 		return fd_bad(src, lineno, "validation failed");
-	if (vals[1] && word_is(o->op, "bcast") && strspn(vals[1], "0") ==
-	    strlen(vals[1])) {
+	if (vals[1] && word_is(o->op, "bcast") &&
+	    strspn(vals[1], "0") == strlen(vals[1])) {
 		if (o->nzero++ == 0)
 			o->zero_line = lineno;
 		return 0;
@@ -258,8 +261,7 @@ static int read_row(struct fd_src *src, size_t lineno, char *s,
 	return fd_add(src, lineno, keys, vals, vals[1] ? 2 : 1, &st);
 }
 
-static int one_line(struct fd_src *src, size_t lineno, char *s,
-		    struct osu *o)
+static int one_line(struct fd_src *src, size_t lineno, char *s, struct osu *o)
 {
 	const char *t = s + strspn(s, " \t");
 
@@ -267,8 +269,9 @@ static int one_line(struct fd_src *src, size_t lineno, char *s,
 		return 0;
 	if (*t == '#') {
 		if (strncmp(t, "# OSU ", 6) == 0)
-			return end_table(src, o) ? -1
-						 : read_title(src, lineno, t, o);
+			return end_table(src, o)
+				   ? -1
+				   : read_title(src, lineno, t, o);
 		if (is_header(t))
 			return read_header(src, lineno, s + (t - s), o);
 		return 0; /* a comment, "# Datatype: MPI_CHAR." */
@@ -293,10 +296,12 @@ int fd_read_osu(struct fd_src *src, size_t start)
 			return -1;
 	if (end_table(src, &o))
 		return -1;
-	if (o.nzero == 1 && fd_note(src, o.zero_line, "zero-byte broadcast "
+	if (o.nzero == 1 && fd_note(src, o.zero_line,
+				    "zero-byte broadcast "
 				    "dropped (sends nothing)"))
 		return -1;
-	if (o.nzero > 1 && fd_note(src, 0, "%zu zero-byte broadcasts dropped "
+	if (o.nzero > 1 && fd_note(src, 0,
+				   "%zu zero-byte broadcasts dropped "
 				   "(they send nothing; first at line %zu)",
 				   o.nzero, o.zero_line))
 		return -1;

@@ -135,7 +135,8 @@ struct work {
 	size_t fidx[ML_FIT_MAXFREE]; /* free costs' indices in m->params */
 	unsigned char *pts;	     /* working copy of the points */
 	const double *y;
-	double *wt;	 /* weight of each point */
+	double *sw;	 /* square root of each point's weight (1/y_i:
+			  * no underflow of 1/y_i^2 for huge times) */
 	size_t *fit_of;	 /* the fitted points' indices */
 	struct fit_piece *pc; /* FIT_NPIECE per point */
 	unsigned char *npc;
@@ -180,7 +181,9 @@ static double true_chi2(struct work *w, const double *theta, double *pred)
 		i = w->fit_of[k];
 		if (isnan(pred[i]))
 			return INFINITY;
-		chi2 += w->wt[i] * (pred[i] - w->y[i]) * (pred[i] - w->y[i]);
+		double e = w->sw[i] * (pred[i] - w->y[i]);
+
+		chi2 += e * e;
 	}
 	return chi2;
 }
@@ -288,7 +291,7 @@ static void design(struct work *w, const unsigned char *a)
 	for (k = 0; k < w->nfit; k++) {
 		size_t i = w->fit_of[k];
 		const struct fit_piece *pc = &w->pc[i * FIT_NPIECE + a[i]];
-		double s = sqrt(w->wt[i]);
+		double s = w->sw[i];
 
 		for (j = 0; j < w->p; j++) {
 			double x = s * pc->row[w->fidx[j]];
@@ -456,7 +459,7 @@ static int polish_f(const gsl_vector *x, void *arg, gsl_vector *f)
 		size_t i = w->fit_of[k];
 
 		gsl_vector_set(f, k,
-			       sqrt(w->wt[i]) *
+			       w->sw[i] *
 				   (top_piece(w, i, x->data, &a) - w->y[i]));
 	}
 	return GSL_SUCCESS;
@@ -476,7 +479,7 @@ static int polish_df(const gsl_vector *x, void *arg, gsl_matrix *J)
 		pc = &w->pc[i * FIT_NPIECE + a];
 		for (j = 0; j < w->p; j++)
 			gsl_matrix_set(J, k, j,
-				       sqrt(w->wt[i]) * pc->row[w->fidx[j]]);
+				       w->sw[i] * pc->row[w->fidx[j]]);
 	}
 	return GSL_SUCCESS;
 }
@@ -651,7 +654,7 @@ static enum ml_status finish(struct work *w, const double *theta,
 		unsigned ap = active_piece(w, ii, theta, res->pred[ii], a[ii],
 					   &edge);
 		const struct fit_piece *pc = &w->pc[ii * FIT_NPIECE + ap];
-		double s = sqrt(w->wt[ii]);
+		double s = w->sw[ii];
 
 		for (j = 0; j < w->p; j++)
 			gsl_matrix_set(Jraw, k, j, s * pc->row[w->fidx[j]]);
@@ -751,7 +754,7 @@ static enum ml_status finish(struct work *w, const double *theta,
 					     (sl * sl);
 				}
 				res->cov[on[j] * w->p + on[k]] =
-				    s2 * c / (cs[j] * cs[k]);
+				    s2 * c / cs[j] / cs[k];
 			}
 		/* Leverages h_kk = sum_l U_kl^2 (U is in Jq now). */
 		for (k = 0; k < w->nfit; k++) {
@@ -761,7 +764,7 @@ static enum ml_status finish(struct work *w, const double *theta,
 			for (j = 0; j < q; j++)
 				h += gsl_matrix_get(&Jq.matrix, k, j) *
 				     gsl_matrix_get(&Jq.matrix, k, j);
-			e = sqrt(w->wt[ii]) * (res->pred[ii] - w->y[ii]);
+			e = w->sw[ii] * (res->pred[ii] - w->y[ii]);
 			res->stud[ii] = h < 1 - 1e-12 && s2 > 0
 					    ? e / sqrt(s2 * (1 - h))
 					    : NAN;
@@ -770,7 +773,7 @@ static enum ml_status finish(struct work *w, const double *theta,
 		for (k = 0; k < w->nfit; k++) {
 			size_t ii = w->fit_of[k];
 
-			res->stud[ii] = s2 > 0 ? sqrt(w->wt[ii]) *
+			res->stud[ii] = s2 > 0 ? w->sw[ii] *
 						     (res->pred[ii] - w->y[ii]) /
 						     sqrt(s2)
 					       : NAN;
@@ -787,15 +790,15 @@ out:
 	/* Weighted R^2 and the relative errors. */
 	for (k = 0; k < w->nfit; k++) {
 		i = w->fit_of[k];
-		sw += w->wt[i];
-		swy += w->wt[i] * w->y[i];
+		sw += w->sw[i] * w->sw[i];
+		swy += w->sw[i] * w->sw[i] * w->y[i];
 	}
 	for (k = 0; k < w->nfit; k++) {
 		double dy;
 
 		i = w->fit_of[k];
 		dy = w->y[i] - swy / sw;
-		sst += w->wt[i] * dy * dy;
+		sst += (w->sw[i] * dy) * (w->sw[i] * dy);
 	}
 	res->r2 = sst > 0 ? 1 - chi2 / sst : NAN;
 	return ML_OK;
@@ -850,6 +853,13 @@ static void summarise(struct work *w, const bool *use,
 		}
 	}
 	res->rms_rel = sqrt(ss / (double)w->nfit);
+	/* Residuals of rounding (data the model reproduces exactly) have
+	 * no outliers, whatever their studentised size. */
+	if (res->max_rel < 1e-9) {
+		for (i = 0; i < w->n; i++)
+			res->flag[i] = 0;
+		res->noutliers = 0;
+	}
 	res->hold_rms_rel = nh ? sqrt(sh / (double)nh) : NAN;
 	res->nhold = nh;
 }
@@ -859,7 +869,7 @@ static void summarise(struct work *w, const bool *use,
 static void work_free(struct work *w)
 {
 	free(w->pts);
-	free(w->wt);
+	free(w->sw);
 	free(w->fit_of);
 	free(w->pc);
 	free(w->npc);
@@ -942,11 +952,11 @@ static enum ml_status work_init(struct work *w, const struct ml_fit_data *data,
 	w->p = nfree;
 	w->y = data->y;
 	w->pts = malloc(w->n * w->m->size);
-	w->wt = malloc(w->n * sizeof(*w->wt));
+	w->sw = malloc(w->n * sizeof(*w->sw));
 	w->fit_of = malloc(w->n * sizeof(*w->fit_of));
 	w->pc = calloc(w->n * FIT_NPIECE, sizeof(*w->pc));
 	w->npc = calloc(w->n, 1);
-	if (!w->pts || !w->wt || !w->fit_of || !w->pc || !w->npc)
+	if (!w->pts || !w->sw || !w->fit_of || !w->pc || !w->npc)
 		return ML_ENOMEM;
 	memcpy(w->pts, data->points, w->n * w->m->size);
 	set_theta(w, zero);
@@ -956,8 +966,8 @@ static enum ml_status work_init(struct work *w, const struct ml_fit_data *data,
 		if (w->m->validate(point(w, i), &dd) != ML_OK)
 			return ml_diag_set(d, dd.param, "point %zu: %s", i + 1,
 					   dd.msg);
-		w->wt[i] = (o->relative ? 1 / (data->y[i] * data->y[i]) : 1) *
-			   (data->w ? data->w[i] : 1);
+		w->sw[i] = (o->relative ? 1 / data->y[i] : 1) *
+			   (data->w ? sqrt(data->w[i]) : 1);
 		if (!data->use || data->use[i])
 			w->fit_of[w->nfit++] = i;
 	}
@@ -1038,7 +1048,7 @@ static enum ml_status robust_fit(struct work *w, double *theta,
 				for (k = 0; k < q; k++)
 					res->cov[on[j] * w->p + on[k]] =
 					    gsl_matrix_get(cq, j, k) /
-					    (w->cs[on[j]] * w->cs[on[k]]);
+					    w->cs[on[j]] / w->cs[on[k]];
 			for (k = 0; k < w->nfit; k++)
 				res->stud[w->fit_of[k]] = -gsl_vector_get(r, k);
 		}

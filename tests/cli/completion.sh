@@ -63,10 +63,29 @@ expect() {
 
 # mcastlat(1): the commands, and help, list, completion.
 cmds="cluster hypercube kbinomial simulate torus"
-expect "$cmds completion help list -h --help -V --version" mcastlat ''
+expect "$cmds completion fit help list -h --help -V --version" mcastlat ''
 expect "torus" mcastlat to
 expect "simulate" mcastlat help s
-expect "$cmds" mcastlat help ''
+expect "$cmds fit" mcastlat help ''
+# mcastlat-fit(1): fit MODEL, then the model's options and fit's own
+expect "cluster hypercube kbinomial torus -h --help" mcastlat fit ''
+expect "--free" mcastlat fit cluster --fr
+expect "auto ts tr tns tnr tprop" mcastlat fit kbinomial --free ''
+expect "ts,latency-fixed ts,latency-per-byte" mcastlat fit cluster --free ts,l
+expect "auto avg min max" mcastlat fit torus --stat ''
+expect "relative absolute" mcastlat fit hypercube --weight ''
+# shellcheck disable=SC2046 # one word per option
+same "every option of fit cluster" \
+	"$(sorted $("$bin" help cluster | sed -n 's/^  \(--[a-z0-9-]*\).*/\1/p' |
+		grep -v -e '^--columns$' -e '^--value$' -e '^--input$' \
+		-e '^--jobs$' -e '^--shard$' -e '^--keep$' -e '^--all-columns$' \
+		-e '^--dry-run$' -e '^--progress$' -e '^--version$' \
+		-e '^--no-progress$' -e '^--format$' -e '^--precision$' \
+		-e '^--no-header$' -e '^--unit$' -e '^--output$' -e '^--help$') \
+		--data --emit --format --free --help --holdout --no-header \
+		--output --precision --residuals --robust --skip-bad --stat \
+		--unit --weight)" \
+	"$(comp mcastlat fit cluster --)"
 expect "bash" mcastlat completion ''
 expect "" mcastlat list ''
 # an option before the command is an error (a command comes first)

@@ -5,8 +5,9 @@
 #
 # Every global symbol defined in the static library starts with ml_ (it
 # shares the program's namespace); the shared library exports exactly the
-# functions the public headers declare ML_API, leaves no symbol
-# unresolved, names GSL and libm in its NEEDED list and carries SONAME.
+# functions (and the objects declared ML_API extern) of the public
+# headers, leaves no symbol unresolved, names GSL and libm in its
+# NEEDED list and carries SONAME.
 set -eu
 a=$1 so=$2 soname=$3
 shift 3
@@ -33,7 +34,11 @@ fi
 # The declared interface: every function declared ML_API in the headers
 # (declarations may span lines).
 cat "$@" | tr '\n' ' ' | grep -o 'ML_API [^;(]*(' |
-	grep -o 'ml_[a-z0-9_]*($' | tr -d '(' | sort -u > "$tmp/declared"
+	grep -o 'ml_[a-z0-9_]*($' | tr -d '(' > "$tmp/functions"
+# ... and the objects declared ML_API extern (the fit adapters).
+cat "$@" | tr '\n' ' ' | grep -o 'ML_API extern [^;(]*;' |
+	grep -o 'ml_[a-z0-9_]*;$' | tr -d ';' > "$tmp/objects" || :
+sort -u "$tmp/functions" "$tmp/objects" > "$tmp/declared"
 [ "$(wc -l < "$tmp/declared")" -ge 20 ] ||
 	bad "only $(wc -l < "$tmp/declared") functions declared ML_API"
 nm -D --defined-only "$so" | awk 'NF == 3 { print $3 }' | sort -u \

@@ -1,0 +1,94 @@
+#!/bin/sh
+# fit.sh BINARY - `mcastlat fit` end to end, on the example files: the
+# fitted model feeds the other commands exactly (fit --emit, then the
+# model's --input reproduces every prediction fit --residuals printed),
+# the output formats, the discrete lists, outliers and --robust.
+set -u
+. "$(dirname "$0")/testlib.sh"
+ex=$(pwd)/examples
+mcastlat() { "$bin" "$@"; }
+cd "$tmp" || exit 1
+
+osu="--data $ex/osu_latency.out --data $ex/osu_bcast_4.out:nodes=4 \
+--data $ex/osu_bcast_8.out:nodes=8 --data $ex/osu_bcast_16.out:nodes=16"
+
+# 1. The round trip: every point's prediction, at full precision, from
+# fit --residuals and from cluster --input fitted.csv at the same point.
+# shellcheck disable=SC2086 # $osu is a list of options
+if mcastlat fit cluster $osu --holdout 'nodes=16' --emit fitted.csv \
+	--residuals --format csv > res.csv; then
+	ok
+else
+	bad "fit --emit --residuals: exit $?"
+fi
+grep -v '^#' res.csv | awk -F, 'NR > 1 { print $2 "," $3 "," $4 "," $6 }' \
+	> want
+n=0
+while IFS=, read -r op msg nodes pred; do
+	[ -n "$nodes" ] || nodes=2
+	got=$(mcastlat cluster --input fitted.csv --op "$op" --msg "$msg" \
+		--nodes "$nodes" --format csv --no-header --columns latency)
+	n=$((n + 1))
+	[ "$got" = "$pred" ] || bad "point $op $msg $nodes: fit $pred, cluster $got"
+done < want
+[ "$n" -eq 85 ] && ok || bad "round trip over $n points, not 85"
+# and a sweep over the same file, as the README shows it
+rows=$(mcastlat cluster --input fitted.csv --op bcast --nodes 2:1024:*2 \
+	--msg 8:1MiB:*2 --format csv --no-header --columns latency | wc -l)
+[ "$rows" -eq 180 ] && ok || bad "sweep over fitted.csv: $rows rows, not 180"
+
+# 2. The # predict: line, its # prefixes removed, is the same model.
+# shellcheck disable=SC2086
+mcastlat fit cluster $osu > table.txt || bad "fit: exit $?"
+cmd=$(sed -n '/^# predict:/,/[^\\]$/p' table.txt |
+	sed 's/^# predict: //; s/^#   //; s/ \\$//' | tr '\n' ' ')
+a=$(eval "$cmd --op bcast --nodes 64 --msg 4096 --format csv \
+	--no-header --columns latency" 2>&1)
+# shellcheck disable=SC2086
+mcastlat fit cluster $osu --emit f2.csv > /dev/null
+b=$(mcastlat cluster --input f2.csv --op bcast --nodes 64 --msg 4096 \
+	--format csv --no-header --columns latency)
+[ -n "$a" ] && [ "$a" = "$b" ] && ok ||
+	bad "# predict: gives '$a', --emit gives '$b'"
+
+# 3. JSON Lines: the rows only on stdout (the # lines on stderr).
+# shellcheck disable=SC2086
+mcastlat fit cluster $osu --format json > out.json 2> err.txt
+grep -qv '^{' out.json && bad "--format json: a line that is not JSON"
+grep -q '^# fit:' err.txt && ok || bad "--format json: no # fit: on stderr"
+grep -q '"parameter":"latency-fixed"' out.json && ok ||
+	bad "--format json: no latency-fixed row"
+
+# 4. A discrete list: each value fitted, the best reported.  The data
+# are from MTU 1500: 1500 must win.
+# shellcheck disable=SC2086
+mcastlat fit cluster $osu --mtu 1500,4096,9000 > mtu.txt
+grep -q '^# tried: mtu=1500: .*(best)$' mtu.txt && ok ||
+	bad "--mtu 1500,4096,9000: 1500 not the best: $(grep tried mtu.txt)"
+[ "$(grep -c '^# tried:' mtu.txt)" -eq 3 ] && ok || bad "not 3 # tried lines"
+
+# 5. An outlier: one ping-pong made 40 % slower is flagged, and
+# --robust pulls the intercept back towards the clean fit's.
+sed 's/^\(16  *\)\([0-9.]*\)$/\1 99.99/' "$ex/osu_latency.out" > bad.out
+grep -q '99.99' bad.out || bad "could not plant the outlier"
+mcastlat fit cluster --data "$ex/osu_latency.out" --format csv > clean.csv
+mcastlat fit cluster --data bad.out --format csv > plain.csv
+mcastlat fit cluster --data bad.out --robust --format csv > robust.csv
+grep -q '^# outlier: bad.out:.*msg=16)' plain.csv && ok ||
+	bad "the planted outlier is not flagged"
+val() { grep "^$1," "$2" | cut -d, -f2; }
+c=$(val latency-fixed clean.csv) p=$(val latency-fixed plain.csv)
+r=$(val latency-fixed robust.csv)
+awk -v c="$c" -v p="$p" -v r="$r" 'BEGIN {
+	d1 = p - c; d2 = r - c; if (d1 < 0) d1 = -d1; if (d2 < 0) d2 = -d2
+	exit !(d2 < d1) }' && ok ||
+	bad "--robust: latency-fixed $r is not nearer the clean $c than $p"
+
+# 6. -o: the file appears only when the fit succeeds.
+mcastlat fit cluster --data "$ex/osu_latency.out" -o out.txt && [ -s out.txt ] &&
+	ok || bad "-o out.txt: not written"
+mcastlat fit cluster --data "$ex/osu_latency.out" --free ur,or-fixed \
+	-o none.txt 2> /dev/null
+[ -e none.txt ] && bad "-o none.txt written by a failed fit" || ok
+
+finish fit
