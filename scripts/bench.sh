@@ -94,7 +94,30 @@ if [ -f src/sim/sim.c ]; then
 	done < "$B/bench/sim.txt"
 fi
 
-# 5. Peak memory: 10^5 against 10^7 points must be flat.
+# 5. The fitting core (SPEC 9): fits per second of the cluster model on
+# 1000 points, and the coverage study of its 95 % intervals (thousands of
+# noisy draws per model at 1 % and 5 % noise), each coverage checked
+# against the binomial band around 0.95 that bench_fit prints.
+if [ -f src/fit/fit.c ]; then
+	$cc -O2 -Iinclude -o "$B/bench/bench_fit" scripts/bench_fit.c \
+		libmcastlat.a $gsl -lm
+	"$B/bench/bench_fit" ${FIT_DRAWS:-5000} > "$B/bench/fit.txt"
+	while IFS= read -r line; do
+		case $line in
+		coverage*)
+			v=$(printf '%s\n' "$line" | sed 's/^[^:]*: *\([0-9.]*\).*/\1/')
+			lo=$(printf '%s\n' "$line" | sed 's/.*band \([0-9.]*\)\.\..*/\1/')
+			hi=$(printf '%s\n' "$line" | sed 's/.*band [0-9.]*\.\.\([0-9.]*\),.*/\1/')
+			ok=$(verdict "$v" '>=' "$lo")
+			[ "$ok" = PASS ] && ok=$(verdict "$v" '<=' "$hi")
+			printf '%-69s %s\n' "$line" "$ok" ;;
+		*)
+			printf '%s\n' "$line" ;;
+		esac
+	done < "$B/bench/fit.txt"
+fi
+
+# 6. Peak memory: 10^5 against 10^7 points must be flat.
 small=$("$B/bench/bench_exec" 1 "$bin" cluster --msg 0:99999 --format csv | cut -d' ' -f2)
 big=$("$B/bench/bench_exec" 1 "$bin" cluster --msg 0:9999999 --format csv | cut -d' ' -f2)
 printf '%-58s %10s KiB  (10^5 points: %s KiB; target flat, < +10%%) %s\n' \
