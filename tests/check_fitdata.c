@@ -507,10 +507,16 @@ START_TEST(test_errors)
 		   "0                       1.10\n",
 		   NULL, ": 1 data point (at least 2 are needed)");
 	read_fails("msg,latency\n", NULL, ":1: header without data");
-	read_fails("msg,time\n1,2\n", NULL, ":1: no latency column");
+	read_fails("msg,time\n1,2\n", NULL,
+		   ":1: no latency column (name it latency, latency[us] or "
+		   "Latency(us); units ns, us, ms, s)");
 	read_fails("msg,latency[min]\n1,2\n", NULL,
 		   ":1: column 'latency[min]': unknown unit (use latency[ns], "
-		   "[us], [ms] or [s])");
+		   "[us], [ms] or [s], or Latency(us) as OSU writes it)");
+	/* as OSU names it: Latency(us), any case */
+	read_fails("msg,Latency(min)\n1,2\n", NULL,
+		   ":1: column 'Latency(min)': unknown unit (use latency[ns], "
+		   "[us], [ms] or [s], or Latency(us) as OSU writes it)");
 	read_fails(osu5, ":op=bcast",
 		   ":3: op: the file says p2p, the "
 		   "attribute says bcast");

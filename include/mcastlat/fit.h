@@ -146,9 +146,11 @@ struct ml_fit_result {
 	size_t noutliers; /* fitted points with |stud| > outlier */
 	/* Fitted points within 1 % of a boundary between two of the
 	 * model's pieces (the cluster model's eq 2.8 and 2.9, or its two
-	 * gaps) at the fit: their Jacobian rows, and so the standard
-	 * errors, are those of the winning assignment of pieces (the
-	 * intervals are conditional on it). */
+	 * gaps) at the fit: a small change of the costs moves them to the
+	 * other piece, so the standard errors, from the pieces that hold
+	 * at the fit, are local to this side of the boundary.  A point
+	 * exactly on one must be determined from both sides (else
+	 * ML_EUNIDENT). */
 	size_t nboundary;
 
 	/* Per point (n each; allocated by ml_fit, freed by

@@ -227,7 +227,7 @@ static void fit_lines(const struct fit_args *a, const struct fit_points *p,
 	if (r->nboundary)
 		putf(b, "# boundary: %zu points lie within 1 %% of a regime "
 			"boundary (eq 2.8 = 2.9, or the two gaps): the "
-			"intervals are conditional on the regime assignment\n",
+			"intervals are local to the regimes that hold here\n",
 		     r->nboundary);
 	for (i = 0; i < p->n; i++)
 		if (r->flag[i] && n++ < 20)

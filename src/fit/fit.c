@@ -540,35 +540,94 @@ static double polish(struct work *w, double *theta, double chi, double *pred)
 /* ------------------------------------------------------------------ */
 /* Diagnostics at the fit. */
 
-/* Within this relative distance of the prediction, a point is on a
- * boundary between two pieces (eq 2.8 = eq 2.9): its Jacobian row is
- * its candidate's piece, and the result counts it. */
+/* Within this relative distance of the prediction, a point is near a
+ * boundary between two pieces (eq 2.8 = eq 2.9): the result counts it. */
 #define BOUNDARY 1e-2
 
-/* The active piece of fitted point i at theta: the candidate's piece
- * pref when it is within BOUNDARY of the prediction, else the piece
- * whose value is the prediction.  *on_boundary: another piece is within
- * BOUNDARY too. */
-static unsigned active_piece(const struct work *w, size_t i,
-			     const double *theta, double pred, unsigned pref,
-			     bool *on_boundary)
+/*
+ * The pieces of each fitted point for the Jacobian at theta: act[k],
+ * the piece whose value is the prediction (the candidate's a[i] on an
+ * exact tie); lo[k] and hi[k], the first and the last piece exactly on
+ * the same boundary (act[k] if none), so that lo and hi are each one
+ * side of the boundary for every point.
+ *
+ * A tie that only a cost at its bound makes (g_s = g_r = 0: both gap
+ * pieces equal) is no boundary: the costs at 0 are nudged up (theta'),
+ * and of the tied pieces the one that rises most with them is the
+ * active one (the cost enters from above), the others do not count.
+ * Returns the number of fitted points within BOUNDARY of a boundary;
+ * *exact_tie: some point is on one (to 1e-7), where lo and hi differ.
+ */
+static size_t choose_pieces(const struct work *w, const double *theta,
+			    const double *pred, const unsigned char *a,
+			    unsigned char *act, unsigned char *lo,
+			    unsigned char *hi, bool *exact_tie)
 {
-	const struct fit_piece *pc = &w->pc[i * FIT_NPIECE];
-	double tol = BOUNDARY * fabs(pred);
-	double best = fabs(piece_at(w, &pc[pref], theta) - pred);
-	unsigned j, a = pref, near = 0;
+	double up[ML_FIT_MAXFREE];
+	size_t k, j, nedge = 0;
+	bool nedge_here = false;
 
-	for (j = 0; j < w->npc[i]; j++) {
-		double e = fabs(piece_at(w, &pc[j], theta) - pred);
+	/* theta': each cost at 0 raised by what moves the weighted
+	 * predictions by about 1e-3 */
+	for (j = 0; j < w->p; j++) {
+		double s = 0;
 
-		near += e <= tol;
-		if (e < best && !(j != a && best <= tol && a == pref)) {
-			best = e;
-			a = j;
+		up[j] = theta[j];
+		for (k = 0; k < w->nfit; k++) {
+			size_t i = w->fit_of[k];
+			unsigned q;
+
+			for (q = 0; q < w->npc[i]; q++)
+				s = fmax(s, fabs(w->sw[i] *
+						 w->pc[i * FIT_NPIECE + q]
+						     .row[w->fidx[j]]));
 		}
+		/* at 0, or as near as rounding leaves it */
+		if (s > 0 && theta[j] <= 1e-9 / s)
+			up[j] = theta[j] + 1e-3 / s;
 	}
-	*on_boundary = near > 1;
-	return a;
+	*exact_tie = false;
+	for (k = 0; k < w->nfit; k++) {
+		size_t i = w->fit_of[k];
+		const struct fit_piece *pc = &w->pc[i * FIT_NPIECE];
+		double tol = BOUNDARY * fabs(pred[i]), rise[FIT_NPIECE];
+		double etol = 1e-7 * fabs(pred[i]);
+		bool tied[FIT_NPIECE], exact[FIT_NPIECE];
+		unsigned q, c = a[i], best;
+
+		for (q = 0; q < w->npc[i]; q++) {
+			double v = piece_at(w, &pc[q], theta);
+
+			tied[q] = fabs(v - pred[i]) <= tol;
+			exact[q] = fabs(v - pred[i]) <= etol;
+			rise[q] = piece_at(w, &pc[q], up) - v;
+		}
+		if (c >= w->npc[i] || !exact[c]) {
+			/* the candidate's piece is not the prediction */
+			for (q = 0, c = 0; q < w->npc[i]; q++)
+				if (fabs(piece_at(w, &pc[q], theta) - pred[i]) <
+				    fabs(piece_at(w, &pc[c], theta) - pred[i]))
+					c = q;
+		}
+		best = c;
+		for (q = 0; q < w->npc[i]; q++)
+			if (exact[q] && rise[q] > rise[best] + etol)
+				best = q;
+		act[k] = lo[k] = hi[k] = (unsigned char)best;
+		for (q = 0; q < w->npc[i]; q++) {
+			if (q != best && tied[q] &&
+			    rise[q] >= rise[best] - etol)
+				nedge_here = true;
+			if (exact[q] && rise[q] >= rise[best] - etol) {
+				lo[k] = q < lo[k] ? (unsigned char)q : lo[k];
+				hi[k] = q > hi[k] ? (unsigned char)q : hi[k];
+			}
+		}
+		nedge += nedge_here;
+		nedge_here = false;
+		*exact_tie |= lo[k] != hi[k];
+	}
+	return nedge;
 }
 
 /* Name the combination the data do not determine: the free costs with
@@ -620,6 +679,120 @@ static void name_combo(struct work *w, const gsl_matrix *V,
 	}
 }
 
+/* The weighted Jacobian of the fitted points on the pieces pick[k]. */
+static void jacobian(const struct work *w, const unsigned char *pick,
+		     gsl_matrix *Jraw)
+{
+	size_t k, j;
+
+	for (k = 0; k < w->nfit; k++) {
+		size_t i = w->fit_of[k];
+		const struct fit_piece *pc = &w->pc[i * FIT_NPIECE + pick[k]];
+
+		for (j = 0; j < w->p; j++)
+			gsl_matrix_set(Jraw, k, j, w->sw[i] * pc->row[w->fidx[j]]);
+	}
+}
+
+/*
+ * Whether Jraw determines the free set: no zero column, and the
+ * condition number of its unit-norm columns (res->cond) at most
+ * cond_max; else ML_EUNIDENT with the combination in res.  J, V, S and
+ * tmp are scratch of Jraw's size.
+ */
+static enum ml_status identify(struct work *w, const gsl_matrix *Jraw,
+			       gsl_matrix *J, gsl_matrix *V, gsl_vector *S,
+			       gsl_vector *tmp, const char *const *names,
+			       struct ml_fit_result *res)
+{
+	double cs[ML_FIT_MAXFREE];
+	size_t j, k, nzero = 0;
+
+	for (j = 0; j < w->p; j++) {
+		gsl_vector_const_view col = gsl_matrix_const_column(Jraw, j);
+
+		cs[j] = gsl_blas_dnrm2(&col.vector);
+		nzero += cs[j] == 0;
+	}
+	if (nzero) {
+		/* Costs that do not enter these data at all. */
+		res->ncombo = 0;
+		for (j = 0; j < w->p; j++)
+			if (cs[j] == 0)
+				res->combo[res->ncombo++] = names[j];
+		res->combo_sum = false;
+		res->combo_absent = true;
+		return ML_EUNIDENT;
+	}
+	for (k = 0; k < w->nfit; k++)
+		for (j = 0; j < w->p; j++)
+			gsl_matrix_set(J, k, j, gsl_matrix_get(Jraw, k, j) / cs[j]);
+	if (gsl_linalg_SV_decomp(J, V, S, tmp)) {
+		snprintf(res->reason, sizeof(res->reason),
+			 "the singular value decomposition failed");
+		return ML_ENOCONV;
+	}
+	res->cond = gsl_vector_get(S, w->p - 1) > 0
+			? gsl_vector_get(S, 0) / gsl_vector_get(S, w->p - 1)
+			: INFINITY;
+	if (!(res->cond <= w->o->cond_max)) {
+		name_combo(w, V, S, Jraw, names, res);
+		return ML_EUNIDENT;
+	}
+	return ML_OK;
+}
+
+/*
+ * identify() for one side of a boundary: a cost whose column is zero on
+ * this side (the smaller gap, when both are 0) is left out, since it
+ * enters from the other; the rest must be determined.
+ */
+static enum ml_status identify_side(struct work *w, const gsl_matrix *Jraw,
+				    const char *const *names,
+				    struct ml_fit_result *res)
+{
+	const char *sub[ML_FIT_MAXFREE];
+	size_t keep[ML_FIT_MAXFREE], q = 0, j, k, p = w->p;
+	gsl_matrix *Js, *J, *V;
+	gsl_vector *S, *tmp;
+	enum ml_status st = ML_ENOMEM;
+
+	for (j = 0; j < p; j++) {
+		gsl_vector_const_view col = gsl_matrix_const_column(Jraw, j);
+
+		if (gsl_blas_dnrm2(&col.vector) > 0) {
+			sub[q] = names[j];
+			keep[q++] = j;
+		}
+	}
+	if (q == 0)
+		return ML_OK;
+	Js = gsl_matrix_alloc(w->nfit, q);
+	J = gsl_matrix_alloc(w->nfit, q);
+	V = gsl_matrix_alloc(q, q);
+	S = gsl_vector_alloc(q);
+	tmp = gsl_vector_alloc(q);
+	if (Js && J && V && S && tmp) {
+		double cond = res->cond;
+
+		for (k = 0; k < w->nfit; k++)
+			for (j = 0; j < q; j++)
+				gsl_matrix_set(Js, k, j,
+					       gsl_matrix_get(Jraw, k, keep[j]));
+		w->p = q; /* identify() reads the width from w */
+		st = identify(w, Js, J, V, S, tmp, sub, res);
+		w->p = p;
+		if (st == ML_OK)
+			res->cond = cond;
+	}
+	gsl_matrix_free(Js);
+	gsl_matrix_free(J);
+	gsl_matrix_free(V);
+	gsl_vector_free(S);
+	gsl_vector_free(tmp);
+	return st;
+}
+
 /* Fill the statistics of res from theta (the final estimate). */
 static enum ml_status finish(struct work *w, const double *theta,
 			     const unsigned char *a, const char *const *names,
@@ -630,6 +803,8 @@ static enum ml_status finish(struct work *w, const double *theta,
 	double chi2, s2, sw = 0, swy = 0, sst = 0;
 	size_t i, j, k, q, on[ML_FIT_MAXFREE];
 	enum ml_status st = ML_OK;
+	unsigned char *act = NULL;
+	bool exact_tie = false;
 
 	chi2 = true_chi2(w, theta, res->pred);
 	if (!isfinite(chi2)) {
@@ -647,62 +822,33 @@ static enum ml_status finish(struct work *w, const double *theta,
 		st = ML_ENOMEM;
 		goto out;
 	}
-	/* Identifiability over the whole free set, at-bound costs too. */
-	for (k = 0; k < w->nfit; k++) {
-		size_t ii = w->fit_of[k];
-		bool edge;
-		unsigned ap = active_piece(w, ii, theta, res->pred[ii], a[ii],
-					   &edge);
-		const struct fit_piece *pc = &w->pc[ii * FIT_NPIECE + ap];
-		double s = w->sw[ii];
-
-		for (j = 0; j < w->p; j++)
-			gsl_matrix_set(Jraw, k, j, s * pc->row[w->fidx[j]]);
-		res->nboundary += edge;
+	act = malloc(3 * w->nfit);
+	if (!act) {
+		st = ML_ENOMEM;
+		goto out;
 	}
-	{
-		double cs[ML_FIT_MAXFREE];
-		size_t nzero = 0;
-
-		for (j = 0; j < w->p; j++) {
-			gsl_vector_view col = gsl_matrix_column(Jraw, j);
-
-			cs[j] = gsl_blas_dnrm2(&col.vector);
-			if (cs[j] == 0)
-				nzero++;
-		}
-		if (nzero) {
-			/* Costs that do not enter these data at all. */
-			res->ncombo = 0;
-			for (j = 0; j < w->p; j++)
-				if (cs[j] == 0)
-					res->combo[res->ncombo++] = names[j];
-			res->combo_sum = false;
-			res->combo_absent = true;
-			st = ML_EUNIDENT;
+	res->nboundary = choose_pieces(w, theta, res->pred, a, act,
+				       act + w->nfit, act + 2 * w->nfit,
+				       &exact_tie);
+	/*
+	 * Identifiability over the whole free set, at-bound costs too.
+	 * Points exactly on a boundary between pieces (the cluster model
+	 * with O_s = g and T0 = 2 g, where eq 2.9 equals eq 2.8 at every
+	 * depth) move with either piece as the costs move: each side must
+	 * determine the set, or a direction exists along which the fit
+	 * does not change (every point of a region fits as well).
+	 */
+	for (k = 1; exact_tie && k <= 2; k++) {
+		jacobian(w, act + k * w->nfit, Jraw);
+		st = identify_side(w, Jraw, names, res);
+		if (st != ML_OK)
 			goto out;
-		}
-		for (k = 0; k < w->nfit; k++)
-			for (j = 0; j < w->p; j++)
-				gsl_matrix_set(J, k, j,
-					       gsl_matrix_get(Jraw, k, j) /
-						   cs[j]);
-		if (gsl_linalg_SV_decomp(J, V, S, tmp)) {
-			snprintf(res->reason, sizeof(res->reason),
-				 "the singular value decomposition failed");
-			st = ML_ENOCONV;
-			goto out;
-		}
-		res->cond = gsl_vector_get(S, w->p - 1) > 0
-				? gsl_vector_get(S, 0) /
-				      gsl_vector_get(S, w->p - 1)
-				: INFINITY;
-		if (!(res->cond <= w->o->cond_max)) {
-			name_combo(w, V, S, Jraw, names, res);
-			st = ML_EUNIDENT;
-			goto out;
-		}
 	}
+	jacobian(w, act, Jraw);
+	st = identify(w, Jraw, J, V, S, tmp, names, res);
+
+	if (st != ML_OK)
+		goto out;
 	/* The costs not at their bound carry the covariance. */
 	q = 0;
 	for (j = 0; j < w->p; j++) {
@@ -780,6 +926,7 @@ static enum ml_status finish(struct work *w, const double *theta,
 		}
 	}
 out:
+	free(act);
 	gsl_matrix_free(J);
 	gsl_matrix_free(Jraw);
 	gsl_matrix_free(V);
@@ -976,7 +1123,7 @@ static enum ml_status work_init(struct work *w, const struct ml_fit_data *data,
 	if (w->m->check_data && w->m->check_data(w->pts, w->n, d) != ML_OK)
 		return ML_EINVAL;
 	if (w->nfit < nfree + 1)
-		return ml_diag_set(d, NULL,
+		return ml_diag_set(d, "free",
 				   "%zu points fitted for %zu free "
 				   "parameters: a fit needs at least %zu",
 				   w->nfit, nfree, nfree + 1);
@@ -1249,6 +1396,64 @@ static void zero_costs(const struct ml_fit_model *m, void *pts, size_t n,
 			ml_fit_set(m, (char *)pts + i * m->size, names[j], 0);
 }
 
+/* The state of --free auto: the free set and the zeroed partners so
+ * far, and what a trial needs. */
+struct autofit {
+	const struct ml_fit_model *m;
+	const struct ml_fit_data *data;
+	struct ml_fit_data trial;
+	void *copy;
+	const char *const *given;
+	size_t ngiven;
+	const struct ml_fit_options *o;
+	const char **freeset, **zeroed;
+	size_t nf, nz;
+};
+
+/* Try adding the carriers grp[0..ng) to the free set: kept when the fit
+ * stays determined.  Returns ML_OK (kept), ML_EUNIDENT (not kept) or
+ * ML_ENOMEM. */
+static enum ml_status try_group(struct autofit *af,
+				const struct fit_carrier *const *grp,
+				size_t ng)
+{
+	const char *tf[ML_FIT_MAXFREE], *tz[2 * ML_FIT_MAXFREE];
+	struct ml_fit_result res;
+	size_t ntf = af->nf, ntz = 0, g, j;
+	enum ml_status st;
+
+	if (af->nf + ng > ML_FIT_MAXFREE)
+		return ML_EUNIDENT;
+	memcpy(tf, af->freeset, af->nf * sizeof(*tf));
+	for (g = 0; g < ng; g++)
+		tf[ntf++] = grp[g]->name;
+	/* partners so far, less the new carriers, plus their own */
+	for (j = 0; j < af->nz; j++)
+		if (!listed(tf, ntf, af->zeroed[j]))
+			tz[ntz++] = af->zeroed[j];
+	for (g = 0; g < ng; g++)
+		for (j = 0; grp[g]->partners[j]; j++) {
+			const char *q = grp[g]->partners[j];
+
+			if (!listed(af->given, af->ngiven, q) &&
+			    !listed(tf, ntf, q) && !listed(tz, ntz, q))
+				tz[ntz++] = q;
+		}
+	memcpy(af->copy, af->data->points, af->data->n * af->m->size);
+	zero_costs(af->m, af->copy, af->data->n, tz, ntz);
+	st = ml_fit(af->m, &af->trial, tf, ntf, af->o, &res, NULL);
+	if (st == ML_ENOMEM)
+		return st;
+	if (st != ML_OK)
+		return ML_EUNIDENT; /* EUNIDENT, EINVAL: not these */
+	ml_fit_result_free(&res);
+	memcpy(af->freeset, tf, ntf * sizeof(*tf));
+	memcpy(af->zeroed, tz, ntz * sizeof(*tz));
+	af->nf = ntf;
+	af->nz = ntz;
+	return ML_OK;
+}
+
 enum ml_status ml_fit_auto(const struct ml_fit_model *m,
 			   const struct ml_fit_data *data,
 			   const char *const *given, size_t ngiven,
@@ -1256,92 +1461,54 @@ enum ml_status ml_fit_auto(const struct ml_fit_model *m,
 			   size_t *nfree, const char **zeroed,
 			   size_t *nzeroed, struct ml_diag *d)
 {
-	struct ml_fit_data trial = *data;
-	struct ml_fit_result res;
-	const char *tf[ML_FIT_MAXFREE], *tz[2 * ML_FIT_MAXFREE];
-	const struct fit_carrier *failed[ML_FIT_MAXFREE];
-	size_t c, nf = 0, nz = 0, ntf, ntz, j, nfailed = 0;
-	void *copy;
+	struct autofit af = {m,	  data,	 *data, NULL, given, ngiven,
+			     o,	  freeset, zeroed, 0,	  0};
+	const struct fit_carrier *failed[ML_FIT_MAXFREE], *grp[ML_FIT_MAXFREE];
+	size_t c, g, nfailed = 0, nleft;
 	enum ml_status st = ML_OK;
 
 	*nfree = *nzeroed = 0;
 	if (!m || !data || !data->points || data->n == 0)
 		return ml_diag_set(d, NULL, "no data points");
-	copy = malloc(data->n * m->size);
-	if (!copy)
+	af.copy = malloc(data->n * m->size);
+	if (!af.copy)
 		return ML_ENOMEM;
-	trial.points = copy;
+	af.trial.points = af.copy;
 	/*
 	 * Each carrier in turn; one the data do not determine alone waits
 	 * in failed[] and is tried again together with each later one (the
 	 * cluster model's O_s and O_r + U_r are determined only together,
-	 * by the eq 2.9 regime at two depths).
+	 * by the eq 2.9 regime at two depths), and alone once more at the
+	 * end, beside all that was kept after it.
 	 */
-	for (c = 0; c < m->ncarriers && nf < ML_FIT_MAXFREE; c++) {
-		const struct fit_carrier *grp[ML_FIT_MAXFREE];
-		size_t ng, g, pass;
-		bool accepted = false;
+	for (c = 0; c < m->ncarriers && st != ML_ENOMEM; c++) {
+		const struct fit_carrier *cr = &m->carriers[c];
 
-		if (listed(given, ngiven, m->carriers[c].name))
+		if (listed(given, ngiven, cr->name))
 			continue;
-		for (pass = 0; pass < 2; pass++) {
-			ng = 0;
-			if (pass == 1) {
-				if (nfailed == 0)
-					break;
-				for (g = 0; g < nfailed; g++)
-					grp[ng++] = failed[g];
-			}
-			grp[ng++] = &m->carriers[c];
-			if (nf + ng > ML_FIT_MAXFREE)
-				break;
-			memcpy(tf, freeset, nf * sizeof(*tf));
-			ntf = nf;
-			for (g = 0; g < ng; g++)
-				tf[ntf++] = grp[g]->name;
-			/* partners so far, less the new carriers, plus
-			 * their own */
-			ntz = 0;
-			for (j = 0; j < nz; j++)
-				if (!listed(tf, ntf, zeroed[j]))
-					tz[ntz++] = zeroed[j];
-			for (g = 0; g < ng; g++)
-				for (j = 0; grp[g]->partners[j]; j++)
-					if (!listed(given, ngiven,
-						    grp[g]->partners[j]) &&
-					    !listed(tf, ntf,
-						    grp[g]->partners[j]) &&
-					    !listed(tz, ntz,
-						    grp[g]->partners[j]))
-						tz[ntz++] = grp[g]->partners[j];
-			memcpy(copy, data->points, data->n * m->size);
-			zero_costs(m, copy, data->n, tz, ntz);
-			st = ml_fit(m, &trial, tf, ntf, o, &res, NULL);
+		st = try_group(&af, &cr, 1);
+		if (st == ML_EUNIDENT && nfailed > 0) {
+			for (g = 0; g < nfailed; g++)
+				grp[g] = failed[g];
+			grp[nfailed] = cr;
+			st = try_group(&af, grp, nfailed + 1);
 			if (st == ML_OK) {
-				ml_fit_result_free(&res);
-				memcpy(freeset, tf, ntf * sizeof(*tf));
-				memcpy(zeroed, tz, ntz * sizeof(*tz));
-				nf = ntf;
-				nz = ntz;
-				if (pass == 1)
-					nfailed = 0;
-				accepted = true;
-				break;
+				nfailed = 0;
+				continue;
 			}
-			if (st == ML_ENOMEM)
-				goto out;
-			st = ML_OK; /* EUNIDENT, EINVAL: not this one */
 		}
-		if (!accepted && nfailed < ML_FIT_MAXFREE)
-			failed[nfailed++] = &m->carriers[c];
+		if (st == ML_EUNIDENT && nfailed < ML_FIT_MAXFREE)
+			failed[nfailed++] = cr;
 	}
-out:
-	free(copy);
+	for (g = 0, nleft = nfailed; g < nleft && st != ML_ENOMEM; g++)
+		st = try_group(&af, &failed[g], 1);
+	if (st == ML_EUNIDENT)
+		st = ML_OK;
+	free(af.copy);
 	if (st != ML_OK)
 		return st;
-	zero_costs(m, (void *)data->points, data->n, zeroed, nz);
-	*nfree = nf;
-	*nzeroed = nz;
-	(void)d;
+	zero_costs(m, (void *)data->points, data->n, zeroed, af.nz);
+	*nfree = af.nf;
+	*nzeroed = af.nz;
 	return ML_OK;
 }
