@@ -184,11 +184,13 @@ START_TEST(test_defaults_and_columns)
 	ck_assert_str_eq(r.out, "a,b,t,mode,sum,parity,status\n"
 				"1,0.5,1,x,1.5,odd,ok\n");
 	done(&r);
-	/* A flag shows its columns; --unit converts time columns. */
+	/* A flag shows its columns; --unit converts time columns, whose
+	 * names then carry the unit (as the CSV header, SPEC 1.2). */
 	r = run("--twice --t 1.5us --unit ns --mode all --format json "
 		"--columns mode,t,tt");
-	ck_assert_str_eq(r.out, "{\"mode\":\"x\",\"t\":1500,\"tt\":3000}\n"
-				"{\"mode\":\"y\",\"t\":1500,\"tt\":3000}\n");
+	ck_assert_str_eq(r.out,
+			 "{\"mode\":\"x\",\"t[ns]\":1500,\"tt[ns]\":3000}\n"
+			 "{\"mode\":\"y\",\"t[ns]\":1500,\"tt[ns]\":3000}\n");
 	done(&r);
 	r = run("--columns tt");
 	ck_assert_int_eq(r.rc, 2);

@@ -75,9 +75,11 @@ struct ml_alias {
 };
 
 /* An option the mode ignores, and so no column, when a flag is set
- * (hypercube --rate under --saturation). */
+ * (hypercube --rate under --saturation), or when value is not NULL, when
+ * the CHOICE option named by flag has that value (simulate --k under
+ * --topology hypercube): then giving the option is a usage error. */
 struct ml_unused {
-	const char *opt, *flag;
+	const char *opt, *flag, *value;
 };
 
 enum ml_col_kind {

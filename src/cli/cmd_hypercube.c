@@ -161,8 +161,8 @@ static enum ml_status eval(const struct ml_point *pt, union ml_val *out)
 /* --dims, as in torus (one concept, one name); --dim, this command's
  * first name for it, stays an alias. */
 static const struct ml_alias aliases[] = {{"dims", "dim"}, {NULL, NULL}};
-static const struct ml_unused unused[] = {{"rate", "saturation"},
-					  {NULL, NULL}};
+static const struct ml_unused unused[] = {{"rate", "saturation", NULL},
+					  {NULL, NULL, NULL}};
 
 const struct ml_command ml_cmd_hypercube = {
     .name = "hypercube",

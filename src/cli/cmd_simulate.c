@@ -91,7 +91,8 @@ static const struct ml_opt opts[NOPTS] = {
 	     .def = "8",
 	     .imin = 2,
 	     .imax = 65536,
-	     .help = "nodes per dimension (mesh, torus; a hypercube has 2)"},
+	     .help = "nodes per dimension (mesh, torus; not with "
+		     "--topology hypercube, which has 2)"},
     [O_DIMS] = {.name = "dims",
 		.kind = ML_OPT_INT,
 		.def = "2",
@@ -735,6 +736,10 @@ static enum ml_status eval(const struct ml_point *pt, union ml_val *out)
 	return st;
 }
 
+/* A hypercube has 2 nodes per dimension: --k is for meshes and tori. */
+static const struct ml_unused unused[] = {{"k", "topology", "hypercube"},
+					  {NULL, NULL, NULL}};
+
 const struct ml_command ml_cmd_simulate = {
     .name = "simulate",
     .summary = "flit-level simulation of wormhole meshes, tori and "
@@ -751,4 +756,5 @@ const struct ml_command ml_cmd_simulate = {
     .prepare = prepare,
     .release = release,
     .slow = true,
+    .unused = unused,
 };

@@ -186,6 +186,22 @@ int ml_run(const struct ml_command *cmd, int argc, char **argv,
 		r.given[i] = a.raw[i] != NULL;
 		r.varies[i] = vl[i].count > 1;
 	}
+	for (i = 0; cmd->unused && cmd->unused[i].opt; i++) {
+		const struct ml_unused *u = &cmd->unused[i];
+		size_t io;
+
+		if (u->value == NULL)
+			continue;
+		for (io = 0; io < n; io++)
+			if (strcmp(cmd->opts[io].name, u->opt) == 0)
+				break;
+		if (io < n && r.given[io] && ml_unused_in_all(cmd, vl, u)) {
+			snprintf(err, sizeof(err), "does not apply to --%s %s",
+				 u->flag, u->value);
+			rc = ml_usage_err(ctx, cmd->name, u->opt, err);
+			goto out;
+		}
+	}
 	r.collist = a.value ? a.value : a.columns;
 	r.allcols = a.allcols;
 	r.keep = a.keep;
