@@ -261,6 +261,7 @@ cli: $(BIN) $(BUILD)/completion/mcastlat
 	tests/cli/usability.sh $(RUN_BIN)
 	tests/cli/completion.sh $(RUN_BIN) $(BUILD)/completion/mcastlat
 	tests/cli/scripts.sh $(RUN_BIN)
+	tests/cli/statuses.sh $(RUN_BIN)
 
 # Hard inputs: every command fed every class of bad value (exit 2, one
 # stderr line, no stdout), malformed and BOM/CRLF batch files.

@@ -136,6 +136,12 @@ struct ml_point {
 	void *progress_arg;
 };
 
+/* A status a row of a command can have, and what it means there. */
+struct ml_status_doc {
+	enum ml_status st;
+	const char *help;	/* one line for --help; NULL ends a list */
+};
+
 struct ml_command {
 	const char *name;
 	const char *summary;	/* one line for `mcastlat list` */
@@ -184,6 +190,13 @@ struct ml_command {
 	/* Both lists end with an entry of NULLs; either may be NULL. */
 	const struct ml_alias *aliases;
 	const struct ml_unused *unused;
+	/*
+	 * Every status a row of this command can have (ok first), each
+	 * with what it means for this command: --help prints the list and
+	 * the man page's STATUS section must name the same words in the
+	 * same order (tests/cli/statuses.sh).  NULL: every status.
+	 */
+	const struct ml_status_doc *statuses;
 };
 
 /* Decode an ML_OPT_INTOK choice value: returns the choice index, or -1

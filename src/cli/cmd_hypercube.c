@@ -164,6 +164,17 @@ static const struct ml_alias aliases[] = {{"dims", "dim"}, {NULL, NULL}};
 static const struct ml_unused unused[] = {{"rate", "saturation", NULL},
 					  {NULL, NULL, NULL}};
 
+/* The statuses of a row (man page: STATUS). */
+static const struct ml_status_doc statuses[] = {
+    {ML_OK, "every result is valid"},
+    {ML_EINVAL, "the point is outside the model's domain (a sweep goes on; a warning names the rule)"},
+    {ML_SATURATED, "the network does not reach a steady state at this rate"},
+    {ML_ENOCONV, "a root finder reached its iteration cap (not with the "
+		  "command's settings)"},
+    {ML_OVERFLOW, "a result is not finite (huge inputs such as 1e308)"},
+    {ML_ENOMEM, "the solver's tables do not fit in memory"},
+    {ML_OK, NULL}};
+
 const struct ml_command ml_cmd_hypercube = {
     .name = "hypercube",
     .summary = "broadcast latency in wormhole-routed hypercubes with "
@@ -178,4 +189,5 @@ const struct ml_command ml_cmd_hypercube = {
     .eval = eval,
     .aliases = aliases,
     .unused = unused,
+    .statuses = statuses,
 };

@@ -740,6 +740,17 @@ static enum ml_status eval(const struct ml_point *pt, union ml_val *out)
 static const struct ml_unused unused[] = {{"k", "topology", "hypercube"},
 					  {NULL, NULL, NULL}};
 
+/* The statuses of a row (man page: STATUS). */
+static const struct ml_status_doc statuses[] = {
+    {ML_OK, "the interval target was met"},
+    {ML_EINVAL, "the point breaks a rule that involves several options; the note says which"},
+    {ML_SATURATED, "the network does not carry the offered traffic"},
+    {ML_ENOCONV, "--max-cycles came first, before the interval target was met"},
+    {ML_DEADLOCK, "flits stopped moving"},
+    {ML_OVERFLOW, "a result is not finite"},
+    {ML_ENOMEM, "the network of this point does not fit in memory"},
+    {ML_OK, NULL}};
+
 const struct ml_command ml_cmd_simulate = {
     .name = "simulate",
     .summary = "flit-level simulation of wormhole meshes, tori and "
@@ -757,4 +768,5 @@ const struct ml_command ml_cmd_simulate = {
     .release = release,
     .slow = true,
     .unused = unused,
+    .statuses = statuses,
 };

@@ -335,6 +335,14 @@ static enum ml_status eval(const struct ml_point *pt, union ml_val *out)
 	return ML_OK;
 }
 
+/* The statuses of a row (man page: STATUS). */
+static const struct ml_status_doc statuses[] = {
+    {ML_OK, "every result is valid"},
+    {ML_EINVAL, "the point is outside the model's domain (a sweep goes on; a warning names the rule)"},
+    {ML_OVERFLOW, "a result is not finite (huge inputs such as 1e308; the note names it)"},
+    {ML_ENOMEM, "the member list or the structural model does not fit in memory"},
+    {ML_OK, NULL}};
+
 const struct ml_command ml_cmd_torus = {
     .name = "torus",
     .summary = "multicast latency on unidirectional SCI tori: separate "
@@ -347,4 +355,5 @@ const struct ml_command ml_cmd_torus = {
     .ncols = NCOLS,
     .check = check,
     .eval = eval,
+    .statuses = statuses,
 };

@@ -29,9 +29,10 @@ static void usage(FILE *f)
 	      "interconnects from published analytical models.\n\n"
 	      "Commands:\n",
 	      f);
-	for (i = 0; i < ml_ncommands; i++)
-		fprintf(f, "  %-10s %s\n", ml_commands[i]->name,
-			ml_commands[i]->summary);
+	for (i = 0; i < ml_ncommands; i++) {
+		fprintf(f, "  %-10s", ml_commands[i]->name);
+		ml_help_wrap(f, ml_commands[i]->summary, 12, 12);
+	}
 	fputs("\nEvery numeric option takes a value list (4,8  4:64:4  "
 	      "4:1024:*2); several\nlists give their cartesian product. "
 	      "See 'mcastlat help COMMAND' and\nman mcastlat.\n",
