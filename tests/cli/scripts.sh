@@ -121,6 +121,73 @@ done
 cmp -s "$tmp/whole.csv" "$tmp/run/all.csv" && ok ||
 	bad "shard-sweep.sh: all.csv differs from the unsharded run"
 
+# One argument convention (issue 21): -h and --help print the header's
+# usage and exit 0, whatever else is missing, and create nothing; a
+# figure script takes -o DIR and figure names, and says what is wrong
+# with anything else (exit 2).
+for s in "$src"/*.sh; do
+	name=${s##*/}
+	[ "$name" = common.sh ] && continue
+	for h in -h --help; do
+		(cd "$tmp/empty" && MCASTLAT=$bin PATH=/usr/bin:/bin sh "$s" $h \
+			> "$tmp/o" 2> "$tmp/e")
+		rc=$?
+		if [ $rc = 0 ] && [ ! -s "$tmp/e" ] &&
+			head -n 1 "$tmp/o" | grep -q "^$name " &&
+			[ -z "$(ls -A "$tmp/empty")" ]; then
+			ok
+		else
+			bad "$name $h: exit $rc, stdout $(head -n 1 "$tmp/o"), stderr $(cat "$tmp/e"), made: $(ls -A "$tmp/empty")"
+		fi
+		rm -rf "$tmp/empty" && mkdir "$tmp/empty"
+	done
+done
+for args in "outdir" "--bogus" "-o"; do
+	(cd "$tmp/empty" && MCASTLAT=$bin PATH=$tmp/stub:/usr/bin:/bin \
+		sh "$src/fig1-hypercube.sh" $args > "$tmp/o" 2> "$tmp/e")
+	rc=$?
+	[ $rc = 2 ] && [ "$(wc -l < "$tmp/e")" = 1 ] &&
+		grep -q "^fig1-hypercube.sh: .*(see fig1-hypercube.sh --help)\$" "$tmp/e" &&
+		[ -z "$(ls -A "$tmp/empty")" ] && ok ||
+		bad "fig1-hypercube.sh $args: exit $rc, stderr $(cat "$tmp/e")"
+done
+(cd "$tmp/empty" && MCASTLAT=$bin PATH=$tmp/stub:/usr/bin:/bin \
+	sh "$src/fig-torus.sh" nosuch > "$tmp/o" 2> "$tmp/e")
+[ $? = 2 ] && grep -q "'nosuch' is not a figure of this script (one of: models projections, all" "$tmp/e" &&
+	ok || bad "fig-torus.sh nosuch: $(cat "$tmp/e")"
+(cd "$tmp/run" && env -u MCASTLAT PATH="$base" sh "$script" -o there \
+	projections > /dev/null 2>&1)
+[ -f "$tmp/run/there/torus-fig14a.csv" ] && ok || bad "fig-torus.sh -o there: no there/torus-fig14a.csv"
+
+# fig1-hypercube-sim.sh's time left, from the work done: with a clock
+# that advances with the node-cycles simulated (ML_CLOCK: what the runs
+# file holds so far), every estimate after the first tenth of the runs
+# is within a factor of 1.5 of the time that was in fact left.  (The
+# estimate from the runs done was off by a factor of 2.4 here.)
+mkdir -p "$tmp/sim"
+{
+	echo '#!/bin/sh'
+	echo "awk -F, 'NR > 1 && \$10 ~ /^[0-9]+\$/ { s += \$10 * 2 ^ \$1 }"
+	echo "	END { printf \"%d\\\\n\", s / 1000 }' \"$tmp/sim/fig1-hypercube-sim-runs.csv\" 2> /dev/null || echo 0"
+} > "$tmp/clock"
+chmod +x "$tmp/clock"
+(cd "$tmp/run" && PATH=$tmp/stub:/usr/bin:/bin ML_CLOCK=$tmp/clock \
+	MCASTLAT=$bin DIMS=3 LOADS="0.3 0.6 0.9" SEEDS=2 WARMUP=100 CI=0.1 \
+	MAXCYC=50000 JOBS=1 sh "$src/fig1-hypercube-sim.sh" -o "$tmp/sim" \
+	> /dev/null 2> "$tmp/e")
+end=$("$tmp/clock")
+tr '\r' '\n' < "$tmp/e" | awk -v T="$end" '/ runs, / {
+		split($1, a, "/"); n = a[1]; el = $3 + 0; est = $6 + 0
+		tl = T - el; seen++
+		if (n * 10 < a[2] || tl <= 0) next
+		r = est / tl; checked++
+		if (r > 1.5 || r < 1 / 1.5) {
+			print "run " n ": about " est "s left, in fact " tl "s"; bad = 1 }
+	}
+	END { if (seen < 100 || checked < 80) { print seen " progress lines"; bad = 1 }
+	      exit bad }' > "$tmp/o" && ok ||
+	bad "fig1-hypercube-sim.sh time left: $(head -n 3 "$tmp/o") (clock $end)"
+
 # With the real gnuplot, when installed: real PNGs.
 if command -v gnuplot > /dev/null; then
 	rm -rf "$tmp/run/figures"
