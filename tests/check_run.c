@@ -52,7 +52,8 @@ static enum ml_status fake_eval(const struct ml_point *pt, union ml_val *out)
 
 static const struct ml_command fake = {
 	"fake", "a fake model", "none", "us", fake_opts, NOPTS,
-	fake_cols, NCOLS, fake_check, fake_eval, NULL, NULL, false, NULL, NULL};
+	fake_cols, NCOLS, fake_check, fake_eval, NULL, NULL, false, NULL, NULL,
+	NULL};
 
 struct result {
 	int rc;
@@ -111,7 +112,7 @@ static enum ml_status slow_eval(const struct ml_point *pt, union ml_val *out)
 static const struct ml_command slow = {
 	"slow", "a slow fake", "none", "cycles", slow_opts, SNOPTS,
 	slow_cols, SNCOLS, NULL, slow_eval, slow_prepare, slow_release, true,
-	NULL, NULL};
+	NULL, NULL, NULL};
 
 /* Run "CMD ARGS" (space-separated words) capturing both streams. */
 static struct result run_cmd(const struct ml_command *cmd, const char *args)

@@ -128,11 +128,13 @@ struct ml_point {
 	unsigned long long max_work;
 	/*
 	 * Progress of this point, for a long evaluation (a simulation):
-	 * when not NULL, eval() may call progress(progress_arg, done) now
-	 * and then with done in [0, 1].  The engine's progress display
-	 * sets it; NULL today.
+	 * when not NULL, eval() may call progress(progress_arg, done,
+	 * detail) now and then, from its own thread, with done in [0, 1]
+	 * and detail a short phrase of where the point stands ("1.2M
+	 * cycles, interval 3.1% of the mean, target 2%"), or NULL.  The
+	 * engine sets it for a slow command while the progress line is on.
 	 */
-	void (*progress)(void *arg, double done);
+	void (*progress)(void *arg, double done, const char *detail);
 	void *progress_arg;
 };
 

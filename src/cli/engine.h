@@ -14,6 +14,8 @@
 #include "cli/msg.h"
 #include "cli/output.h"
 
+struct ml_progress;
+
 #define MAX_JOBS 256
 
 enum colsrc { SRC_OPT, SRC_RES, SRC_STATUS, SRC_KEEP };
@@ -55,6 +57,8 @@ struct run {
 	char *names;		/* storage of the printed column names */
 	size_t names_len;
 	char *constline;	/* table: "# name=value ...\n", or NULL */
+	struct ml_progress *prog; /* the progress line, for the progress
+				   * inside a slow point; or NULL */
 };
 
 /* "mcastlat: CMD: --OPT: MSG" (or without --OPT); returns ML_EXIT_USAGE. */

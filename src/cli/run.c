@@ -81,8 +81,10 @@ static int run_sweep(struct run *r, const struct ml_vlist *const *vlp,
 		rc = ML_EXIT_ROWS;
 	ml_buf_free(&hb);
 	ml_progress_start(&sk->prog, r->ctx->err, r->progress, hi - lo);
+	r->prog = &sk->prog;
 	if (rc == ML_EXIT_OK && ml_sweep_range(r, &sw, lo, hi, sk))
 		rc = ML_EXIT_ROWS;
+	r->prog = NULL;
 	ml_progress_end(&sk->prog);
 	free(dims);
 	return rc;

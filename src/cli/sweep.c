@@ -205,6 +205,12 @@ static void note_overflow(const struct run *r, struct worker *w,
 	w->out[j].s = w->note;
 }
 
+/* The progress inside a slow point, to the progress line. */
+static void point_progress(void *arg, double done, const char *detail)
+{
+	ml_progress_point(arg, done, detail);
+}
+
 static void eval_row(const struct run *r, struct worker *w, struct ml_buf *b,
 		     struct invalid_note *note, const char *const *keep)
 {
@@ -218,6 +224,10 @@ static void eval_row(const struct run *r, struct worker *w, struct ml_buf *b,
 	enum ml_status st;
 	size_t j;
 
+	if (cmd->slow && r->prog && r->prog->on) {
+		pt.progress = point_progress;
+		pt.progress_arg = r->prog;
+	}
 	/* eval() rejects what check() rejects (see cmd.h), so check() runs
 	 * only to explain the first invalid row, not on every row. */
 	reset_results(cmd, w->out);
