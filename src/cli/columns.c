@@ -13,6 +13,7 @@
  * the option (it echoes the value used).  Adding a column is one entry
  * in a command's table: nothing here names a command.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +21,6 @@
 #include "cli/columns.h"
 #include "cli/shortest.h"
 #include "cli/suggest.h"
-#include "cli/sweep.h"
 
 static bool flag_set(const struct ml_command *cmd, const union ml_val *base,
 		     const char *name)
@@ -81,6 +81,54 @@ static bool res_named(const struct run *r, const char *name)
 		    ml_same_name(r->cmd->cols[j].name, name, strlen(name)))
 			return true;
 	return false;
+}
+
+void ml_cell_from_opt(const struct run *r, size_t i, union ml_val v,
+		      struct ml_cell *c)
+{
+	const struct ml_opt *o = &r->cmd->opts[i];
+
+	switch (o->kind) {
+	case ML_OPT_INT:
+		if (v.i == ML_AUTO_INT) {
+			c->kind = ML_CELL_TEXT;
+			c->v.s = "auto";
+		} else {
+			c->kind = ML_CELL_INT;
+			c->v = v;
+		}
+		return;
+	case ML_OPT_REAL:
+	case ML_OPT_TIME:
+		if (isnan(v.r)) {
+			c->kind = ML_CELL_TEXT;
+			c->v.s = "auto";
+			return;
+		}
+		c->kind = ML_CELL_REAL;
+		c->v.r = o->kind == ML_OPT_TIME ? v.r / r->unit_scale : v.r;
+		return;
+	case ML_OPT_CHOICE:
+		if (v.i == ML_AUTO_INT) {
+			c->kind = ML_CELL_TEXT;
+			c->v.s = "auto";
+			return;
+		}
+		if ((o->flags & ML_OPT_INTOK) && v.i >= 0) {
+			c->kind = ML_CELL_INT;
+			c->v = v;
+			return;
+		}
+		c->kind = ML_CELL_TEXT;
+		c->v.s = o->choices[(o->flags & ML_OPT_INTOK) ? ml_choice_of(v.i)
+							      : v.i];
+		return;
+	case ML_OPT_FLAG:
+	case ML_OPT_TEXT:
+		break;
+	}
+	c->kind = ML_CELL_TEXT;
+	c->v.s = "";
 }
 
 const char *ml_alias_of(const struct ml_command *cmd, size_t i)

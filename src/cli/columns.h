@@ -21,6 +21,10 @@ bool ml_unused_everywhere(const struct run *r, const struct ml_unused *u);
 bool ml_unused_in_all(const struct ml_command *cmd,
 		      const struct ml_vlist *vl, const struct ml_unused *u);
 
+/* The cell of option i at value v (time in --unit; "auto" as text). */
+void ml_cell_from_opt(const struct run *r, size_t i, union ml_val v,
+		      struct ml_cell *c);
+
 /* Option i is an input column of this run. */
 bool ml_opt_is_column(const struct run *r, size_t i);
 

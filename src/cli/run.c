@@ -14,16 +14,6 @@
 #include "cli/sweep.h"
 #include "mcastlat.h"
 
-int ml_usage_err(struct ml_ctx *ctx, const char *cmd, const char *opt,
-		     const char *msg)
-{
-	if (opt)
-		ml_err(ctx, "%s: --%s: %s", cmd, opt, msg);
-	else
-		ml_err(ctx, "%s: %s", cmd, msg);
-	return ML_EXIT_USAGE;
-}
-
 
 static void free_vlists(struct ml_vlist *vl, size_t n)
 {

@@ -58,54 +58,6 @@ struct worker {
 /* ------------------------------------------------------------------ */
 /* Evaluation of points                                                */
 
-void ml_cell_from_opt(const struct run *r, size_t i, union ml_val v,
-		      struct ml_cell *c)
-{
-	const struct ml_opt *o = &r->cmd->opts[i];
-
-	switch (o->kind) {
-	case ML_OPT_INT:
-		if (v.i == ML_AUTO_INT) {
-			c->kind = ML_CELL_TEXT;
-			c->v.s = "auto";
-		} else {
-			c->kind = ML_CELL_INT;
-			c->v = v;
-		}
-		return;
-	case ML_OPT_REAL:
-	case ML_OPT_TIME:
-		if (isnan(v.r)) {
-			c->kind = ML_CELL_TEXT;
-			c->v.s = "auto";
-			return;
-		}
-		c->kind = ML_CELL_REAL;
-		c->v.r = o->kind == ML_OPT_TIME ? v.r / r->unit_scale : v.r;
-		return;
-	case ML_OPT_CHOICE:
-		if (v.i == ML_AUTO_INT) {
-			c->kind = ML_CELL_TEXT;
-			c->v.s = "auto";
-			return;
-		}
-		if ((o->flags & ML_OPT_INTOK) && v.i >= 0) {
-			c->kind = ML_CELL_INT;
-			c->v = v;
-			return;
-		}
-		c->kind = ML_CELL_TEXT;
-		c->v.s = o->choices[(o->flags & ML_OPT_INTOK) ? ml_choice_of(v.i)
-							      : v.i];
-		return;
-	case ML_OPT_FLAG:
-	case ML_OPT_TEXT:
-		break;
-	}
-	c->kind = ML_CELL_TEXT;
-	c->v.s = "";
-}
-
 static void cell_from_res(const struct run *r, size_t j, union ml_val v,
 			  bool ok, struct ml_cell *c)
 {
