@@ -19,7 +19,9 @@
 #   make fuzz             libFuzzer (clang) on each target of tests/fuzz/
 #                         for FUZZ_SECONDS (default 60) in FUZZ_BUILD
 #   make valgrind         CLI tests and hard inputs under valgrind
-#   make figures          every scripts/fig*.sh into FIGDIR (figures)
+#   make figures          every scripts/fig*.sh into FIGDIR (figures): the
+#                         torus, hypercube, multicast, k-binomial and
+#                         cluster papers
 #   make man-stamp        write VERSION and DATE into every man page's .TH
 #   make completion       the bash completion, build/completion/mcastlat
 #   make check-clang      build everything with clang -Werror, run the tests

@@ -188,12 +188,42 @@ tr '\r' '\n' < "$tmp/e" | awk -v T="$end" '/ runs, / {
 	      exit bad }' > "$tmp/o" && ok ||
 	bad "fig1-hypercube-sim.sh time left: $(head -n 3 "$tmp/o") (clock $end)"
 
+# The k-binomial paper's Figures 12 to 14 and the cluster thesis's
+# broadcast (issue 21): their CSV, and a caption line per figure with
+# what the paper shows and what we get, the numbers from the data.
+(cd "$tmp/run" && MCASTLAT=$bin PATH=$tmp/stub:/usr/bin:/bin \
+	sh "$src/fig-kbinomial.sh" -o kb > "$tmp/o" 2> "$tmp/e") ||
+	bad "fig-kbinomial.sh: exit $?: $(cat "$tmp/e")"
+[ "$(head -n 1 "$tmp/run/kb/kbinomial-a.csv")" = \
+	"nodes,packets,k,latency,binomial_latency,speedup" ] &&
+	[ "$(wc -l < "$tmp/run/kb/kbinomial-a.csv")" = 97 ] &&
+	[ "$(wc -l < "$tmp/run/kb/kbinomial-b.csv")" = 253 ] && ok ||
+	bad "fig-kbinomial.sh: kbinomial-a.csv or -b.csv"
+grep -q '^Figure 12, the paper: .* We get: m = 1: k = ceil(log2 n) for 63 of 63 n; k = 1 from m = 12 (n = 16), from m = 27 (n = 32), not for m <= 32 (n = 64); k = 2 for 56 of 56 n in 9..64 at m = 4' "$tmp/o" &&
+	grep -q '^Figure 13, the paper .* We get: at m = 32 each packet adds 5 us for n = 16 (k = 1) and 10 us for n = 64 (k = 2)' "$tmp/o" &&
+	grep -q '^Figure 14, the paper .* We get: 1.00, 1.96 and 2.63 times at n = 64 for m = 1, 8, 32' "$tmp/o" &&
+	[ "$(wc -l < "$tmp/o")" = 3 ] &&
+	cmp -s "$tmp/o" "$tmp/run/kb/kbinomial-captions.txt" && ok ||
+	bad "fig-kbinomial.sh captions: $(cat "$tmp/o")"
+(cd "$tmp/run" && MCASTLAT=$bin PATH=$tmp/stub:/usr/bin:/bin \
+	sh "$src/fig-cluster.sh" -o cl > "$tmp/o" 2> "$tmp/e") ||
+	bad "fig-cluster.sh: exit $?: $(cat "$tmp/e")"
+grep -q '^Cluster broadcast, the thesis .* We get: 28 and 28 for one packet (eq 2.8, 2.8: the formulas agree for one packet); for 4, 52 (eq 2.8), 43 (eq 2.9) and 40 (eq 2.8)\.$' "$tmp/o" &&
+	[ "$(head -n 1 "$tmp/run/cl/cluster-bcast-m.csv")" = \
+		"regime,formula,msg,packets,nodes,latency,status" ] &&
+	[ "$(grep -c ',ok$' "$tmp/run/cl/cluster-bcast-p.csv")" = 1530 ] &&
+	ok || bad "fig-cluster.sh: $(cat "$tmp/o")"
+
 # With the real gnuplot, when installed: real PNGs.
 if command -v gnuplot > /dev/null; then
 	rm -rf "$tmp/run/figures"
 	(cd "$tmp/run" && env -u MCASTLAT sh "$script" projections > /dev/null) ||
 		bad "fig-torus.sh projections with gnuplot: exit $?"
-	for f in torus-fig14a.png torus-fig14b.png; do
+	(cd "$tmp/run" && MCASTLAT=$bin sh "$src/fig-kbinomial.sh" \
+		> /dev/null 2>&1 && MCASTLAT=$bin sh "$src/fig-cluster.sh" \
+		> /dev/null 2>&1) || bad "fig-kbinomial.sh, fig-cluster.sh with gnuplot"
+	for f in torus-fig14a.png torus-fig14b.png kbinomial-fig12.png \
+		kbinomial-fig13.png kbinomial-fig14.png cluster-bcast.png; do
 		magic=$(od -An -c -N4 "$tmp/run/figures/$f" 2> /dev/null | tr -d ' ')
 		[ "$magic" = '211PNG' ] && ok || bad "figures/$f is not a PNG"
 	done
