@@ -7,12 +7,21 @@
 #                         INCDIR, MANDIR, DATADIR; make uninstall
 #   make deps             install the Debian packages the build needs
 #   make DEVELOPER=1      add -Werror
-#   make SANITIZE=address,undefined   build with sanitizers
+#   make SANITIZE=address,undefined   build with sanitizers, in BUILD
+#                         (default build-sanitize)
 #   make BUILD=dir        put objects in dir (default: build)
+#
+# Only the default build (BUILD=build, no SANITIZE) writes ./mcastlat and
+# ./libmcastlat.a; every variant (another BUILD, the sanitizers, clang,
+# fuzzing, the dynamic binary for valgrind) builds its binary and
+# archive in a directory of its own, and `make check` and `make install`
+# there use those, so no variant ever replaces what `make install` takes.
 #   make fuzz             libFuzzer (clang) on each target of tests/fuzz/
 #                         for FUZZ_SECONDS (default 60) in FUZZ_BUILD
 #   make valgrind         CLI tests and hard inputs under valgrind
-#   make figures          every scripts/fig*.sh into FIGDIR (figures)
+#   make figures          every scripts/fig*.sh into FIGDIR (figures): the
+#                         torus, hypercube, multicast, k-binomial and
+#                         cluster papers
 #   make man-stamp        write VERSION and DATE into every man page's .TH
 #   make completion       the bash completion, build/completion/mcastlat
 #   make check-clang      build everything with clang -Werror, run the tests
@@ -35,7 +44,22 @@ INCDIR ?= $(PREFIX)/include
 DATADIR ?= $(PREFIX)/share
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 COMPLETIONDIR ?= $(DATADIR)/bash-completion/completions
+ifdef SANITIZE
+BUILD ?= build-sanitize
+ifeq ($(BUILD),build)
+$(error SANITIZE needs a BUILD of its own: the default build's objects would be mixed with sanitized ones)
+endif
+endif
 BUILD ?= build
+# BIN and ALIB: what `all` builds, the tests run and `install` installs.
+ifeq ($(BUILD),build)
+BIN := mcastlat
+ALIB := libmcastlat.a
+else
+BIN := $(BUILD)/mcastlat
+ALIB := $(BUILD)/libmcastlat.a
+endif
+RUN_BIN := $(if $(findstring /,$(BIN)),$(BIN),./$(BIN))
 
 CC ?= cc
 CFLAGS ?= -O2 -g
@@ -116,24 +140,32 @@ apt_install = @missing=; for p in $(1); do \
 .PHONY: all check unit cli bench figures install uninstall clean deps fuzz FORCE \
 	fuzz-replay fuzz-merge fuzz-deps hard valgrind check-lib \
 	check-symbols check-headers check-install completion check-clang \
+	check-variants \
 	man-stamp
 
-all: mcastlat libmcastlat.a $(SHLIB) completion
+all: $(BIN) $(ALIB) $(SHLIB) completion
 
+ifeq ($(BUILD),build)
 mcastlat: $(MAIN_OBJ) $(CLI_LIB) $(LIB)
 	$(CC) $(ALL_LDFLAGS) $(STATIC) -o $@ $(MAIN_OBJ) $(CLI_LIB) $(LIB) $(LIBS)
 
 libmcastlat.a: $(LIB)
 	cp $(LIB) $@
+else
+# In a variant, `make mcastlat` builds the variant's own binary.
+.PHONY: mcastlat libmcastlat.a
+mcastlat: $(BIN)
+libmcastlat.a: $(ALIB)
+endif
 
 # The bash completion (zsh: through bashcompinit) is written by the
 # binary from its own command and option tables, so it cannot drift from
 # them.  A cross build sets RUN_MCASTLAT to a native mcastlat of the same
 # source.
-RUN_MCASTLAT ?= ./mcastlat
+RUN_MCASTLAT ?= $(RUN_BIN)
 completion: $(BUILD)/completion/mcastlat
 
-$(BUILD)/completion/mcastlat: mcastlat
+$(BUILD)/completion/mcastlat: $(BIN)
 	@mkdir -p $(dir $@)
 	$(RUN_MCASTLAT) completion bash > $@.tmp && mv $@.tmp $@
 
@@ -191,7 +223,17 @@ $(BUILD)/tests/%.o: tests/%.c
 $(BUILD)/runner: $(TEST_OBJ) $(CLI_LIB) $(LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $(TEST_OBJ) $(CLI_LIB) $(LIB) $(CHECK_LIBS) $(LIBS)
 
-check: unit cli hard fuzz-replay check-lib
+check: unit cli hard fuzz-replay check-lib check-variants
+
+# The CI's variant builds (.ci/run, `make -n -B`: nothing is built) must
+# not write the default build's ./mcastlat or ./libmcastlat.a.
+# And, in the default build, what `make install` installs carries no
+# sanitizer (.ci/run runs this last, after its variants).
+check-variants:
+	MAKE='$(MAKE)' tests/lib/variants.sh
+ifeq ($(BUILD),build)
+	MAKE='$(MAKE)' tests/lib/nosanitizer.sh $(BUILD)/nosan-check
+endif
 
 # The library as a packager and a user see it (tests/lib/): its symbols,
 # its headers alone, in C99 and in C++, and an install into a temporary
@@ -200,7 +242,8 @@ check: unit cli hard fuzz-replay check-lib
 check-lib: check-symbols check-headers check-install
 
 check-symbols: $(LIB) $(SHLIB)
-	tests/lib/symbols.sh $(LIB) $(SHLIB) $(SONAME) include/mcastlat.h $(HEADERS)
+	tests/lib/symbols.sh $(LIB) $(SHLIB) $(SONAME) include/mcastlat.h \
+		$(HEADERS)
 
 check-headers:
 	CC='$(CC)' CXX='$(CXX)' tests/lib/headers.sh include/mcastlat.h $(HEADERS)
@@ -212,21 +255,23 @@ check-install: all
 unit: $(BUILD)/runner
 	CK_DEFAULT_TIMEOUT=$${CK_DEFAULT_TIMEOUT:-300} $(BUILD)/runner
 
-cli: mcastlat $(BUILD)/completion/mcastlat
-	tests/cli/run.sh ./mcastlat
-	tests/cli/manex.sh ./mcastlat
-	tests/cli/fitex.sh ./mcastlat
-	tests/cli/fit.sh ./mcastlat
+cli: $(BIN) $(BUILD)/completion/mcastlat
+	tests/cli/run.sh $(RUN_BIN)
+	tests/cli/manex.sh $(RUN_BIN)
+	tests/cli/fitex.sh $(RUN_BIN)
+	tests/cli/fit.sh $(RUN_BIN)
 	tests/cli/manlint.sh $(VERSION) $(DATE)
-	tests/cli/shards.sh ./mcastlat
-	tests/cli/usability.sh ./mcastlat
-	tests/cli/completion.sh ./mcastlat $(BUILD)/completion/mcastlat
-	tests/cli/scripts.sh ./mcastlat
+	tests/cli/shards.sh $(RUN_BIN)
+	tests/cli/usability.sh $(RUN_BIN)
+	tests/cli/completion.sh $(RUN_BIN) $(BUILD)/completion/mcastlat
+	tests/cli/scripts.sh $(RUN_BIN)
+	tests/cli/statuses.sh $(RUN_BIN)
+	tests/cli/layers.sh src/cli
 
 # Hard inputs: every command fed every class of bad value (exit 2, one
 # stderr line, no stdout), malformed and BOM/CRLF batch files.
-hard: mcastlat
-	tests/cli/hard.sh ./mcastlat
+hard: $(BIN)
+	tests/cli/hard.sh $(RUN_BIN)
 
 # The CLI golden tests and the hard inputs with the binary under valgrind
 # (build without SANITIZE): any memory error or definite/indirect leak
@@ -329,8 +374,10 @@ check-clang:
 	tests/cli/run.sh $(CLANG_BUILD)/mcastlat
 
 # The binary in BUILD, for a build that must not replace ./mcastlat.
+ifneq ($(BUILD),build)
 $(BUILD)/mcastlat: $(MAIN_OBJ) $(CLI_LIB) $(LIB)
 	$(CC) $(ALL_LDFLAGS) $(STATIC) -o $@ $(MAIN_OBJ) $(CLI_LIB) $(LIB) $(LIBS)
+endif
 
 # The binary linked dynamically, for valgrind: a static glibc's start-up
 # code is what valgrind reports otherwise.
@@ -343,9 +390,9 @@ bench: all
 # Every figure script (scripts/fig*.sh), PNGs and their CSV into FIGDIR.
 # Needs gnuplot; the simulated figures take minutes (see each script).
 FIGDIR ?= figures
-figures: mcastlat
+figures: $(BIN)
 	@set -e; for s in scripts/fig*.sh; do \
-		echo "== $$s"; FIGDIR=$(FIGDIR) MCASTLAT=./mcastlat sh $$s; \
+		echo "== $$s"; FIGDIR=$(FIGDIR) MCASTLAT=$(RUN_BIN) sh $$s; \
 	done
 
 deps:
@@ -368,8 +415,8 @@ install: all $(BUILD)/mcastlat.pc
 		$(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR)/mcastlat \
 		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(COMPLETIONDIR) \
 		$(DESTDIR)$(EXAMPLEDIR)
-	install -m 755 mcastlat $(DESTDIR)$(BINDIR)/mcastlat
-	install -m 644 libmcastlat.a $(DESTDIR)$(LIBDIR)/libmcastlat.a
+	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/mcastlat
+	install -m 644 $(ALIB) $(DESTDIR)$(LIBDIR)/libmcastlat.a
 	install -m 644 $(SHLIB) $(DESTDIR)$(LIBDIR)/$(notdir $(SHLIB))
 	ln -sf $(notdir $(SHLIB)) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libmcastlat.so

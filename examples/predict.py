@@ -2,6 +2,7 @@
 """predict.py - two predictions of libmcastlat from Python, with ctypes.
 
     python3 predict.py [path/to/libmcastlat.so.0]
+    python3 predict.py --help
 
 The structures below mirror include/mcastlat/kbinomial.h and cluster.h
 field by field, in order, with the C types (enums are C ints, bool is
@@ -118,8 +119,27 @@ def evaluate(lib, name, params, result):
     return result
 
 
+USAGE = """usage: predict.py [LIBRARY]
+
+Two predictions of libmcastlat (cluster and kbinomial) through ctypes.
+LIBRARY is the path of libmcastlat.so.0; without it the loader's search
+is used (LD_LIBRARY_PATH, then the system directories)."""
+
+
 def main():
-    lib = load(sys.argv[1] if len(sys.argv) > 1 else None)
+    args = sys.argv[1:]
+    if args and args[0] in ("-h", "--help"):
+        print(USAGE)
+        return 0
+    if len(args) > 1 or (args and args[0].startswith("-")):
+        print(USAGE, file=sys.stderr)
+        return 2
+    try:
+        lib = load(args[0] if args else None)
+    except OSError as e:
+        print(f"predict.py: cannot load libmcastlat: {e}", file=sys.stderr)
+        print(USAGE, file=sys.stderr)
+        return 2
     print("libmcastlat", lib.ml_version().decode())
 
     p = ClusterParams()
@@ -133,7 +153,8 @@ def main():
     p.nodes, p.packets = 256, 8
     r = evaluate(lib, "kbinomial", p, KbinomialResult())
     print(f"{'kbinomial':10} {r.latency:14.10g} {'us':7} n = 256, m = 8")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -13,7 +13,21 @@
 # changes directory before it has its arguments).  Only shell builtins
 # run before ml_need, so that a missing program is reported first.
 
-# The sourcing script sets here and reads mcastlat:
+#
+# Arguments, one convention for every script (README, "Figures"):
+#
+#   SCRIPT -h|--help               the usage: the script's header comment
+#   SCRIPT [-o DIR] [FIGURE...]    a figure script (it sets ml_figures to
+#                                  the words it takes, "" for none, before
+#                                  sourcing this): the output directory
+#                                  (default $FIGDIR, else figures, from
+#                                  the current directory) and the figures
+#                                  to draw (default: all)
+#
+# Here the figure script's options are taken off its arguments, which
+# are left as the FIGURE words (each checked), and out is set.
+
+# The sourcing script sets here and ml_figures and reads mcastlat, out:
 # shellcheck shell=sh disable=SC2034,SC2154
 
 ml_script=${0##*/}
@@ -23,6 +37,64 @@ ml_die() {
 	echo "$ml_script: $*" >&2
 	exit 2
 }
+
+# ml_usage: the header comment of the script, from its second line to
+# the first line that is not a comment, without the "# ".
+ml_usage() {
+	{
+		IFS= read -r ml_line
+		while IFS= read -r ml_line; do
+			case $ml_line in
+			'#'*) ml_line=${ml_line#'#'}; printf '%s\n' "${ml_line# }" ;;
+			*) break ;;
+			esac
+		done
+	} < "$0"
+}
+
+# ml_bad_usage MESSAGE: a usage error, exit 2.
+ml_bad_usage() {
+	ml_die "$* (see $ml_script --help)"
+}
+
+case ${1-} in
+-h | --help)
+	ml_usage
+	exit 0
+	;;
+esac
+if [ -n "${ml_figures+set}" ]; then
+	out=${FIGDIR:-figures}
+	ml_sel=
+	while [ $# -gt 0 ]; do
+		case $1 in
+		-h | --help) ml_usage; exit 0 ;;
+		-o | --output)
+			[ $# -ge 2 ] && [ -n "$2" ] || ml_bad_usage "$1 needs a directory"
+			out=$2
+			shift
+			;;
+		--output=?*) out=${1#--output=} ;;
+		--) shift; ml_sel="$ml_sel $*"; break ;;
+		-*) ml_bad_usage "unknown option '$1'" ;;
+		*) ml_sel="$ml_sel $1" ;;
+		esac
+		shift
+	done
+	for ml_w in $ml_sel; do
+		case " $ml_figures all " in
+		*" $ml_w "*) [ -n "$ml_figures" ] || ml_bad_usage \
+			"takes no figure name: '$ml_w' (the output directory is -o DIR)" ;;
+		*) if [ -n "$ml_figures" ]; then
+			ml_bad_usage "'$ml_w' is not a figure of this script (one of: $ml_figures, all; the output directory is -o DIR)"
+		   else
+			ml_bad_usage "takes no figure name: '$ml_w' (the output directory is -o DIR)"
+		   fi ;;
+		esac
+	done
+	# shellcheck disable=SC2086 # the words, split
+	set -- $ml_sel
+fi
 
 # ml_need PROGRAM PACKAGE: exit 2, naming the Debian package, when
 # PROGRAM is not on PATH.

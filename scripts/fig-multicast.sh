@@ -13,28 +13,30 @@
 #                                    4 and 11 dests, 16x16 mesh / torus
 #   scripts/fig-multicast.sh 12      mixed traffic on the 8x8 mesh: 60 %
 #                                    multicasts of 2 flits, 40 % unicasts of 9
-#   scripts/fig-multicast.sh all     all of them
+#   scripts/fig-multicast.sh all     all of them (the default)
+#   scripts/fig-multicast.sh -o DIR FIGURE...   into DIR (default $FIGDIR,
+#                                    else figures); -h, --help: this text
 #
-# Writes $FIGDIR/mcast-figN.png (default FIGDIR=figures) and the CSV it was
+# Writes DIR/mcast-figN.png (-o DIR; default $FIGDIR, else figures) and the CSV it was
 # drawn from, mcast-figN.csv.  Each curve climbs a traffic grid and stops
 # after its first saturated point; curves run JOBS at a time (default 2).
 # A progress line on stderr per point.  SCALE multiplies the run lengths
 # (default 1: a figure takes minutes on 2 cores, see the man page
-# mcastlat-simulate(1), FIGURES).  Runs from any directory (FIGDIR is
+# mcastlat-simulate(1), FIGURES).  Runs from any directory (DIR is
 # relative to the current one); MCASTLAT names the binary (default: the
 # tree's ./mcastlat, else mcastlat on PATH; see common.sh).  Needs
 # gnuplot 5 (gnuplot-nox).
 set -eu
 
+ml_figures='6 7 8 9 10 11 12'
 here=${0%/*}
 [ "$here" != "$0" ] || here=.
 # shellcheck source=scripts/common.sh
 . "$here/common.sh"
 ml_need gnuplot gnuplot-nox
-out=${FIGDIR:-figures}
 jobs=${JOBS:-2}
 scale=${SCALE:-1}
-what=${1:-all}
+what=${*:-all}
 
 # Traffic grid (flits received per node per cycle); each curve stops at
 # its first saturated point.
@@ -177,18 +179,13 @@ one() {
 	esac
 }
 
-case $what in
-6 | 7 | 8 | 9 | 10 | 11 | 12 | all) ;;
-*)
-	echo "usage: $0 6|7|8|9|10|11|12|all" >&2
-	exit 2
-	;;
-esac
 mkdir -p "$out"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-if [ "$what" = all ]; then
-	for f in 6 7 8 9 10 11 12; do one $f; done
-else
-	one "$what"
-fi
+for w in $what; do
+	if [ "$w" = all ]; then
+		for f in 6 7 8 9 10 11 12; do one $f; done
+	else
+		one "$w"
+	fi
+done

@@ -7,7 +7,9 @@
 #   scripts/fig-torus.sh projections   Figure 14: 8x8 (G = 4..64) and 16x16
 #                                      (G = 4..256), Mu-torus r = 8, 16, 32,
 #                                      log-scale latency
-#   scripts/fig-torus.sh               both
+#   scripts/fig-torus.sh               both (all)
+#   scripts/fig-torus.sh -o DIR ...    into DIR (default $FIGDIR, else
+#                                      figures); -h, --help: this text
 #
 # Writes figures/torus-fig09.png .. torus-fig13.png, torus-fig14a.png and
 # torus-fig14b.png (directory: $FIGDIR, default figures, from the current
@@ -17,13 +19,13 @@
 # with the pngcairo or png terminal.
 set -eu
 
+ml_figures='models projections'
 here=${0%/*}
 [ "$here" != "$0" ] || here=.
 # shellcheck source=scripts/common.sh
 . "$here/common.sh"
 ml_need gnuplot gnuplot-nox
-out=${FIGDIR:-figures}
-what=${1:-all}
+what=${*:-all}
 
 mkdir -p "$out"
 
@@ -57,16 +59,14 @@ projections() {
 		xmax=256; xstep=28" "$here/fig-torus-proj.gp"
 }
 
-case $what in
-models) models ;;
-projections) projections ;;
-all)
-	models
-	projections
-	;;
-*)
-	echo "usage: $0 [models|projections|all]" >&2
-	exit 2
-	;;
-esac
+for w in $what; do
+	case $w in
+	models) models ;;
+	projections) projections ;;
+	all)
+		models
+		projections
+		;;
+	esac
+done
 ls "$out"/torus-fig*.png

@@ -7,12 +7,13 @@
 # flit-level simulation of the same points (`mcastlat simulate
 # --compare`) as points with 95 % intervals.
 #
-#   scripts/fig1-hypercube-sim.sh [OUTDIR]      (default: $FIGDIR or figures)
+#   scripts/fig1-hypercube-sim.sh [-o DIR]  (default DIR: $FIGDIR, else figures)
+#   scripts/fig1-hypercube-sim.sh -h|--help
 #
-# Writes OUTDIR/fig1-hypercube-sim-n<n>-v<V>.png (three panels M = 32, 64,
-# 128, one colour per beta), the model curves OUTDIR/fig1-hypercube-sim-
-# model.csv (both loads), every simulated run OUTDIR/fig1-hypercube-sim-
-# runs.csv and the points drawn, OUTDIR/fig1-hypercube-sim.csv (mean
+# Writes DIR/fig1-hypercube-sim-n<n>-v<V>.png (three panels M = 32, 64,
+# 128, one colour per beta), the model curves DIR/fig1-hypercube-sim-
+# model.csv (both loads), every simulated run DIR/fig1-hypercube-sim-
+# runs.csv and the points drawn, DIR/fig1-hypercube-sim.csv (mean
 # broadcast latency over the seeds that ran to ok, the Student t 95 %
 # half-width across them, the model's latency and error_pct with the
 # paper's load and with the tree's, and how many seeds were not ok).
@@ -42,12 +43,12 @@
 # the tree's mcastlat beside scripts/, else mcastlat on PATH); needs
 # gnuplot.
 set -eu
+ml_figures=
 here=${0%/*}
 [ "$here" != "$0" ] || here=.
 # shellcheck source=scripts/common.sh
 . "$here/common.sh"
 ml_need gnuplot gnuplot-nox
-out=${1:-${FIGDIR:-figures}}
 dims=${DIMS:-6}
 loads=${LOADS:-0.25 0.5 0.75 0.9 1.1}
 seeds=${SEEDS:-3}
@@ -95,16 +96,64 @@ total=$(( $(wc -l < "$tmp/rows.csv") * seeds ))
 # Copy the rows through, one "runs done, time left" line on stderr.  A
 # shell loop, not awk: mawk reads a pipe in blocks, so it would not see
 # the rows as they arrive.
+#
+# Time left is estimated from the work done, not the runs done: runs
+# differ by orders of magnitude (near saturation a run goes to MAXCYC
+# cycles, at low load it stops in a few thousand; a run of the n-cube
+# simulates 2^n nodes, and longer messages need more cycles), so the
+# runs left are costed by the node-cycles (cycles x 2^n) of the runs
+# done of the same n, M and load fraction; of the same n and load
+# fraction, per flit, when no such run is done yet; else at MAXCYC.
+# Time left = elapsed x work left / work done.  ML_CLOCK replaces
+# `date +%s` (tests/cli/scripts.sh).
+nloads=$(echo $loads | wc -w)
+keys=
+r=0
+while IFS=, read -r d _ f _; do
+	li=$((r % nloads))
+	k=${d}_${f}_$li
+	eval "[ -n \"\${left_$k-}\" ] || keys=\"\$keys $k\"
+		left_$k=\$(( \${left_$k:-0} + seeds ))"
+	r=$((r + 1))
+done < "$tmp/rows.csv"
 progress() {
-	start=$(date +%s)
+	start=$(${ML_CLOCK:-date +%s})
 	n=-1
+	done_w=0
 	while IFS= read -r line; do
 		printf '%s\n' "$line"
 		n=$((n + 1))
 		[ $n -ge 1 ] || continue
-		el=$(($(date +%s) - start))
+		IFS=, read -r d _ f _ _ _ _ _ _ cyc _ <<-EOF
+		$line
+		EOF
+		case $cyc in '' | *[!0-9]*) cyc=0 ;; esac
+		li=$(( ((n - 1) / seeds) % nloads ))
+		w=$((cyc << d))
+		done_w=$((done_w + w))
+		eval "left_${d}_${f}_$li=\$((left_${d}_${f}_$li - 1))
+			sum_${d}_${f}_$li=\$((\${sum_${d}_${f}_$li:-0} + w))
+			cnt_${d}_${f}_$li=\$((\${cnt_${d}_${f}_$li:-0} + 1))
+			fsum_${d}_$li=\$((\${fsum_${d}_$li:-0} + w / f))
+			fcnt_${d}_$li=\$((\${fcnt_${d}_$li:-0} + 1))"
+		rem=0
+		for k in $keys; do
+			d=${k%%_*} li=${k##*_} f=${k#*_} f=${f%_*}
+			eval "l=\$left_$k c=\${cnt_$k:-0} s=\${sum_$k:-0}
+				fc=\${fcnt_${d}_$li:-0} fs=\${fsum_${d}_$li:-0}"
+			if [ "$c" -gt 0 ]; then
+				rem=$((rem + l * s / c))
+			elif [ "$fc" -gt 0 ]; then
+				rem=$((rem + l * f * fs / fc))
+			else
+				rem=$((rem + l * (maxcyc << d)))
+			fi
+		done
+		el=$(($(${ML_CLOCK:-date +%s}) - start))
+		left=0
+		[ $done_w -eq 0 ] || left=$((el * rem / done_w))
 		printf '\r%d/%d runs, %ds elapsed, about %ds left  ' "$n" \
-			"$total" "$el" $((el * (total - n) / n)) >&2
+			"$total" "$el" "$left" >&2
 	done
 	printf '\n' >&2
 }

@@ -4,23 +4,24 @@
 # generation rate lambda_g for n = 6, 7, 8, V = 2, 4, M = 32, 64, 128 and
 # beta = 0.005, 0.01, 0.02.
 #
-#   scripts/fig1-hypercube.sh [OUTDIR]      (default: $FIGDIR or figures)
+#   scripts/fig1-hypercube.sh [-o DIR]     (default DIR: $FIGDIR, else figures)
+#   scripts/fig1-hypercube.sh -h|--help
 #
-# Writes OUTDIR/fig1-hypercube-n<n>-v<V>.png (one per n and V, three panels
-# M = 32, 64, 128, one curve per beta) and the data, OUTDIR/fig1-hypercube.csv.
+# Writes DIR/fig1-hypercube-n<n>-v<V>.png (one per n and V, three panels
+# M = 32, 64, 128, one curve per beta) and the data, DIR/fig1-hypercube.csv.
 # Each curve runs from lambda_g = 0 to that point's saturation rate: first
 # `mcastlat hypercube --saturation` gives lambda_sat, then a batch run
 # evaluates 201 rates per curve, denser towards lambda_sat.  Runs from
-# any directory (OUTDIR is relative to the current one); set MCASTLAT to
+# any directory (DIR is relative to the current one); set MCASTLAT to
 # use another binary (default: the tree's ./mcastlat, else mcastlat on
 # PATH; see common.sh); needs gnuplot (gnuplot-nox).
 set -eu
+ml_figures=
 here=${0%/*}
 [ "$here" != "$0" ] || here=.
 # shellcheck source=scripts/common.sh
 . "$here/common.sh"
 ml_need gnuplot gnuplot-nox
-out=${1:-${FIGDIR:-figures}}
 mkdir -p "$out"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -7,12 +7,13 @@
 # mcastlat on PATH; see common.sh).
 #
 #   scripts/shard-sweep.sh 8 all.csv hypercube --rate 0:0.02:0.00001 --format csv
+#   scripts/shard-sweep.sh -h|--help
 set -eu
-[ $# -ge 3 ] || { echo "usage: $0 N OUT ARGS..." >&2; exit 2; }
 here=${0%/*}
 [ "$here" != "$0" ] || here=.
 # shellcheck source=scripts/common.sh
 . "$here/common.sh"
+[ $# -ge 3 ] || ml_die "usage: $ml_script N OUT ARGS... (see --help)"
 n=$1
 out=$2
 shift 2

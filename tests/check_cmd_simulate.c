@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/parse.h"
 #include "cli/run.h"
 #include "mcastlat/hypercube.h"
 
@@ -199,6 +200,86 @@ START_TEST(test_work_limit)
 }
 END_TEST
 
+/* What the engine's progress hook is given inside a point. */
+struct seen {
+	int calls;
+	double last;
+	char detail[160];
+};
+
+static void hook(void *arg, double done, const char *detail)
+{
+	struct seen *s = arg;
+
+	ck_assert(done >= s->last && done <= 1);
+	s->last = done;
+	s->calls++;
+	snprintf(s->detail, sizeof(s->detail), "%s", detail ? detail : "");
+}
+
+/*
+ * A long simulation reports its progress inside the point (issue 21):
+ * the fraction done never goes back, and the detail gives the cycles
+ * and the interval against the --ci target.  100000 cycles of a 4x4
+ * mesh: the simulator calls back every 16384 cycles.
+ */
+START_TEST(test_point_progress)
+{
+	const struct ml_command *cmd = ml_find_command("simulate");
+	union ml_val v[64], out[64];
+	char text[ML_TEXT_MAX];
+	struct seen s = {0};
+	struct ml_point pt = {v, NULL, text, 0, hook, &s};
+	size_t i;
+	enum ml_status st;
+	char want[64];
+
+	ck_assert_uint_le(cmd->nopts, 64);
+	ck_assert_uint_le(cmd->ncols, 64);
+	/* The defaults, as the engine would fill them, then a small mesh
+	 * whose interval target cannot be met. */
+	for (i = 0; i < cmd->nopts; i++) {
+		const struct ml_opt *o = &cmd->opts[i];
+		struct ml_vlist vl;
+		char err[128];
+
+		v[i].i = ML_AUTO_INT;
+		if (o->kind == ML_OPT_REAL || o->kind == ML_OPT_TIME)
+			v[i].r = NAN;
+		if (o->kind == ML_OPT_TEXT)
+			v[i].s = NULL;
+		if (o->kind == ML_OPT_FLAG)
+			v[i].i = 0;
+		if (o->def == NULL)
+			continue;
+		ck_assert_int_eq(ml_vlist_parse(&vl, o, o->def, "cycles", err,
+						sizeof(err)),
+				 0);
+		v[i] = ml_vlist_at(&vl, 0);
+		ml_vlist_free(&vl);
+		if (strcmp(o->name, "topology") == 0)
+			v[i].i = 0; /* mesh */
+		else if (strcmp(o->name, "k") == 0)
+			v[i].i = 4;
+		else if (strcmp(o->name, "ci") == 0)
+			v[i].r = 1e-6;
+		else if (strcmp(o->name, "max-cycles") == 0)
+			v[i].i = 100000;
+		else if (strcmp(o->name, "rate") == 0)
+			v[i].r = 0.01;
+	}
+	for (i = 0; i < cmd->nopts; i++)
+		if (strcmp(cmd->opts[i].name, "warmup") == 0)
+			v[i].i = 100;
+	st = cmd->eval(&pt, out);
+	ck_assert_int_eq(st, ML_ENOCONV);
+	ck_assert_int_ge(s.calls, 5);
+	ck_assert_ptr_nonnull(strstr(s.detail, "k cycles, interval "));
+	snprintf(want, sizeof(want), "of the mean (target %.3g%%)", 1e-4);
+	ck_assert_ptr_nonnull(strstr(s.detail, want));
+}
+END_TEST
+
 Suite *suite_cmd_simulate(void)
 {
 	Suite *s = suite_create("cmd_simulate");
@@ -208,6 +289,7 @@ Suite *suite_cmd_simulate(void)
 	tcase_add_test(tc, test_compare_columns);
 	tcase_add_test(tc, test_compare_model_load);
 	tcase_add_test(tc, test_work_limit);
+	tcase_add_test(tc, test_point_progress);
 	suite_add_tcase(s, tc);
 	return s;
 }

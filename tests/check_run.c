@@ -53,7 +53,7 @@ static enum ml_status fake_eval(const struct ml_point *pt, union ml_val *out)
 static const struct ml_command fake = {
 	"fake", "a fake model", "none", "us", fake_opts, NOPTS,
 	fake_cols, NCOLS, fake_check, fake_eval, NULL, NULL, false, NULL, NULL,
-	NULL, NULL, NULL, NULL};
+	NULL, NULL, NULL, NULL, NULL};
 
 struct result {
 	int rc;
@@ -112,7 +112,7 @@ static enum ml_status slow_eval(const struct ml_point *pt, union ml_val *out)
 static const struct ml_command slow = {
 	"slow", "a slow fake", "none", "cycles", slow_opts, SNOPTS,
 	slow_cols, SNCOLS, NULL, slow_eval, slow_prepare, slow_release, true,
-	NULL, NULL, NULL, NULL, NULL, NULL};
+	NULL, NULL, NULL, NULL, NULL, NULL, NULL};
 
 /* Run "CMD ARGS" (space-separated words) capturing both streams. */
 static struct result run_cmd(const struct ml_command *cmd, const char *args)
@@ -185,11 +185,13 @@ START_TEST(test_defaults_and_columns)
 	ck_assert_str_eq(r.out, "a,b,t,mode,sum,parity,status\n"
 				"1,0.5,1,x,1.5,odd,ok\n");
 	done(&r);
-	/* A flag shows its columns; --unit converts time columns. */
+	/* A flag shows its columns; --unit converts time columns, whose
+	 * names then carry the unit (as the CSV header, SPEC 1.2). */
 	r = run("--twice --t 1.5us --unit ns --mode all --format json "
 		"--columns mode,t,tt");
-	ck_assert_str_eq(r.out, "{\"mode\":\"x\",\"t\":1500,\"tt\":3000}\n"
-				"{\"mode\":\"y\",\"t\":1500,\"tt\":3000}\n");
+	ck_assert_str_eq(r.out,
+			 "{\"mode\":\"x\",\"t[ns]\":1500,\"tt[ns]\":3000}\n"
+			 "{\"mode\":\"y\",\"t[ns]\":1500,\"tt[ns]\":3000}\n");
 	done(&r);
 	r = run("--columns tt");
 	ck_assert_int_eq(r.rc, 2);

@@ -72,6 +72,40 @@ START_TEST(test_progress_text)
 }
 END_TEST
 
+/* Inside a long point (issue 21): the line carries where it stands,
+ * until the point is done. */
+START_TEST(test_progress_point)
+{
+	char b[320], *text = NULL;
+	size_t len = 0;
+	struct ml_progress p = {0};
+	FILE *f = open_memstream(&text, &len);
+
+	ml_progress_line(b, sizeof(b), 0, 1, 10.0, "1.2M cycles");
+	ck_assert_str_eq(b, "0/1 points (0%), 0 points/s, ? left; point: "
+			    "1.2M cycles");
+	ml_progress_line(b, sizeof(b), 0, 1, 10.0, NULL);
+	ck_assert_str_eq(b, "0/1 points (0%), 0 points/s, ? left");
+	ml_progress_start(&p, f, 1, 1);
+	p.t0 -= 2; /* a run that has lasted 2 s */
+	ml_progress_point(&p, 0.5, "16.4k cycles, interval 3% of the mean "
+				   "(target 2%)");
+	fflush(f);
+	ck_assert_ptr_nonnull(strstr(text, "0/1 points (0%)"));
+	ck_assert_ptr_nonnull(strstr(text, "; point: 16.4k cycles, interval "
+					   "3% of the mean (target 2%)"));
+	/* The point done: its detail goes. */
+	p.last -= 1;
+	ml_progress_update(&p, 1);
+	ml_progress_end(&p);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(text, "\r\033[K1/1 points (100%)"));
+	ck_assert_str_eq(strrchr(text, '\r'), "\r\033[K");
+	ck_assert_ptr_null(strstr(strstr(text, "1/1 points"), "point:"));
+	free(text);
+}
+END_TEST
+
 static char *slurp(const char *path)
 {
 	static char buf[256];
@@ -127,6 +161,7 @@ Suite *suite_suggest(void)
 	tcase_add_test(tc, test_distance);
 	tcase_add_test(tc, test_suggest);
 	tcase_add_test(tc, test_progress_text);
+	tcase_add_test(tc, test_progress_point);
 	tcase_add_test(tc, test_outfile);
 	suite_add_tcase(s, tc);
 	return s;

@@ -112,6 +112,19 @@ struct ml_sim_params {
 	 * the work done, in [0, 1] (an estimate); may be NULL. */
 	void (*progress)(void *arg, double done);
 	void *progress_arg;
+	/* When not NULL, filled just before each progress call with where
+	 * the run stands, for a display of a long run; may be NULL. */
+	struct ml_sim_progress *progress_info;
+};
+
+/* Where a simulation stands (struct ml_sim_params progress_info). */
+struct ml_sim_progress {
+	unsigned long long cycles; /* simulated in this replication */
+	unsigned rep;		   /* the replication, from 0 */
+	double half_rel;	   /* 95 % half-width of the mean latency
+				    * over the mean so far (the stopping
+				    * rule's, to compare with ci); NaN
+				    * while there is none, and with a trace */
 };
 
 struct ml_sim_result {

@@ -376,6 +376,13 @@ int ml_setup_globals(struct run *r, const struct args *a)
 	if (a->dryrun && a->input)
 		return ml_usage_err(r->ctx, cmd, "dry-run",
 				 "cannot be combined with --input");
+	/* An empty name is no file: not "is a directory", not ENOENT. */
+	if (a->input && a->input[0] == '\0')
+		return ml_usage_err(r->ctx, cmd, "input",
+				 "'' is not a file name (- is standard input)");
+	if (a->output && a->output[0] == '\0')
+		return ml_usage_err(r->ctx, cmd, "output",
+				 "'' is not a file name (- is standard output)");
 	r->unit_scale = 1.0;
 	r->unit_name = a->unit ? a->unit : r->cmd->time_unit;
 	if (a->unit) {

@@ -14,6 +14,8 @@
 #include "cli/args.h"
 #include "cli/batch.h"
 #include "cli/columns.h"
+#include "cli/parse.h"
+#include "cli/suggest.h"
 
 /* Split one CSV line in place (RFC 4180 quotes); -1 on bad quoting. */
 static int csv_split(char *line, char **f, size_t max, size_t *nf)
@@ -85,6 +87,8 @@ struct batch {
 	const union ml_val *base;
 	const size_t *order;
 	size_t norder;
+	const char **unit; /* per file column: the time unit its header
+			    * names ("os_fixed[ns]"), or NULL: the model's */
 };
 
 /* Header cells are trimmed: "k, group" names k and group. */
@@ -129,6 +133,71 @@ static bool is_result(const struct ml_command *cmd, const char *name)
 }
 
 /*
+ * A header cell "name[unit]" (a time column printed under --unit, or a
+ * time per byte "[ns/byte]"): the unit is cut off the name and returned
+ * as one of the time unit names (static), NULL when the cell has none.
+ * *bad is set when the unit is not a time unit of the command.
+ */
+static const char *cut_unit(const struct ml_command *cmd, char *name,
+			    bool *bad)
+{
+	static const char *const units[] = {"ns", "us", "ms", "s", "cycles"};
+	char *open = strchr(name, '[');
+	size_t n = strlen(name), k, len;
+
+	*bad = false;
+	if (open == NULL || n < 3 || name[n - 1] != ']')
+		return NULL;
+	len = strcspn(open + 1, "/]");
+	for (k = 0; k < sizeof(units) / sizeof(units[0]); k++)
+		if (strlen(units[k]) == len &&
+		    strncmp(open + 1, units[k], len) == 0 &&
+		    (strcmp(cmd->time_unit, "us") == 0
+			     ? ml_time_scale(units[k]) != 0.0
+			     : strcmp(units[k], cmd->time_unit) == 0)) {
+			*open = '\0';
+			return units[k];
+		}
+	*bad = true;
+	return NULL;
+}
+
+/* "did you mean" for a header cell that names nothing: the nearest
+ * option or result, as the header spells it ('_'), or NULL. */
+static const char *suggest_header(const struct ml_command *cmd,
+				  const char *cell, char *buf, size_t len)
+{
+	const char **names = calloc(cmd->nopts + cmd->ncols + 1,
+				    sizeof(*names));
+	const char *pick = NULL;
+	char *word = strdup(cell), *p;
+	size_t n = 0, i;
+
+	if (names && word) {
+		for (i = 0; i < cmd->nopts; i++)
+			if (cmd->opts[i].kind != ML_OPT_FLAG)
+				names[n++] = cmd->opts[i].name;
+		for (i = 0; i < cmd->ncols; i++)
+			names[n++] = cmd->cols[i].name;
+		names[n++] = "status";
+		for (p = word; *p; p++)
+			if (*p == '_')
+				*p = '-';
+		pick = ml_suggest(word, names, n);
+		if (pick) {
+			snprintf(buf, len, "%s", pick);
+			for (p = buf; *p; p++)
+				if (*p == '-')
+					*p = '_';
+			pick = buf;
+		}
+	}
+	free(names);
+	free(word);
+	return pick;
+}
+
+/*
  * The header: options (the CSV this command prints is valid input: its
  * result columns and status are recomputed, so ignored); any other
  * column is an error, or with --keep copied through to the output.
@@ -147,13 +216,32 @@ static int batch_header(struct batch *bt, char *line, char **f, size_t maxf,
 		goto bad;
 	bt->colopt = calloc(nf, sizeof(*bt->colopt));
 	bt->echo = calloc(nf + 1, sizeof(*bt->echo));
+	bt->unit = calloc(nf + 1, sizeof(*bt->unit));
 	r->keepnames = calloc(nf + 1, sizeof(*r->keepnames));
 	bt->keepv = calloc(nf + 1, sizeof(*bt->keepv));
-	if (!bt->colopt || !bt->echo || !r->keepnames || !bt->keepv)
+	if (!bt->colopt || !bt->echo || !bt->unit || !r->keepnames ||
+	    !bt->keepv)
 		goto bad;
 	for (k = 0; k < nf; k++) {
+		bool badunit;
+
 		f[k] = trim(f[k]);
+		bt->unit[k] = cut_unit(cmd, f[k], &badunit);
 		i = find_opt(cmd, f[k]);
+		if (badunit || (bt->unit[k] && i < cmd->nopts &&
+				cmd->opts[i].kind != ML_OPT_TIME)) {
+			char q[ML_QUOTE_LEN];
+
+			ml_err(bt->r->ctx, "%s: --input: %s: %s %s", cmd->name,
+			       bt->fname, ml_quote(q, sizeof(q), f[k]),
+			       badunit ? (strcmp(cmd->time_unit, "us") == 0
+						  ? "has an unknown unit (use "
+						    "ns, us, ms or s)"
+						  : "has a unit that is not "
+						    "cycles")
+				       : "is not a time: it takes no unit");
+			return ML_EXIT_USAGE;
+		}
 		/* A result of an option's name shows the value it used: it
 		 * is read back as the option (see batch_row). */
 		bt->echo[k] = i < cmd->nopts && is_result(cmd, f[k]);
@@ -169,12 +257,23 @@ static int batch_header(struct batch *bt, char *line, char **f, size_t maxf,
 			continue;
 		}
 		if (i == cmd->nopts) {
-			char q[ML_QUOTE_LEN];
+			char q[ML_QUOTE_LEN], sb[64];
+			const char *pick = suggest_header(cmd, f[k], sb,
+							  sizeof(sb));
 
-			ml_err(bt->r->ctx, "%s: --input: %s: %s is not an option "
-				"or a result of %s (--keep copies such columns)",
-			       cmd->name, bt->fname, ml_quote(q, sizeof(q), f[k]),
-			       cmd->name);
+			if (pick)
+				ml_err(bt->r->ctx, "%s: --input: %s: %s is not an "
+					"option or a result of %s (did you "
+					"mean %s?)",
+				       cmd->name, bt->fname,
+				       ml_quote(q, sizeof(q), f[k]), cmd->name,
+				       pick);
+			else
+				ml_err(bt->r->ctx, "%s: --input: %s: %s is not an "
+					"option or a result of %s (--keep "
+					"copies such columns)",
+				       cmd->name, bt->fname,
+				       ml_quote(q, sizeof(q), f[k]), cmd->name);
 			return ML_EXIT_USAGE;
 		}
 		for (j = 0; j < k; j++)
@@ -270,11 +369,14 @@ static int batch_row(struct batch *bt, char *line, unsigned long lineno,
 		/* empty cell or auto (as printed): the command line's value */
 		if (f[k][0] == '\0' || strcmp(f[k], "auto") == 0)
 			continue;
-		/* A time printed under --unit reads back in that unit. */
-		if (cmd->opts[i].kind == ML_OPT_TIME && bt->r->unit_scale != 1.0 &&
+		/* A time is in the unit its header names ("os_fixed[ns]",
+		 * as printed under --unit ns), else in the model's own,
+		 * whatever this run's --unit. */
+		if (cmd->opts[i].kind == ML_OPT_TIME && bt->unit[k] &&
+		    strcmp(bt->unit[k], cmd->time_unit) != 0 &&
 		    ml_parse_real(f[k], &x) == NULL) {
 			snprintf(tbuf, sizeof(tbuf), "%.60s%s", f[k],
-				 bt->r->unit_name);
+				 bt->unit[k]);
 			f[k] = tbuf;
 		}
 		if (ml_build_vlist(cmd, i, f[k], &own[k], base, err,
@@ -389,7 +491,7 @@ int ml_run_batch(struct run *r, const char *fname,
 		     const size_t *order, size_t norder, struct sink *sk)
 {
 	struct batch bt = {r,	 fname, NULL, NULL,  NULL, 0,
-			   NULL, vl,	base, order, norder};
+			   NULL, vl,	base, order, norder, NULL};
 	char *line = NULL, **f = NULL;
 	size_t cap = 0, maxf;
 	size_t len;
@@ -485,6 +587,7 @@ int ml_run_batch(struct run *r, const char *fname,
 	free(f);
 	free(bt.colopt);
 	free(bt.echo);
+	free(bt.unit);
 	free(bt.keepv);
 	while (r->nkeep > 0)
 		free((char *)r->keepnames[--r->nkeep]);

@@ -76,9 +76,11 @@ struct ml_alias {
 };
 
 /* An option the mode ignores, and so no column, when a flag is set
- * (hypercube --rate under --saturation). */
+ * (hypercube --rate under --saturation), or when value is not NULL, when
+ * the CHOICE option named by flag has that value (simulate --k under
+ * --topology hypercube): then giving the option is a usage error. */
 struct ml_unused {
-	const char *opt, *flag;
+	const char *opt, *flag, *value;
 };
 
 enum ml_col_kind {
@@ -127,12 +129,20 @@ struct ml_point {
 	unsigned long long max_work;
 	/*
 	 * Progress of this point, for a long evaluation (a simulation):
-	 * when not NULL, eval() may call progress(progress_arg, done) now
-	 * and then with done in [0, 1].  The engine's progress display
-	 * sets it; NULL today.
+	 * when not NULL, eval() may call progress(progress_arg, done,
+	 * detail) now and then, from its own thread, with done in [0, 1]
+	 * and detail a short phrase of where the point stands ("1.2M
+	 * cycles, interval 3.1% of the mean, target 2%"), or NULL.  The
+	 * engine sets it for a slow command while the progress line is on.
 	 */
-	void (*progress)(void *arg, double done);
+	void (*progress)(void *arg, double done, const char *detail);
 	void *progress_arg;
+};
+
+/* A status a row of a command can have, and what it means there. */
+struct ml_status_doc {
+	enum ml_status st;
+	const char *help;	/* one line for --help; NULL ends a list */
 };
 
 struct ml_command {
@@ -183,6 +193,13 @@ struct ml_command {
 	/* Both lists end with an entry of NULLs; either may be NULL. */
 	const struct ml_alias *aliases;
 	const struct ml_unused *unused;
+	/*
+	 * Every status a row of this command can have (ok first), each
+	 * with what it means for this command: --help prints the list and
+	 * the man page's STATUS section must name the same words in the
+	 * same order (tests/cli/statuses.sh).  NULL: every status.
+	 */
+	const struct ml_status_doc *statuses;
 	/*
 	 * mcastlat fit (fit.c); fit_model NULL: the command cannot be
 	 * fitted.  fit_params converts one point's option values to the

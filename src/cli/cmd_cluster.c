@@ -151,6 +151,12 @@ static const char *fit_needs(const union ml_val *v, const bool *stated)
 	return v[O_OP].i == ML_CLUSTER_BCAST && !stated[O_NODES] ? "nodes"
 								  : NULL;
 }
+/* The statuses of a row (man page: STATUS). */
+static const struct ml_status_doc statuses[] = {
+    {ML_OK, "every result is valid"},
+    {ML_EINVAL, "the point is outside the model's domain (a sweep goes on; a warning names the rule)"},
+    {ML_OVERFLOW, "a result is not finite (huge inputs such as 1e308)"},
+    {ML_OK, NULL}};
 
 const struct ml_command ml_cmd_cluster = {
 	.name = "cluster",
@@ -168,4 +174,5 @@ const struct ml_command ml_cmd_cluster = {
 	.fit_params = fit_params,
 	.fit_inputs = fit_inputs,
 	.fit_needs = fit_needs,
+    .statuses = statuses,
 };

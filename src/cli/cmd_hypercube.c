@@ -179,8 +179,19 @@ static const char *fit_needs(const union ml_val *v, const bool *stated)
 /* --dims, as in torus (one concept, one name); --dim, this command's
  * first name for it, stays an alias. */
 static const struct ml_alias aliases[] = {{"dims", "dim"}, {NULL, NULL}};
-static const struct ml_unused unused[] = {{"rate", "saturation"},
-					  {NULL, NULL}};
+static const struct ml_unused unused[] = {{"rate", "saturation", NULL},
+					  {NULL, NULL, NULL}};
+
+/* The statuses of a row (man page: STATUS). */
+static const struct ml_status_doc statuses[] = {
+    {ML_OK, "every result is valid"},
+    {ML_EINVAL, "the point is outside the model's domain (a sweep goes on; a warning names the rule)"},
+    {ML_SATURATED, "the network does not reach a steady state at this rate"},
+    {ML_ENOCONV, "a root finder reached its iteration cap (not with the "
+		  "command's settings)"},
+    {ML_OVERFLOW, "a result is not finite (huge inputs such as 1e308)"},
+    {ML_ENOMEM, "the solver's tables do not fit in memory"},
+    {ML_OK, NULL}};
 
 const struct ml_command ml_cmd_hypercube = {
     .name = "hypercube",
@@ -200,4 +211,5 @@ const struct ml_command ml_cmd_hypercube = {
     .fit_params = fit_params,
     .fit_inputs = fit_inputs,
     .fit_needs = fit_needs,
+    .statuses = statuses,
 };

@@ -214,6 +214,13 @@ static const char *fit_needs(const union ml_val *v, const bool *stated)
 	(void)v;
 	return stated[O_NODES] ? NULL : "nodes";
 }
+/* The statuses of a row (man page: STATUS). */
+static const struct ml_status_doc statuses[] = {
+    {ML_OK, "every result is valid"},
+    {ML_EINVAL, "the point is outside the model's domain (a sweep goes on; a warning names the rule)"},
+    {ML_OVERFLOW, "a result is not finite (huge inputs such as 1e308)"},
+    {ML_ENOMEM, "--schedule: the tree of this point does not fit in memory"},
+    {ML_OK, NULL}};
 
 const struct ml_command ml_cmd_kbinomial = {
     .name = "kbinomial",
@@ -231,4 +238,5 @@ const struct ml_command ml_cmd_kbinomial = {
     .fit_params = fit_params,
     .fit_inputs = fit_inputs,
     .fit_needs = fit_needs,
+    .statuses = statuses,
 };

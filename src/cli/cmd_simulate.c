@@ -91,7 +91,8 @@ static const struct ml_opt opts[NOPTS] = {
 	     .def = "8",
 	     .imin = 2,
 	     .imax = 65536,
-	     .help = "nodes per dimension (mesh, torus; a hypercube has 2)"},
+	     .help = "nodes per dimension (mesh, torus; not with "
+		     "--topology hypercube, which has 2)"},
     [O_DIMS] = {.name = "dims",
 		.kind = ML_OPT_INT,
 		.def = "2",
@@ -527,8 +528,6 @@ static void to_params(const struct ml_point *pt, struct ml_sim_params *p)
 	p->max_cycles = (unsigned long long)v[O_MAX_CYCLES].i;
 	p->max_queue = (unsigned long)v[O_MAX_QUEUE].i;
 	p->replications = (unsigned)v[O_REPLICATIONS].i;
-	p->progress = pt->progress;
-	p->progress_arg = pt->progress_arg;
 	/* Under a work limit (fuzzing) a point runs shortened. */
 	if (pt->max_work) {
 		unsigned long long cap =
@@ -687,15 +686,61 @@ static void set_note(const struct ml_point *pt, union ml_val *out,
 	out[C_NOTE].s = note;
 }
 
+/* The simulator's progress, passed on to the engine's with where the
+ * run stands: its cycles and its interval against the target. */
+struct point_progress {
+	const struct ml_point *pt;
+	struct ml_sim_progress info;
+	double ci;
+	unsigned reps;
+};
+
+static void on_progress(void *arg, double done)
+{
+	const struct point_progress *pp = arg;
+	char detail[128], cyc[24], rep[32] = "";
+	double c = (double)pp->info.cycles;
+
+	if (c >= 1e6)
+		snprintf(cyc, sizeof(cyc), "%.3gM", c / 1e6);
+	else if (c >= 1e4)
+		snprintf(cyc, sizeof(cyc), "%.3gk", c / 1e3);
+	else
+		snprintf(cyc, sizeof(cyc), "%.0f", c);
+	if (pp->reps > 1)
+		snprintf(rep, sizeof(rep), " (seed %u of %u)", pp->info.rep + 1,
+			 pp->reps);
+	if (isnan(pp->info.half_rel))
+		snprintf(detail, sizeof(detail),
+			 "%s cycles%s, no interval yet (target %.3g%%)", cyc,
+			 rep, 100 * pp->ci);
+	else
+		snprintf(detail, sizeof(detail),
+			 "%s cycles%s, interval %.3g%% of the mean (target "
+			 "%.3g%%)",
+			 cyc, rep, 100 * pp->info.half_rel, 100 * pp->ci);
+	pp->pt->progress(pp->pt->progress_arg, done, detail);
+}
+
 static enum ml_status eval(const struct ml_point *pt, union ml_val *out)
 {
 	struct ml_sim_params p;
 	struct ml_sim_result res;
 	struct ml_diag d = {NULL, ""};
+	struct point_progress pp;
 	enum ml_status st;
 	const char *why;
 
 	to_params(pt, &p);
+	if (pt->progress) {
+		pp.pt = pt;
+		pp.ci = p.ci;
+		pp.reps = p.replications;
+		pp.info.half_rel = NAN;
+		p.progress = on_progress;
+		p.progress_arg = &pp;
+		p.progress_info = &pp.info;
+	}
 	echo_params(pt, &p, out);
 	st = validate(pt, &p, &d);
 	if (st == ML_OK)
@@ -735,6 +780,21 @@ static enum ml_status eval(const struct ml_point *pt, union ml_val *out)
 	return st;
 }
 
+/* A hypercube has 2 nodes per dimension: --k is for meshes and tori. */
+static const struct ml_unused unused[] = {{"k", "topology", "hypercube"},
+					  {NULL, NULL, NULL}};
+
+/* The statuses of a row (man page: STATUS). */
+static const struct ml_status_doc statuses[] = {
+    {ML_OK, "the interval target was met"},
+    {ML_EINVAL, "the point breaks a rule that involves several options; the note says which"},
+    {ML_SATURATED, "the network does not carry the offered traffic"},
+    {ML_ENOCONV, "--max-cycles came first, before the interval target was met"},
+    {ML_DEADLOCK, "flits stopped moving"},
+    {ML_OVERFLOW, "a result is not finite"},
+    {ML_ENOMEM, "the network of this point does not fit in memory"},
+    {ML_OK, NULL}};
+
 const struct ml_command ml_cmd_simulate = {
     .name = "simulate",
     .summary = "flit-level simulation of wormhole meshes, tori and "
@@ -751,4 +811,6 @@ const struct ml_command ml_cmd_simulate = {
     .prepare = prepare,
     .release = release,
     .slow = true,
+    .unused = unused,
+    .statuses = statuses,
 };

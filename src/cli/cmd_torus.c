@@ -358,6 +358,13 @@ static const char *fit_needs(const union ml_val *v, const bool *stated)
 	(void)v;
 	return stated[O_GROUP] ? NULL : "group";
 }
+/* The statuses of a row (man page: STATUS). */
+static const struct ml_status_doc statuses[] = {
+    {ML_OK, "every result is valid"},
+    {ML_EINVAL, "the point is outside the model's domain (a sweep goes on; a warning names the rule)"},
+    {ML_OVERFLOW, "a result is not finite (huge inputs such as 1e308; the note names it)"},
+    {ML_ENOMEM, "the member list or the structural model does not fit in memory"},
+    {ML_OK, NULL}};
 
 const struct ml_command ml_cmd_torus = {
     .name = "torus",
@@ -375,4 +382,5 @@ const struct ml_command ml_cmd_torus = {
     .fit_params = fit_params,
     .fit_inputs = fit_inputs,
     .fit_needs = fit_needs,
+    .statuses = statuses,
 };

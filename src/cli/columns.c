@@ -13,6 +13,7 @@
  * the option (it echoes the value used).  Adding a column is one entry
  * in a command's table: nothing here names a command.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +21,6 @@
 #include "cli/columns.h"
 #include "cli/shortest.h"
 #include "cli/suggest.h"
-#include "cli/sweep.h"
 
 static bool flag_set(const struct ml_command *cmd, const union ml_val *base,
 		     const char *name)
@@ -83,6 +83,54 @@ static bool res_named(const struct run *r, const char *name)
 	return false;
 }
 
+void ml_cell_from_opt(const struct run *r, size_t i, union ml_val v,
+		      struct ml_cell *c)
+{
+	const struct ml_opt *o = &r->cmd->opts[i];
+
+	switch (o->kind) {
+	case ML_OPT_INT:
+		if (v.i == ML_AUTO_INT) {
+			c->kind = ML_CELL_TEXT;
+			c->v.s = "auto";
+		} else {
+			c->kind = ML_CELL_INT;
+			c->v = v;
+		}
+		return;
+	case ML_OPT_REAL:
+	case ML_OPT_TIME:
+		if (isnan(v.r)) {
+			c->kind = ML_CELL_TEXT;
+			c->v.s = "auto";
+			return;
+		}
+		c->kind = ML_CELL_REAL;
+		c->v.r = o->kind == ML_OPT_TIME ? v.r / r->unit_scale : v.r;
+		return;
+	case ML_OPT_CHOICE:
+		if (v.i == ML_AUTO_INT) {
+			c->kind = ML_CELL_TEXT;
+			c->v.s = "auto";
+			return;
+		}
+		if ((o->flags & ML_OPT_INTOK) && v.i >= 0) {
+			c->kind = ML_CELL_INT;
+			c->v = v;
+			return;
+		}
+		c->kind = ML_CELL_TEXT;
+		c->v.s = o->choices[(o->flags & ML_OPT_INTOK) ? ml_choice_of(v.i)
+							      : v.i];
+		return;
+	case ML_OPT_FLAG:
+	case ML_OPT_TEXT:
+		break;
+	}
+	c->kind = ML_CELL_TEXT;
+	c->v.s = "";
+}
+
 const char *ml_alias_of(const struct ml_command *cmd, size_t i)
 {
 	size_t k;
@@ -91,6 +139,55 @@ const char *ml_alias_of(const struct ml_command *cmd, size_t i)
 		if (strcmp(cmd->aliases[k].opt, cmd->opts[i].name) == 0)
 			return cmd->aliases[k].alias;
 	return NULL;
+}
+
+/* The index of the option named name, or cmd->nopts. */
+static size_t opt_index(const struct ml_command *cmd, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < cmd->nopts; i++)
+		if (strcmp(cmd->opts[i].name, name) == 0)
+			break;
+	return i;
+}
+
+/* The choice index of u->value in its option, or -1. */
+static long long unused_choice(const struct ml_command *cmd, size_t ic,
+			       const struct ml_unused *u)
+{
+	long long c;
+
+	for (c = 0; ic < cmd->nopts && cmd->opts[ic].choices &&
+		    cmd->opts[ic].choices[c];
+	     c++)
+		if (strcmp(cmd->opts[ic].choices[c], u->value) == 0)
+			return (cmd->opts[ic].flags & ML_OPT_INTOK) ? -c - 1 : c;
+	return -1;
+}
+
+bool ml_unused_everywhere(const struct run *r, const struct ml_unused *u)
+{
+	size_t ic = opt_index(r->cmd, u->flag);
+	long long c = unused_choice(r->cmd, ic, u);
+
+	return c >= 0 && r->base && r->varies && !r->varies[ic] &&
+	       r->base[ic].i == c;
+}
+
+bool ml_unused_in_all(const struct ml_command *cmd,
+		      const struct ml_vlist *vl, const struct ml_unused *u)
+{
+	size_t ic = opt_index(cmd, u->flag);
+	long long c = unused_choice(cmd, ic, u);
+	unsigned long long k;
+
+	if (c < 0 || vl[ic].count == 0)
+		return false;
+	for (k = 0; k < vl[ic].count; k++)
+		if (ml_vlist_at(&vl[ic], k).i != c)
+			return false;
+	return true;
 }
 
 bool ml_opt_is_column(const struct run *r, size_t i)
@@ -104,14 +201,18 @@ bool ml_opt_is_column(const struct run *r, size_t i)
 		return false;
 	for (k = 0; r->cmd->unused && r->cmd->unused[k].opt; k++)
 		if (strcmp(r->cmd->unused[k].opt, o->name) == 0 &&
-		    flag_set(r->cmd, r->base, r->cmd->unused[k].flag))
+		    (r->cmd->unused[k].value
+			     ? ml_unused_everywhere(r, &r->cmd->unused[k])
+			     : flag_set(r->cmd, r->base,
+					r->cmd->unused[k].flag)))
 			return false;
 	return !res_named(r, o->name);
 }
 
 /* Append a column name to r->names: the plain name with '-' -> '_', and
- * in the table a time column's unit, "latency[us]" ("[us/byte]" for a
- * time per byte). */
+ * a time column's unit, "latency[us]" ("[us/byte]" for a time per
+ * byte): in the table always, in CSV and JSON when --unit is not the
+ * model's own, so that --input reads the file back in its unit. */
 static const char *add_name(struct run *r, const char *name, bool time,
 			    const char *unit)
 {
@@ -121,7 +222,8 @@ static const char *add_name(struct run *r, const char *name, bool time,
 
 	for (i = 0; i < n; i++)
 		d[i] = name[i] == '-' ? '_' : name[i];
-	if (time && r->spec.fmt == ML_FMT_TABLE)
+	if (time && (r->spec.fmt == ML_FMT_TABLE ||
+		     strcmp(r->unit_name, r->cmd->time_unit) != 0))
 		n += (size_t)sprintf(d + n, "[%s%.20s]", r->unit_name,
 				     per ? per : "");
 	d[n] = '\0';

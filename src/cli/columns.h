@@ -13,6 +13,18 @@ void ml_free_columns(struct run *r);
 /* The alias of option i (struct ml_alias), or NULL. */
 const char *ml_alias_of(const struct ml_command *cmd, size_t i);
 
+/* An option the run ignores (struct ml_unused with a value) at every
+ * point: its choice option is not swept and has the value (the run), or
+ * every value of its list in vl[] (one list per option) is that one.  A
+ * sweep over several choices uses the option at some points. */
+bool ml_unused_everywhere(const struct run *r, const struct ml_unused *u);
+bool ml_unused_in_all(const struct ml_command *cmd,
+		      const struct ml_vlist *vl, const struct ml_unused *u);
+
+/* The cell of option i at value v (time in --unit; "auto" as text). */
+void ml_cell_from_opt(const struct run *r, size_t i, union ml_val v,
+		      struct ml_cell *c);
+
 /* Option i is an input column of this run. */
 bool ml_opt_is_column(const struct run *r, size_t i);
 

@@ -3,6 +3,11 @@
  * the fixed state of a run, column references and limits.  The engine is
  * run.c (the driver), args.c (command line), columns.c (which columns),
  * sweep.c (evaluating and printing points) and batch.c (--input).
+ *
+ * Its files are layers, each calling only those below it (checked by
+ * tests/cli/layers.sh): main.c; run.c; batch.c (and help.c); args.c;
+ * sweep.c; columns.c; the commands; table.c, progress.c, outfile.c;
+ * output.c; parse.c; msg.c (messages, usage errors included).
  */
 #ifndef MCASTLAT_CLI_ENGINE_H
 #define MCASTLAT_CLI_ENGINE_H
@@ -13,6 +18,8 @@
 #include "cli/cmd.h"
 #include "cli/msg.h"
 #include "cli/output.h"
+
+struct ml_progress;
 
 #define MAX_JOBS 256
 
@@ -55,10 +62,9 @@ struct run {
 	char *names;		/* storage of the printed column names */
 	size_t names_len;
 	char *constline;	/* table: "# name=value ...\n", or NULL */
+	struct ml_progress *prog; /* the progress line, for the progress
+				   * inside a slow point; or NULL */
 };
 
-/* "mcastlat: CMD: --OPT: MSG" (or without --OPT); returns ML_EXIT_USAGE. */
-int ml_usage_err(struct ml_ctx *ctx, const char *cmd, const char *opt,
-		 const char *msg);
 
 #endif

@@ -6,6 +6,7 @@
 
 #include "cli/columns.h"
 #include "cli/run.h"
+#include "mcastlat/status.h"
 
 static void opt_arg(const struct ml_opt *o, char *buf, size_t len)
 {
@@ -46,7 +47,7 @@ static void opt_arg(const struct ml_opt *o, char *buf, size_t len)
  */
 /* Words of text from column col, wrapped at 80 columns to column
  * indent; ends the line. */
-static void wrap(FILE *f, const char *text, size_t col, size_t indent)
+void ml_help_wrap(FILE *f, const char *text, size_t col, size_t indent)
 {
 	size_t w;
 	bool first = true;
@@ -83,7 +84,7 @@ static void help_line(FILE *f, const char *left, const char *text)
 	fprintf(f, "  %-24s", left);
 	if (strlen(left) > 24)
 		fprintf(f, "\n%26s", "");
-	wrap(f, text, 26, 26);
+	ml_help_wrap(f, text, 26, 26);
 }
 
 static void opt_line(const struct ml_command *cmd, const struct ml_opt *o,
@@ -132,9 +133,9 @@ void ml_help(const struct ml_command *cmd, FILE *f)
 
 	fprintf(f, "usage: mcastlat %s [OPTIONS]\n\n", cmd->name);
 	snprintf(text, sizeof(text), "%s.", cmd->summary);
-	wrap(f, text, 0, 0);
+	ml_help_wrap(f, text, 0, 0);
 	snprintf(text, sizeof(text), "Source: %s", cmd->source);
-	wrap(f, text, 0, 7);
+	ml_help_wrap(f, text, 0, 7);
 	fputc('\n', f);
 	fprintf(f, "Model options (numeric options take value lists: 4,8  "
 		   "4:64  4:64:4  4:1024:*2):\n");
@@ -190,7 +191,18 @@ void ml_help(const struct ml_command *cmd, FILE *f)
 			 c->kind == ML_COL_TIME ? " [time unit]" : "", cond);
 		help_line(f, c->name, text);
 	}
-	help_line(f, "status", "ok, invalid, saturated, no-convergence or "
-		  "overflow (a result not finite)");
+	help_line(f, "status", "ok, or why the numbers are not valid "
+		  "(below); the numeric results are then nan");
+	fprintf(f, "\nStatuses:\n");
+	if (cmd->statuses) {
+		for (i = 0; cmd->statuses[i].help; i++)
+			help_line(f, ml_status_word(cmd->statuses[i].st),
+				  cmd->statuses[i].help);
+	} else {
+		enum ml_status st;
+
+		for (st = ML_OK; st <= ML_EUNIDENT; st++)
+			help_line(f, ml_status_word(st), "");
+	}
 	fprintf(f, "\nSee man mcastlat-%s for the equations.\n", cmd->name);
 }

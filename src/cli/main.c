@@ -32,11 +32,13 @@ static void usage(FILE *f)
 	      "interconnects from published analytical models.\n\n"
 	      "Commands:\n",
 	      f);
-	for (i = 0; i < ml_ncommands; i++)
-		fprintf(f, "  %-10s %s\n", ml_commands[i]->name,
-			ml_commands[i]->summary);
-	fprintf(f, "  %-10s %s\n", "fit",
-		"a model's parameters from measurements (OSU, IMB, CSV)");
+	for (i = 0; i < ml_ncommands; i++) {
+		fprintf(f, "  %-10s", ml_commands[i]->name);
+		ml_help_wrap(f, ml_commands[i]->summary, 12, 12);
+	}
+	fprintf(f, "  %-10s", "fit");
+	ml_help_wrap(f, "a model's parameters from measurements (OSU, IMB, "
+		     "CSV): see mcastlat-fit(1)", 12, 12);
 	fputs("\nEvery numeric option takes a value list (4,8  4:64:4  "
 	      "4:1024:*2); several\nlists give their cartesian product. "
 	      "See 'mcastlat help COMMAND' and\nman mcastlat.\n",

@@ -119,6 +119,16 @@ void ml_warn(struct ml_ctx *ctx, const char *fmt, ...)
 	va_end(ap);
 }
 
+int ml_usage_err(struct ml_ctx *ctx, const char *cmd, const char *opt,
+		     const char *msg)
+{
+	if (opt)
+		ml_err(ctx, "%s: --%s: %s", cmd, opt, msg);
+	else
+		ml_err(ctx, "%s: %s", cmd, msg);
+	return ML_EXIT_USAGE;
+}
+
 const char *ml_quote(char *buf, size_t len, const char *s)
 {
 	size_t n = strlen(s), max = len > 6 ? len - 6 : 0;

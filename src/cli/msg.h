@@ -36,6 +36,11 @@ void ml_warn(struct ml_ctx *ctx, const char *fmt, ...)
 #define ML_QUOTE_LEN 46
 const char *ml_quote(char *buf, size_t len, const char *s);
 
+/* "mcastlat: CMD: --OPT: MSG" (or without --OPT) on ctx->err, for a
+ * usage error; returns ML_EXIT_USAGE. */
+int ml_usage_err(struct ml_ctx *ctx, const char *cmd, const char *opt,
+		 const char *msg);
+
 /* Exit statuses (SPEC 1.3). */
 enum {
 	ML_EXIT_OK = 0,

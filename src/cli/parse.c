@@ -48,7 +48,15 @@ const char *ml_parse_real(const char *s, double *out)
 		return "is out of range";
 	if (!isfinite(x))
 		return "is out of range";
-	/* Underflow to a subnormal or zero is harmless: keep the value. */
+	/* A value too small for a double is as wrong as one too large: a
+	 * non-zero number that reads as 0 (1e-400) is out of range.  One
+	 * that keeps a few digits (a subnormal) is kept. */
+	if (x == 0.0 && strpbrk(s, "123456789") != NULL) {
+		const char *e = strpbrk(s, "eE");
+
+		if (e == NULL || strpbrk(s, "123456789") < e)
+			return "is out of range (too small)";
+	}
 	*out = x;
 	return NULL;
 }
@@ -190,28 +198,38 @@ static int parse_time(struct pctx *c, const char *tok, double *out)
 	char *num;
 	size_t n = strlen(tok), i = n;
 	const char *why;
-	double scale = 1.0;
+	double scale = 1.0, x;
+	bool cycles = strcmp(c->time_unit, "us") != 0;
 
 	while (i > 0 && isalpha((unsigned char)tok[i - 1]))
 		i--;
-	if (i < n) {
-		if (strcmp(c->time_unit, "us") != 0)
-			return fail(c, tok,
-				    "takes no unit suffix: times are in cycles");
-		scale = ml_time_scale(tok + i);
-		if (scale == 0.0 || i == 0)
-			return fail(c, tok,
-				    "has an unknown unit (use ns, us, ms or s)");
-	}
+	/* The number first: "abc", "nan" and "us" are not numbers, whatever
+	 * their letters look like. */
 	num = strndup(tok, i);
 	if (num == NULL)
 		return fail(c, tok, "cannot be parsed: out of memory");
 	why = ml_parse_real(num, out);
 	free(num);
+	if (why && (i == 0 || strcmp(why, "is not a number") == 0))
+		return fail(c, tok,
+			    cycles ? "is not a number (a time in cycles: 10, "
+				     "2.5)"
+				   : "is not a number (a time: 10, 2.5us, "
+				     "300ns, 1ms, 1s)");
 	if (why)
 		return fail(c, tok, why);
+	if (i < n) {
+		if (cycles)
+			return fail(c, tok,
+				    "takes no unit suffix: times are in cycles");
+		scale = ml_time_scale(tok + i);
+		if (scale == 0.0)
+			return fail(c, tok,
+				    "has an unknown unit (use ns, us, ms or s)");
+	}
+	x = *out;
 	*out *= scale;
-	if (!isfinite(*out))
+	if (!isfinite(*out) || (*out == 0.0 && x != 0.0))
 		return fail(c, tok, "is out of range");
 	return 0;
 }
@@ -395,8 +413,9 @@ static int check_domain(struct pctx *c, const char *tok, union ml_val v)
 		fmt_bound(lo, sizeof(lo), o, false);
 		fmt_bound(hi, sizeof(hi), o, true);
 		if (hasmax)
-			snprintf(c->err, c->errlen, "%s is outside [%s,%s]",
-				 t, lo, hi);
+			snprintf(c->err, c->errlen, "%s is outside %c%s,%s]",
+				 t, (o->flags & ML_OPT_MINOPEN) ? '(' : '[',
+				 lo, hi);
 		else
 			snprintf(c->err, c->errlen, "%s must be %s%s %s",
 				 t, isint ? "an integer " : "",
@@ -639,6 +658,48 @@ static int parse_item(struct pctx *c, char *tok, struct ml_item *it)
 	return rc;
 }
 
+/* The forms of a value list, for a message about one that is not. */
+#define LIST_FORMS "a list is 4,8,16; a range 4:64, 4:64:4 or 4:1024:*2"
+
+/*
+ * An item that is not a number but looks meant as a list or a range
+ * ("2-1024", "2..64", "4;8") gets the forms named; parse_scalar() has
+ * written "'TOK' is not a number...".
+ */
+static int hint_forms(struct pctx *c, const char *tok)
+{
+	const char *p;
+	bool sep = false;
+
+	for (p = tok + 1; *p && !sep; p++)
+		sep = strchr(";/_~x", *p) != NULL || (*p == '.' && p[1] == '.') ||
+		      (*p == '-' && p[-1] != 'e' && p[-1] != 'E');
+	if (sep && strstr(c->err, "is not a number") && !strchr(c->err, '(')) {
+		size_t len = strlen(c->err);
+
+		snprintf(c->err + len, c->errlen - len, " (%s)", LIST_FORMS);
+	}
+	return -1;
+}
+
+/* A part of a range that is not a number: the range is quoted whole,
+ * with the forms a range takes. */
+static int bad_part(struct pctx *c, const char *orig, const char *part,
+		    union ml_val *v)
+{
+	char q[ML_QUOTE_LEN], why[160];
+	const char *w;
+
+	if (parse_scalar(c, part, v) == 0)
+		return 0;
+	w = strstr(c->err, "' ");
+	if (w == NULL || strncmp(w + 2, "is not a number", 15) != 0)
+		return -1;
+	snprintf(why, sizeof(why), "is not a range: %s is not a number (%s)",
+		 ml_quote(q, sizeof(q), part), LIST_FORMS);
+	return fail(c, orig, why);
+}
+
 static int parse_item_parts(struct pctx *c, char *tok, const char *orig,
 			    struct ml_item *it)
 {
@@ -653,15 +714,16 @@ static int parse_item_parts(struct pctx *c, char *tok, const char *orig,
 		it->kind = ML_ITEM_ONE;
 		it->count = 1;
 		if (parse_scalar(c, tok, &it->first))
-			return -1;
+			return c->opt->kind == ML_OPT_CHOICE ? -1
+							     : hint_forms(c, tok);
 		it->last = it->first;
 		return check_domain(c, orig, it->first);
 	}
 	if (n == 4 || (c->opt->kind == ML_OPT_CHOICE &&
 		       !(c->opt->flags & ML_OPT_INTOK)))
 		return fail(c, orig, "is not a valid range");
-	if (parse_scalar(c, part[0], &it->first) ||
-	    parse_scalar(c, part[1], &it->last))
+	if (bad_part(c, orig, part[0], &it->first) ||
+	    bad_part(c, orig, part[1], &it->last))
 		return -1;
 	if (c->opt->kind == ML_OPT_CHOICE &&
 	    (it->first.i < 0 || it->last.i < 0))
@@ -687,12 +749,8 @@ static int parse_item_parts(struct pctx *c, char *tok, const char *orig,
 			return fail(c, orig, msg);
 		}
 	} else if (n == 3) {
-		if (c->opt->kind == ML_OPT_TIME) {
-			if (parse_time(c, part[2], &it->step.r))
-				return -1;
-		} else if (parse_scalar(c, part[2], &it->step)) {
+		if (bad_part(c, orig, part[2], &it->step))
 			return -1;
-		}
 	}
 	if (count_item(c, it, isint, orig))
 		return -1;

@@ -63,32 +63,71 @@ void ml_progress_text(char *buf, size_t len, unsigned long long done,
 	}
 }
 
+void ml_progress_line(char *buf, size_t len, unsigned long long done,
+		      unsigned long long total, double elapsed,
+		      const char *point)
+{
+	size_t n;
+
+	ml_progress_text(buf, len, done, total, elapsed);
+	n = strlen(buf);
+	if (point && *point && n < len)
+		snprintf(buf + n, len - n, "; point: %s", point);
+}
+
 void ml_progress_start(struct ml_progress *p, FILE *f, int mode,
 		       unsigned long long total)
 {
+	if (p->mu_init)
+		pthread_mutex_destroy(&p->mu);
 	memset(p, 0, sizeof(*p));
 	p->f = f;
 	p->total = total;
 	p->on = mode == 1 || (mode < 0 && f && isatty(fileno(f)));
 	p->t0 = p->last = mono_s();
+	p->mu_init = pthread_mutex_init(&p->mu, NULL) == 0;
+	if (!p->mu_init)
+		p->on = false;
 }
 
-void ml_progress_update(struct ml_progress *p, unsigned long long done)
+/* Redraw, rate limited; the caller holds p->mu. */
+static void redraw(struct ml_progress *p)
 {
-	char line[160];
-	double t;
+	char line[320];
+	double t = mono_s();
 
-	if (!p->on)
-		return;
-	p->done = done;
-	t = mono_s();
 	if (t - p->t0 < 1.0 || (p->shown && t - p->last < 0.2))
 		return;
-	ml_progress_text(line, sizeof(line), done, p->total, t - p->t0);
+	ml_progress_line(line, sizeof(line), p->done, p->total, t - p->t0,
+			 p->point);
 	fprintf(p->f, "\r\033[K%s", line);
 	fflush(p->f);
 	p->shown = true;
 	p->last = t;
+}
+
+void ml_progress_update(struct ml_progress *p, unsigned long long done)
+{
+	if (!p->on)
+		return;
+	pthread_mutex_lock(&p->mu);
+	if (done != p->done)
+		p->point[0] = '\0'; /* that point is done */
+	p->done = done;
+	redraw(p);
+	pthread_mutex_unlock(&p->mu);
+}
+
+void ml_progress_point(struct ml_progress *p, double done,
+		       const char *detail)
+{
+	(void)done;
+	if (!p->on)
+		return;
+	pthread_mutex_lock(&p->mu);
+	snprintf(p->point, sizeof(p->point), "%s", detail ? detail : "");
+	redraw(p);
+	pthread_mutex_unlock(&p->mu);
 }
 
 void ml_progress_end(struct ml_progress *p)
@@ -98,4 +137,8 @@ void ml_progress_end(struct ml_progress *p)
 		fflush(p->f);
 	}
 	p->shown = false;
+	if (p->mu_init)
+		pthread_mutex_destroy(&p->mu);
+	p->mu_init = false;
+	p->on = false;
 }

@@ -14,16 +14,6 @@
 #include "cli/sweep.h"
 #include "mcastlat.h"
 
-int ml_usage_err(struct ml_ctx *ctx, const char *cmd, const char *opt,
-		     const char *msg)
-{
-	if (opt)
-		ml_err(ctx, "%s: --%s: %s", cmd, opt, msg);
-	else
-		ml_err(ctx, "%s: %s", cmd, msg);
-	return ML_EXIT_USAGE;
-}
-
 
 static void free_vlists(struct ml_vlist *vl, size_t n)
 {
@@ -81,8 +71,10 @@ static int run_sweep(struct run *r, const struct ml_vlist *const *vlp,
 		rc = ML_EXIT_ROWS;
 	ml_buf_free(&hb);
 	ml_progress_start(&sk->prog, r->ctx->err, r->progress, hi - lo);
+	r->prog = &sk->prog;
 	if (rc == ML_EXIT_OK && ml_sweep_range(r, &sw, lo, hi, sk))
 		rc = ML_EXIT_ROWS;
+	r->prog = NULL;
 	ml_progress_end(&sk->prog);
 	free(dims);
 	return rc;
@@ -185,6 +177,22 @@ int ml_run(const struct ml_command *cmd, int argc, char **argv,
 	for (i = 0; i < n; i++) {
 		r.given[i] = a.raw[i] != NULL;
 		r.varies[i] = vl[i].count > 1;
+	}
+	for (i = 0; cmd->unused && cmd->unused[i].opt; i++) {
+		const struct ml_unused *u = &cmd->unused[i];
+		size_t io;
+
+		if (u->value == NULL)
+			continue;
+		for (io = 0; io < n; io++)
+			if (strcmp(cmd->opts[io].name, u->opt) == 0)
+				break;
+		if (io < n && r.given[io] && ml_unused_in_all(cmd, vl, u)) {
+			snprintf(err, sizeof(err), "does not apply to --%s %s",
+				 u->flag, u->value);
+			rc = ml_usage_err(ctx, cmd->name, u->opt, err);
+			goto out;
+		}
 	}
 	r.collist = a.value ? a.value : a.columns;
 	r.allcols = a.allcols;

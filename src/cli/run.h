@@ -15,4 +15,8 @@ int ml_run(const struct ml_command *cmd, int argc, char **argv,
 /* Print `mcastlat CMD --help` to f. */
 void ml_help(const struct ml_command *cmd, FILE *f);
 
+/* The words of text from column col, wrapped at 80 columns to column
+ * indent; ends the line. */
+void ml_help_wrap(FILE *f, const char *text, size_t col, size_t indent);
+
 #endif

@@ -58,54 +58,6 @@ struct worker {
 /* ------------------------------------------------------------------ */
 /* Evaluation of points                                                */
 
-void ml_cell_from_opt(const struct run *r, size_t i, union ml_val v,
-		      struct ml_cell *c)
-{
-	const struct ml_opt *o = &r->cmd->opts[i];
-
-	switch (o->kind) {
-	case ML_OPT_INT:
-		if (v.i == ML_AUTO_INT) {
-			c->kind = ML_CELL_TEXT;
-			c->v.s = "auto";
-		} else {
-			c->kind = ML_CELL_INT;
-			c->v = v;
-		}
-		return;
-	case ML_OPT_REAL:
-	case ML_OPT_TIME:
-		if (isnan(v.r)) {
-			c->kind = ML_CELL_TEXT;
-			c->v.s = "auto";
-			return;
-		}
-		c->kind = ML_CELL_REAL;
-		c->v.r = o->kind == ML_OPT_TIME ? v.r / r->unit_scale : v.r;
-		return;
-	case ML_OPT_CHOICE:
-		if (v.i == ML_AUTO_INT) {
-			c->kind = ML_CELL_TEXT;
-			c->v.s = "auto";
-			return;
-		}
-		if ((o->flags & ML_OPT_INTOK) && v.i >= 0) {
-			c->kind = ML_CELL_INT;
-			c->v = v;
-			return;
-		}
-		c->kind = ML_CELL_TEXT;
-		c->v.s = o->choices[(o->flags & ML_OPT_INTOK) ? ml_choice_of(v.i)
-							      : v.i];
-		return;
-	case ML_OPT_FLAG:
-	case ML_OPT_TEXT:
-		break;
-	}
-	c->kind = ML_CELL_TEXT;
-	c->v.s = "";
-}
-
 static void cell_from_res(const struct run *r, size_t j, union ml_val v,
 			  bool ok, struct ml_cell *c)
 {
@@ -205,6 +157,12 @@ static void note_overflow(const struct run *r, struct worker *w,
 	w->out[j].s = w->note;
 }
 
+/* The progress inside a slow point, to the progress line. */
+static void point_progress(void *arg, double done, const char *detail)
+{
+	ml_progress_point(arg, done, detail);
+}
+
 static void eval_row(const struct run *r, struct worker *w, struct ml_buf *b,
 		     struct invalid_note *note, const char *const *keep)
 {
@@ -218,6 +176,10 @@ static void eval_row(const struct run *r, struct worker *w, struct ml_buf *b,
 	enum ml_status st;
 	size_t j;
 
+	if (cmd->slow && r->prog && r->prog->on) {
+		pt.progress = point_progress;
+		pt.progress_arg = r->prog;
+	}
 	/* eval() rejects what check() rejects (see cmd.h), so check() runs
 	 * only to explain the first invalid row, not on every row. */
 	reset_results(cmd, w->out);

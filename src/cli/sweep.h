@@ -37,10 +37,6 @@ struct sink {
  * aligning of what the sink writes; 0 or an exit status, reported. */
 int ml_sink_columns(struct sink *s, struct run *r);
 
-/* The cell of option i at value v (time in --unit; "auto" as text). */
-void ml_cell_from_opt(const struct run *r, size_t i, union ml_val v,
-		      struct ml_cell *c);
-
 /* Write and empty b; -1 (reported, s->failed set) on error. */
 int ml_sink_write(struct sink *s, struct ml_buf *b);
 

@@ -367,8 +367,15 @@ static void progress(const struct sim *s, unsigned rep)
 	const struct ml_sim_params *p = s->p;
 	double f = (double)s->now / (double)p->max_cycles, mean, half;
 
+	if (p->progress_info) {
+		p->progress_info->cycles = s->now;
+		p->progress_info->rep = rep;
+		p->progress_info->half_rel = NAN;
+	}
 	if (!p->trace) {
 		ml_batches_ci(&s->bat, &mean, &half);
+		if (p->progress_info && half > 0 && mean > 0)
+			p->progress_info->half_rel = half / mean;
 		if (half > 0 && mean > 0) {
 			double g = p->ci * mean / half;
 

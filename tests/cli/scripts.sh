@@ -121,12 +121,109 @@ done
 cmp -s "$tmp/whole.csv" "$tmp/run/all.csv" && ok ||
 	bad "shard-sweep.sh: all.csv differs from the unsharded run"
 
+# One argument convention (issue 21): -h and --help print the header's
+# usage and exit 0, whatever else is missing, and create nothing; a
+# figure script takes -o DIR and figure names, and says what is wrong
+# with anything else (exit 2).
+for s in "$src"/*.sh; do
+	name=${s##*/}
+	[ "$name" = common.sh ] && continue
+	for h in -h --help; do
+		(cd "$tmp/empty" && MCASTLAT=$bin PATH=/usr/bin:/bin sh "$s" $h \
+			> "$tmp/o" 2> "$tmp/e")
+		rc=$?
+		if [ $rc = 0 ] && [ ! -s "$tmp/e" ] &&
+			head -n 1 "$tmp/o" | grep -q "^$name " &&
+			[ -z "$(ls -A "$tmp/empty")" ]; then
+			ok
+		else
+			bad "$name $h: exit $rc, stdout $(head -n 1 "$tmp/o"), stderr $(cat "$tmp/e"), made: $(ls -A "$tmp/empty")"
+		fi
+		rm -rf "$tmp/empty" && mkdir "$tmp/empty"
+	done
+done
+for args in "outdir" "--bogus" "-o"; do
+	(cd "$tmp/empty" && MCASTLAT=$bin PATH=$tmp/stub:/usr/bin:/bin \
+		sh "$src/fig1-hypercube.sh" $args > "$tmp/o" 2> "$tmp/e")
+	rc=$?
+	[ $rc = 2 ] && [ "$(wc -l < "$tmp/e")" = 1 ] &&
+		grep -q "^fig1-hypercube.sh: .*(see fig1-hypercube.sh --help)\$" "$tmp/e" &&
+		[ -z "$(ls -A "$tmp/empty")" ] && ok ||
+		bad "fig1-hypercube.sh $args: exit $rc, stderr $(cat "$tmp/e")"
+done
+(cd "$tmp/empty" && MCASTLAT=$bin PATH=$tmp/stub:/usr/bin:/bin \
+	sh "$src/fig-torus.sh" nosuch > "$tmp/o" 2> "$tmp/e")
+[ $? = 2 ] && grep -q "'nosuch' is not a figure of this script (one of: models projections, all" "$tmp/e" &&
+	ok || bad "fig-torus.sh nosuch: $(cat "$tmp/e")"
+(cd "$tmp/run" && env -u MCASTLAT PATH="$base" sh "$script" -o there \
+	projections > /dev/null 2>&1)
+[ -f "$tmp/run/there/torus-fig14a.csv" ] && ok || bad "fig-torus.sh -o there: no there/torus-fig14a.csv"
+
+# fig1-hypercube-sim.sh's time left, from the work done: with a clock
+# that advances with the node-cycles simulated (ML_CLOCK: what the runs
+# file holds so far), every estimate after the first tenth of the runs
+# is within a factor of 1.5 of the time that was in fact left.  (The
+# estimate from the runs done was off by a factor of 2.4 here.)
+mkdir -p "$tmp/sim"
+{
+	echo '#!/bin/sh'
+	echo "awk -F, 'NR > 1 && \$10 ~ /^[0-9]+\$/ { s += \$10 * 2 ^ \$1 }"
+	echo "	END { printf \"%d\\\\n\", s / 1000 }' \"$tmp/sim/fig1-hypercube-sim-runs.csv\" 2> /dev/null || echo 0"
+} > "$tmp/clock"
+chmod +x "$tmp/clock"
+(cd "$tmp/run" && PATH=$tmp/stub:/usr/bin:/bin ML_CLOCK=$tmp/clock \
+	MCASTLAT=$bin DIMS=3 LOADS="0.3 0.6 0.9" SEEDS=2 WARMUP=100 CI=0.1 \
+	MAXCYC=50000 JOBS=1 sh "$src/fig1-hypercube-sim.sh" -o "$tmp/sim" \
+	> /dev/null 2> "$tmp/e")
+end=$("$tmp/clock")
+tr '\r' '\n' < "$tmp/e" | awk -v T="$end" '/ runs, / {
+		split($1, a, "/"); n = a[1]; el = $3 + 0; est = $6 + 0
+		tl = T - el; seen++
+		if (n * 10 < a[2] || tl <= 0) next
+		r = est / tl; checked++
+		if (r > 1.5 || r < 1 / 1.5) {
+			print "run " n ": about " est "s left, in fact " tl "s"; bad = 1 }
+	}
+	END { if (seen < 100 || checked < 80) { print seen " progress lines"; bad = 1 }
+	      exit bad }' > "$tmp/o" && ok ||
+	bad "fig1-hypercube-sim.sh time left: $(head -n 3 "$tmp/o") (clock $end)"
+
+# The k-binomial paper's Figures 12 to 14 and the cluster thesis's
+# broadcast (issue 21): their CSV, and a caption line per figure with
+# what the paper shows and what we get, the numbers from the data.
+(cd "$tmp/run" && MCASTLAT=$bin PATH=$tmp/stub:/usr/bin:/bin \
+	sh "$src/fig-kbinomial.sh" -o kb > "$tmp/o" 2> "$tmp/e") ||
+	bad "fig-kbinomial.sh: exit $?: $(cat "$tmp/e")"
+[ "$(head -n 1 "$tmp/run/kb/kbinomial-a.csv")" = \
+	"nodes,packets,k,latency,binomial_latency,speedup" ] &&
+	[ "$(wc -l < "$tmp/run/kb/kbinomial-a.csv")" = 97 ] &&
+	[ "$(wc -l < "$tmp/run/kb/kbinomial-b.csv")" = 253 ] && ok ||
+	bad "fig-kbinomial.sh: kbinomial-a.csv or -b.csv"
+grep -q '^Figure 12, the paper: .* We get: m = 1: k = ceil(log2 n) for 63 of 63 n; k = 1 from m = 12 (n = 16), from m = 27 (n = 32), not for m <= 32 (n = 64); k = 2 for 56 of 56 n in 9..64 at m = 4' "$tmp/o" &&
+	grep -q '^Figure 13, the paper .* We get: at m = 32 each packet adds 5 us for n = 16 (k = 1) and 10 us for n = 64 (k = 2)' "$tmp/o" &&
+	grep -q '^Figure 14, the paper .* We get: 1.00, 1.96 and 2.63 times at n = 64 for m = 1, 8, 32' "$tmp/o" &&
+	[ "$(wc -l < "$tmp/o")" = 3 ] &&
+	cmp -s "$tmp/o" "$tmp/run/kb/kbinomial-captions.txt" && ok ||
+	bad "fig-kbinomial.sh captions: $(cat "$tmp/o")"
+(cd "$tmp/run" && MCASTLAT=$bin PATH=$tmp/stub:/usr/bin:/bin \
+	sh "$src/fig-cluster.sh" -o cl > "$tmp/o" 2> "$tmp/e") ||
+	bad "fig-cluster.sh: exit $?: $(cat "$tmp/e")"
+grep -q '^Cluster broadcast, the thesis .* We get: 28 and 28 for one packet (eq 2.8, 2.8: the formulas agree for one packet); for 4, 52 (eq 2.8), 43 (eq 2.9) and 40 (eq 2.8)\.$' "$tmp/o" &&
+	[ "$(head -n 1 "$tmp/run/cl/cluster-bcast-m.csv")" = \
+		"regime,formula,msg,packets,nodes,latency,status" ] &&
+	[ "$(grep -c ',ok$' "$tmp/run/cl/cluster-bcast-p.csv")" = 1530 ] &&
+	ok || bad "fig-cluster.sh: $(cat "$tmp/o")"
+
 # With the real gnuplot, when installed: real PNGs.
 if command -v gnuplot > /dev/null; then
 	rm -rf "$tmp/run/figures"
 	(cd "$tmp/run" && env -u MCASTLAT sh "$script" projections > /dev/null) ||
 		bad "fig-torus.sh projections with gnuplot: exit $?"
-	for f in torus-fig14a.png torus-fig14b.png; do
+	(cd "$tmp/run" && MCASTLAT=$bin sh "$src/fig-kbinomial.sh" \
+		> /dev/null 2>&1 && MCASTLAT=$bin sh "$src/fig-cluster.sh" \
+		> /dev/null 2>&1) || bad "fig-kbinomial.sh, fig-cluster.sh with gnuplot"
+	for f in torus-fig14a.png torus-fig14b.png kbinomial-fig12.png \
+		kbinomial-fig13.png kbinomial-fig14.png cluster-bcast.png; do
 		magic=$(od -An -c -N4 "$tmp/run/figures/$f" 2> /dev/null | tr -d ' ')
 		[ "$magic" = '211PNG' ] && ok || bad "figures/$f is not a PNG"
 	done

@@ -154,6 +154,50 @@ else
 	echo "install: predict.py skipped: no python3"
 fi
 
+# The README's recipe for a prefix that is not a system directory, run
+# as written (the block after its "tests/lib/install.sh runs this block"
+# comment) with HOME in DIR, in a directory of its own that holds the
+# README's example as prog.c; make is this tree's.  The program must find
+# libmcastlat.so.0 through its rpath alone, predict.py through
+# LD_LIBRARY_PATH; examples/predict.py without the library prints its
+# usage, not a traceback.
+repo=$PWD
+work=$dest/recipe
+mkdir -p "$work/home"
+cp "$dest/readme.c" "$work/prog.c"
+ln -s "$repo/examples" "$work/examples"
+sed -n '/tests\/lib\/install.sh runs this block/,/^```$/p' README.md |
+	sed '1,2d;$d' > "$work/recipe.sh"
+grep -q 'rpath' "$work/recipe.sh" || fail "no prefix recipe in README.md"
+(
+	cd "$work"
+	unset PKG_CONFIG_SYSROOT_DIR LD_LIBRARY_PATH
+	HOME=$work/home
+	make() { command $MAKE -C "$repo" -s --no-print-directory "$@"; }
+	if ! command -v python3 > /dev/null 2>&1; then
+		python3() { :; }
+	fi
+	# shellcheck disable=SC1091
+	. ./recipe.sh
+) > "$work/out" 2> "$work/err" ||
+	{ cat "$work/err" >&2; fail "the README's prefix recipe failed"; }
+grep -qx '95 us' "$work/out" ||
+	fail "the README's prefix recipe does not print 95 us: $(cat "$work/out")"
+(unset LD_LIBRARY_PATH; "$work/prog") > /dev/null ||
+	fail "prog does not run without LD_LIBRARY_PATH (no rpath)"
+echo "install: the README's recipe under a home prefix runs"
+# shellcheck disable=SC2086
+$MAKE -s --no-print-directory uninstall PREFIX="$work/home/.local" \
+	> /dev/null 2>&1 || fail "make uninstall PREFIX=... failed"
+if command -v python3 > /dev/null 2>&1; then
+	rc=0
+	(unset LD_LIBRARY_PATH; python3 examples/predict.py) \
+		> /dev/null 2> "$work/err" || rc=$?
+	[ $rc = 2 ] && grep -q '^usage: predict.py' "$work/err" &&
+		! grep -q Traceback "$work/err" ||
+		fail "predict.py without its library: $(cat "$work/err")"
+fi
+
 # shellcheck disable=SC2086
 $MAKE -s --no-print-directory uninstall DESTDIR="$root" $dirs \
 	> "$dest/uninstall.log" 2>&1 ||
