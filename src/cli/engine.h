@@ -5,9 +5,11 @@
  * sweep.c (evaluating and printing points) and batch.c (--input).
  *
  * Its files are layers, each calling only those below it (checked by
- * tests/cli/layers.sh): main.c; run.c; batch.c (and help.c); args.c;
- * sweep.c; columns.c; the commands; table.c, progress.c, outfile.c;
- * output.c; parse.c; msg.c (messages, usage errors included).
+ * tests/cli/layers.sh): main.c; run.c (and fit.c, `mcastlat fit`);
+ * batch.c (and help.c); args.c; sweep.c; columns.c; the commands (and
+ * fit_out.c); table.c, progress.c, outfile.c (and fitdata.c with the
+ * read_*.c readers of fit's files); output.c; parse.c; msg.c
+ * (messages, usage errors included).
  */
 #ifndef MCASTLAT_CLI_ENGINE_H
 #define MCASTLAT_CLI_ENGINE_H

@@ -1341,8 +1341,13 @@ static int find_model(struct ml_ctx *ctx, const char *name,
 	const char *names[] = {"cluster", "hypercube", "kbinomial", "torus"};
 	char q[ML_QUOTE_LEN];
 	const char *pick;
+	size_t i;
 
-	*cmd = ml_find_command(name);
+	/* the table itself: fit sits below the command table's layer */
+	*cmd = NULL;
+	for (i = 0; i < ml_ncommands; i++)
+		if (strcmp(ml_commands[i]->name, name) == 0)
+			*cmd = ml_commands[i];
 	if (*cmd && (*cmd)->fit_model)
 		return 0;
 	if (*cmd)

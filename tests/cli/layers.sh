@@ -20,13 +20,14 @@ layer() {
 	case $1 in
 	main.c) echo 0 ;;
 	commands.c | completion.c) echo 1 ;;
-	run.c) echo 2 ;;
+	run.c | fit.c) echo 2 ;;
 	help.c | batch.c) echo 3 ;;
 	args.c) echo 4 ;;
 	sweep.c) echo 5 ;;
 	columns.c) echo 6 ;;
-	cmd_*.c) echo 7 ;;
+	cmd_*.c | fit_out.c) echo 7 ;;
 	table.c | progress.c | outfile.c | trace.c) echo 8 ;;
+	fitdata.c | read_*.c) echo 8 ;;
 	output.c) echo 9 ;;
 	parse.c | suggest.c | shortest.c) echo 10 ;;
 	msg.c) echo 11 ;;
