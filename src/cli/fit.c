@@ -609,10 +609,11 @@ static int apply_kv(const struct fit_args *a, const struct fd_kv *kv,
 			 cmd->opts[i].name);
 		return -1;
 	}
-	/* "os_fixed[ns]": a time column in that unit */
+	/* "os_fixed[ns]", "os_per_byte[ns/byte]": a time column in that
+	 * unit (per byte: the unit of the time) */
 	if (br && cmd->opts[i].kind == ML_OPT_TIME) {
 		snprintf(text, sizeof(text), "%.80s%.*s", kv->val,
-			 (int)strcspn(br + 1, "]"), br + 1);
+			 (int)strcspn(br + 1, "]/"), br + 1);
 	} else {
 		snprintf(text, sizeof(text), "%.150s", kv->val);
 	}

@@ -468,7 +468,7 @@ int ml_fit_print(struct ml_ctx *ctx, FILE *f, const struct fit_args *a,
 	struct ml_outspec spec = {a->fmt, a->precision, a->header, pcols, 7};
 	struct ml_buf notes = {0}, rows = {0};
 	size_t in[32], nin = 0, i, j;
-	char tu[40];
+	char tu[3][40];
 	int rc = 0;
 
 	(void)set;
@@ -491,10 +491,20 @@ int ml_fit_print(struct ml_ctx *ctx, FILE *f, const struct fit_args *a,
 			rcols[1 + j] = (struct ml_outcol){
 			    cmd->opts[in[j]].name,
 			    cmd->opts[in[j]].kind == ML_OPT_CHOICE};
-		snprintf(tu, sizeof(tu), "%s", a->unit ? a->unit : "");
-		rcols[nin + 1] = (struct ml_outcol){"measured", false};
-		rcols[nin + 2] = (struct ml_outcol){"predicted", false};
-		rcols[nin + 3] = (struct ml_outcol){"residual", false};
+		/* a time in another unit than the model's says so in its
+		 * name, as every command's columns do: measured[ns] */
+		for (j = 0; j < 3; j++) {
+			static const char *const tn[] = {"measured",
+							 "predicted",
+							 "residual"};
+
+			if (a->unit && strcmp(a->unit, cmd->time_unit) != 0)
+				snprintf(tu[j], sizeof(tu[j]), "%s[%s]", tn[j],
+					 a->unit);
+			else
+				snprintf(tu[j], sizeof(tu[j]), "%s", tn[j]);
+			rcols[nin + 1 + j] = (struct ml_outcol){tu[j], false};
+		}
 		rcols[nin + 4] = (struct ml_outcol){"rel_error", false};
 		rcols[nin + 5] = (struct ml_outcol){"set", true};
 		rcols[nin + 6] = (struct ml_outcol){"flag", true};
