@@ -202,6 +202,56 @@ static const char *ratio_text(double measured, double predicted, char *buf,
 	return buf;
 }
 
+/*
+ * An input that the fitted points state at one value only (broadcasts
+ * at one cluster size) while held-out points state others: what the
+ * model says between them is its assumption, not a measurement.
+ */
+static void caution_lines(const struct fit_args *a, const struct fit_points *p,
+			  struct ml_buf *b)
+{
+	const struct ml_command *cmd = a->cmd;
+	size_t j, i, k, n = cmd->nopts;
+
+	for (j = 0; cmd->fit_inputs && cmd->fit_inputs[j]; j++) {
+		const struct ml_opt *o = NULL;
+		bool one = true, seen = false, other = false;
+		union ml_val v0 = {0};
+		char t[64];
+
+		for (i = 0; i < n && !o; i++)
+			if (strcmp(cmd->opts[i].name, cmd->fit_inputs[j]) == 0)
+				o = &cmd->opts[i];
+		if (!o || (o->kind != ML_OPT_INT && o->kind != ML_OPT_REAL))
+			continue;
+		i = (size_t)(o - cmd->opts);
+		for (k = 0; k < p->n; k++) {
+			union ml_val v = p->v[k * n + i];
+
+			if (!p->stated[k * n + i] || !p->use[k])
+				continue;
+			if (seen && (o->kind == ML_OPT_INT ? v.i != v0.i
+							   : v.r != v0.r))
+				one = false;
+			v0 = v;
+			seen = true;
+		}
+		for (k = 0; seen && one && k < p->n; k++) {
+			union ml_val v = p->v[k * n + i];
+
+			if (p->stated[k * n + i] && !p->use[k] &&
+			    (o->kind == ML_OPT_INT ? v.i != v0.i : v.r != v0.r))
+				other = true;
+		}
+		if (seen && one && other)
+			putf(b, "# caution: the fitted points have %s = %s only: "
+				"at the held-out %s the prediction is the model's "
+				"extrapolation, not a measured trend\n",
+			     o->name, ml_fit_value_text(o, v0, t, sizeof(t)),
+			     o->name);
+	}
+}
+
 static void fit_lines(const struct fit_args *a, const struct fit_points *p,
 		      const struct fit_outcome *o, struct ml_buf *b)
 {
@@ -238,6 +288,7 @@ static void fit_lines(const struct fit_args *a, const struct fit_points *p,
 	if (n > 20)
 		putf(b, "# outlier: ... and %zu more (see --residuals)\n",
 		     n - 20);
+	caution_lines(a, p, b);
 	if (r->nhold) {
 		size_t k = r->worst_hold;
 
