@@ -98,7 +98,7 @@ fi
 # 1000 points, and the coverage study of its 95 % intervals (thousands of
 # noisy draws per model at 1 % and 5 % noise), each coverage checked
 # against the binomial band around 0.95 that bench_fit prints.
-if [ -f src/fit/fit.c ]; then
+{
 	$cc -O2 -Iinclude -o "$B/bench/bench_fit" scripts/bench_fit.c \
 		libmcastlat.a $gsl -lm
 	"$B/bench/bench_fit" ${FIT_DRAWS:-5000} > "$B/bench/fit.txt"
@@ -115,7 +115,7 @@ if [ -f src/fit/fit.c ]; then
 			printf '%s\n' "$line" ;;
 		esac
 	done < "$B/bench/fit.txt"
-fi
+}
 
 # 6. Peak memory: 10^5 against 10^7 points must be flat.
 small=$("$B/bench/bench_exec" 1 "$bin" cluster --msg 0:99999 --format csv | cut -d' ' -f2)
