@@ -1232,8 +1232,10 @@ static int fit_all(struct ml_ctx *ctx, struct fit_args *a,
 			rc = build_points(ctx, a, set, base, &pts,
 					  c == 0 ? nskip : &ignored, c == 0);
 		}
-		if (rc && c == 0)
+		if (rc && c == 0) {
+			points_free(&pts);
 			break;
+		}
 		if (rc) {
 			rc = 0;
 			outs[c].st = ML_EINVAL;
