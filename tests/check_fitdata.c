@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/batch.h"
+#include "cli/csvline.h"
 #include "cli/fitdata.h"
 
 /* A temporary file holding text; its name in path (PATH_LEN bytes). */

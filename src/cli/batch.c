@@ -13,48 +13,11 @@
 
 #include "cli/args.h"
 #include "cli/batch.h"
+#include "cli/csvline.h"
 #include "cli/columns.h"
 #include "cli/parse.h"
 #include "cli/suggest.h"
 
-/* Split one CSV line in place (RFC 4180 quotes); -1 on bad quoting. */
-static int csv_split(char *line, char **f, size_t max, size_t *nf)
-{
-	char *p = line, *w;
-	size_t n = 0;
-
-	for (;;) {
-		if (n == max)
-			return -1;
-		if (*p == '"') {
-			f[n++] = w = ++p;
-			for (;;) {
-				if (*p == '\0')
-					return -1;
-				if (*p == '"' && p[1] == '"') {
-					*w++ = '"';
-					p += 2;
-				} else if (*p == '"') {
-					p++;
-					break;
-				} else {
-					*w++ = *p++;
-				}
-			}
-			if (*p != ',' && *p != '\0')
-				return -1;
-			*w = '\0';
-		} else {
-			f[n++] = p;
-			p += strcspn(p, ",");
-		}
-		if (*p == '\0')
-			break;
-		*p++ = '\0';
-	}
-	*nf = n;
-	return 0;
-}
 
 static void chomp(char *s)
 {
@@ -212,7 +175,7 @@ static int batch_header(struct batch *bt, char *line, char **f, size_t maxf,
 	size_t nf, k, i, j;
 	int rc;
 
-	if (csv_split(line, f, maxf, &nf))
+	if (ml_csv_split(line, f, maxf, &nf))
 		goto bad;
 	bt->colopt = calloc(nf, sizeof(*bt->colopt));
 	bt->echo = calloc(nf + 1, sizeof(*bt->echo));
@@ -354,7 +317,7 @@ static int batch_row(struct batch *bt, char *line, unsigned long lineno,
 	}
 	memcpy(vl, bt->vl, n * sizeof(*vl));
 	memcpy(base, bt->base, n * sizeof(*base));
-	if (csv_split(line, f, bt->ncols + 1, &nf) || nf != bt->ncols) {
+	if (ml_csv_split(line, f, bt->ncols + 1, &nf) || nf != bt->ncols) {
 		ml_err(bt->r->ctx, "%s:%lu: expected %zu fields", bt->fname,
 		       lineno, bt->ncols);
 		goto out;
@@ -443,48 +406,6 @@ out:
 	return rc;
 }
 
-/*
- * Read one line (with its end) into *line: 1 a line, 0 end of file, -1 a
- * read error (errno set), -2 a line longer than ML_LINE_MAX.  The buffer
- * never grows beyond ML_LINE_MAX + 1 bytes.
- */
-static int read_line(FILE *f, char **line, size_t *cap, size_t *len)
-{
-	size_t n = 0;
-	int ch;
-
-	for (;;) {
-		ch = getc(f);
-		if (ch == EOF)
-			break;
-		if (n + 1 >= *cap) {
-			size_t nc = *cap ? 2 * *cap : 256;
-			char *p;
-
-			if (n >= ML_LINE_MAX)
-				return -2;
-			if (nc > ML_LINE_MAX + 1)
-				nc = ML_LINE_MAX + 1;
-			p = realloc(*line, nc);
-			if (p == NULL) {
-				errno = ENOMEM;
-				return -1;
-			}
-			*line = p;
-			*cap = nc;
-		}
-		(*line)[n++] = (char)ch;
-		if (ch == '\n')
-			break;
-	}
-	if (ch == EOF && ferror(f))
-		return -1;
-	if (n == 0)
-		return 0;
-	(*line)[n] = '\0';
-	*len = n;
-	return 1;
-}
 
 int ml_run_batch(struct run *r, const char *fname,
 		     const struct ml_vlist *const *vl, const union ml_val *base,
@@ -511,7 +432,7 @@ int ml_run_batch(struct run *r, const char *fname,
 	}
 	maxf = r->cmd->nopts + 2;
 	f = calloc(maxf, sizeof(*f));
-	while (f && (got = read_line(bt.f, &line, &cap, &len)) != 0) {
+	while (f && (got = ml_read_line(bt.f, &line, &cap, &len)) != 0) {
 		char *s = line;
 
 		lineno++;

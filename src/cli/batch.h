@@ -2,10 +2,8 @@
 #ifndef MCASTLAT_CLI_BATCH_H
 #define MCASTLAT_CLI_BATCH_H
 
+#include "cli/csvline.h"
 #include "cli/sweep.h"
-
-/* The longest line of an --input file, its line end included. */
-#define ML_LINE_MAX 65536
 
 /* Run the rows of the CSV file fname ("-": ctx->in) over the command
  * line's value lists vl, first values base and sweep order; returns the

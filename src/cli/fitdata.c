@@ -18,7 +18,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-#include "cli/batch.h"
+#include "cli/csvline.h"
 #include "cli/fitread.h"
 #include "cli/msg.h"
 #include "cli/parse.h"
@@ -526,58 +526,6 @@ fail:
 /* ------------------------------------------------------------------ */
 /* Loading lines */
 
-/*
- * Read one line (without its end) into *line: 1 a line, 0 end of file,
- * -1 a read error (errno set), -2 a line longer than ML_LINE_MAX.  *len
- * is its length, NUL bytes included.
- */
-static int read_line(FILE *f, char **line, size_t *cap, size_t *len)
-{
-	size_t n = 0;
-	int ch = 0;
-	bool any = false;
-
-	for (;;) {
-		ch = getc(f);
-		if (ch == EOF)
-			break;
-		any = true;
-		if (ch == '\n')
-			break;
-		if (n + 1 >= *cap) {
-			size_t nc = *cap ? 2 * *cap : 256;
-			char *p;
-
-			if (n >= ML_LINE_MAX)
-				return -2;
-			if (nc > ML_LINE_MAX + 1)
-				nc = ML_LINE_MAX + 1;
-			p = realloc(*line, nc);
-			if (p == NULL) {
-				errno = ENOMEM;
-				return -1;
-			}
-			*line = p;
-			*cap = nc;
-		}
-		(*line)[n++] = (char)ch;
-	}
-	if (ch == EOF && ferror(f))
-		return -1;
-	if (!any)
-		return 0;
-	if (*cap == 0) { /* an empty line first */
-		*line = malloc(1);
-		if (*line == NULL) {
-			errno = ENOMEM;
-			return -1;
-		}
-		*cap = 1;
-	}
-	(*line)[n] = '\0';
-	*len = n;
-	return 1;
-}
 
 /* Every line of f into src->line: 0, or -1 with the error written. */
 static int load(struct fd_src *src, FILE *f)
@@ -586,7 +534,7 @@ static int load(struct fd_src *src, FILE *f)
 	size_t cap = 0, len = 0;
 	int got;
 
-	while ((got = read_line(f, &buf, &cap, &len)) != 0) {
+	while ((got = ml_read_line(f, &buf, &cap, &len)) != 0) {
 		size_t no = src->nline + 1, off = 0;
 
 		if (got == -2) {
@@ -600,6 +548,8 @@ static int load(struct fd_src *src, FILE *f)
 			free(buf);
 			return fd_fail(src, no, "read error: %s", strerror(e));
 		}
+		if (len > 0 && buf[len - 1] == '\n')
+			buf[--len] = '\0'; /* the line end */
 		if (no == 1 && len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0)
 			off = 3; /* UTF-8 byte order mark */
 		if (memchr(buf, '\0', len)) {

@@ -15,49 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/csvline.h"
 #include "cli/fitread.h"
 #include "cli/parse.h"
 
-/* Split one CSV line in place (RFC 4180 quotes) into at most max fields;
- * -1 on bad quoting or more than max fields. */
-static int csv_split(char *line, char **f, size_t max, size_t *nf)
-{
-	char *p = line, *w;
-	size_t n = 0;
-
-	for (;;) {
-		if (n == max)
-			return -1;
-		if (*p == '"') {
-			f[n++] = w = ++p;
-			for (;;) {
-				if (*p == '\0')
-					return -1;
-				if (*p == '"' && p[1] == '"') {
-					*w++ = '"';
-					p += 2;
-				} else if (*p == '"') {
-					p++;
-					break;
-				} else {
-					*w++ = *p++;
-				}
-			}
-			p += strspn(p, " \t");
-			if (*p != ',' && *p != '\0')
-				return -1;
-			*w = '\0';
-		} else {
-			f[n++] = p;
-			p += strcspn(p, ",");
-		}
-		if (*p == '\0')
-			break;
-		*p++ = '\0';
-	}
-	*nf = n;
-	return 0;
-}
 
 static bool skipped(const char *s)
 {
@@ -130,7 +91,7 @@ static int read_header(struct fd_src *src, size_t lineno, char *s,
 	c->name = calloc(max, sizeof(*c->name));
 	if (c->name == NULL)
 		return fd_fail(src, lineno, "out of memory");
-	if (csv_split(s, c->name, max, &c->n))
+	if (ml_csv_split(s, c->name, max, &c->n))
 		return fd_fail(src, lineno, "unreadable header line (quotes)");
 	c->lat = c->weight = c->n;
 	for (k = 0; k < c->n; k++) {
@@ -170,7 +131,7 @@ static int read_row(struct fd_src *src, size_t lineno, char *s,
 	const char *why;
 	size_t nf, k, n = 0;
 
-	if (csv_split(s, f, c->n + 1, &nf))
+	if (ml_csv_split(s, f, c->n + 1, &nf))
 		return strchr(s, '"') ? fd_bad(src, lineno, "unbalanced quotes")
 				      : fd_bad(src, lineno,
 					       "expected %zu fields, "

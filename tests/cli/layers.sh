@@ -29,7 +29,7 @@ layer() {
 	table.c | progress.c | outfile.c | trace.c) echo 8 ;;
 	fitdata.c | read_*.c) echo 8 ;;
 	output.c) echo 9 ;;
-	parse.c | suggest.c | shortest.c) echo 10 ;;
+	parse.c | suggest.c | shortest.c | csvline.c) echo 10 ;;
 	msg.c) echo 11 ;;
 	*) echo - ;;
 	esac
