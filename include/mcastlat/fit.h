@@ -208,7 +208,8 @@ ML_API void ml_fit_result_free(struct ml_fit_result *res);
  * their names are written to zeroed[] (ML_FIT_MAXFREE * 2 entries).
  * points must be writable (data->points is cast).  Writes the free set
  * to free[] (ML_FIT_MAXFREE entries).  Returns ML_OK (possibly with
- * *nfree = 0 when nothing is determined), or a status of ml_fit.
+ * *nfree = 0 when nothing is determined), or a status of ml_fit
+ * (ML_ENOCONV: d->msg says why).
  */
 ML_API enum ml_status ml_fit_auto(const struct ml_fit_model *m,
 				  const struct ml_fit_data *data,

@@ -1144,7 +1144,8 @@ static int fit_failed(struct ml_ctx *ctx, const struct fit_args *a,
 				 "fixed combination: free fewer of them (see "
 				 "mcastlat-fit(1))", list);
 	case ML_ENOCONV:
-		ml_err(ctx, "fit: the fit did not converge: %s", r->reason);
+		ml_err(ctx, "fit: the fit did not converge: %s",
+		       r->reason[0] ? r->reason : out->d.msg);
 		return ML_EXIT_NOTOK;
 	case ML_ENOMEM:
 		return usage_err(ctx, NULL, "out of memory");

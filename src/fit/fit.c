@@ -1348,6 +1348,17 @@ enum ml_status ml_fit(const struct ml_fit_model *m,
 	if (st != ML_OK)
 		goto fail;
 	summarise(&w, data->use, res);
+	/* Times near the largest double: the covariance overflows, and an
+	 * interval of inf is no result. */
+	for (j = 0; j < nfree; j++)
+		if (res->status[j] == ML_FIT_FITTED && !isfinite(res->se[j])) {
+			snprintf(res->reason, sizeof(res->reason),
+				 "the covariance of %s is not finite (the times "
+				 "are too large for double precision)",
+				 freeset[j]);
+			st = ML_ENOCONV;
+			goto fail;
+		}
 	work_free(&w);
 	return ML_OK;
 fail:
@@ -1408,6 +1419,7 @@ struct autofit {
 	const struct ml_fit_options *o;
 	const char **freeset, **zeroed;
 	size_t nf, nz;
+	char reason[160];
 };
 
 /* Try adding the carriers grp[0..ng) to the free set: kept when the fit
@@ -1444,6 +1456,11 @@ static enum ml_status try_group(struct autofit *af,
 	st = ml_fit(af->m, &af->trial, tf, ntf, af->o, &res, NULL);
 	if (st == ML_ENOMEM)
 		return st;
+	if (st == ML_ENOCONV) {
+		/* a solver failure is no answer about the data: say so */
+		snprintf(af->reason, sizeof(af->reason), "%s", res.reason);
+		return st;
+	}
 	if (st != ML_OK)
 		return ML_EUNIDENT; /* EUNIDENT, EINVAL: not these */
 	ml_fit_result_free(&res);
@@ -1462,7 +1479,7 @@ enum ml_status ml_fit_auto(const struct ml_fit_model *m,
 			   size_t *nzeroed, struct ml_diag *d)
 {
 	struct autofit af = {m,	  data,	 *data, NULL, given, ngiven,
-			     o,	  freeset, zeroed, 0,	  0};
+			     o,	  freeset, zeroed, 0,	  0, ""};
 	const struct fit_carrier *failed[ML_FIT_MAXFREE], *grp[ML_FIT_MAXFREE];
 	size_t c, g, nfailed = 0, nleft;
 	enum ml_status st = ML_OK;
@@ -1481,7 +1498,8 @@ enum ml_status ml_fit_auto(const struct ml_fit_model *m,
 	 * by the eq 2.9 regime at two depths), and alone once more at the
 	 * end, beside all that was kept after it.
 	 */
-	for (c = 0; c < m->ncarriers && st != ML_ENOMEM; c++) {
+	for (c = 0; c < m->ncarriers && st != ML_ENOMEM && st != ML_ENOCONV;
+	     c++) {
 		const struct fit_carrier *cr = &m->carriers[c];
 
 		if (listed(given, ngiven, cr->name))
@@ -1500,11 +1518,14 @@ enum ml_status ml_fit_auto(const struct ml_fit_model *m,
 		if (st == ML_EUNIDENT && nfailed < ML_FIT_MAXFREE)
 			failed[nfailed++] = cr;
 	}
-	for (g = 0, nleft = nfailed; g < nleft && st != ML_ENOMEM; g++)
+	for (g = 0, nleft = nfailed;
+	     g < nleft && st != ML_ENOMEM && st != ML_ENOCONV; g++)
 		st = try_group(&af, &failed[g], 1);
 	if (st == ML_EUNIDENT)
 		st = ML_OK;
 	free(af.copy);
+	if (st == ML_ENOCONV && d)
+		snprintf(d->msg, sizeof(d->msg), "%s", af.reason);
 	if (st != ML_OK)
 		return st;
 	zero_costs(m, (void *)data->points, data->n, zeroed, af.nz);
