@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -153,6 +154,42 @@ START_TEST(test_outfile)
 }
 END_TEST
 
+/* -o onto what is not a regular file (/dev/null, a FIFO) writes to it
+ * in place: renaming a temporary file onto it would replace the device
+ * (as root, /dev/null itself).  A FIFO with a reader shows both. */
+START_TEST(test_outfile_special)
+{
+	char dir[] = "/tmp/mcastlat-outfile-XXXXXX", path[64], err[128],
+	     got[16] = "";
+	struct ml_outfile o;
+	struct stat st;
+	int rd;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/fifo", dir);
+	ck_assert_int_eq(mkfifo(path, 0600), 0);
+	rd = open(path, O_RDONLY | O_NONBLOCK);
+	ck_assert_int_ge(rd, 0);
+	ck_assert_int_eq(ml_outfile_open(&o, path, err, sizeof(err)), 0);
+	fputs("1,2\n", o.f);
+	ck_assert_int_eq(ml_outfile_commit(&o, err, sizeof(err)), 0);
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert(S_ISFIFO(st.st_mode));
+	ck_assert_int_eq(read(rd, got, sizeof(got) - 1), 4);
+	ck_assert_str_eq(got, "1,2\n");
+	close(rd);
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(rmdir(dir), 0); /* no temporary file left */
+	ck_assert_int_eq(ml_outfile_open(&o, "/dev/null", err, sizeof(err)), 0);
+	fputs("x\n", o.f);
+	ck_assert_int_eq(ml_outfile_commit(&o, err, sizeof(err)), 0);
+	ck_assert_int_eq(stat("/dev/null", &st), 0);
+	ck_assert(S_ISCHR(st.st_mode));
+	ck_assert_int_eq(ml_outfile_open(&o, "/tmp", err, sizeof(err)), -1);
+	ck_assert_str_eq(err, "is a directory");
+}
+END_TEST
+
 Suite *suite_suggest(void)
 {
 	Suite *s = suite_create("suggest");
@@ -163,6 +200,7 @@ Suite *suite_suggest(void)
 	tcase_add_test(tc, test_progress_text);
 	tcase_add_test(tc, test_progress_point);
 	tcase_add_test(tc, test_outfile);
+	tcase_add_test(tc, test_outfile_special);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -52,11 +52,25 @@ int ml_outfile_open(struct ml_outfile *o, const char *path, char *err,
 	const char *base = path + dlen;
 	mode_t um;
 	int fd;
+	struct stat st;
 
 	memset(o, 0, sizeof(*o));
 	if (*base == '\0') {
 		snprintf(err, errlen, "is a directory");
 		return -1;
+	}
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "is a directory");
+		return -1;
+	}
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		o->f = fopen(path, "w");
+		if (o->f == NULL) {
+			snprintf(err, errlen, "%s", strerror(errno));
+			return -1;
+		}
+		o->direct = true;
+		return 0;
 	}
 	o->path = strdup(path);
 	o->tmp = malloc(dlen + strlen(base) + 16);
@@ -94,8 +108,23 @@ int ml_outfile_open(struct ml_outfile *o, const char *path, char *err,
 
 int ml_outfile_commit(struct ml_outfile *o, char *err, size_t errlen)
 {
-	int bad = fflush(o->f) != 0 || ferror(o->f) || fsync(fileno(o->f));
-	int e = errno;
+	int bad, e;
+
+	if (o->direct) {
+		bad = fflush(o->f) != 0 || ferror(o->f);
+		e = errno;
+		if (fclose(o->f) != 0 && !bad) {
+			bad = 1;
+			e = errno;
+		}
+		o->f = NULL;
+		if (bad)
+			snprintf(err, errlen, "%s", strerror(e));
+		memset(o, 0, sizeof(*o));
+		return bad ? -1 : 0;
+	}
+	bad = fflush(o->f) != 0 || ferror(o->f) || fsync(fileno(o->f));
+	e = errno;
 
 	if (fclose(o->f) != 0 && !bad) {
 		bad = 1;

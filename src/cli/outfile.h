@@ -2,7 +2,9 @@
  * outfile.h - -o FILE: the output goes to a temporary file in the same
  * directory, renamed onto FILE only when the run succeeds, so that an
  * interrupted or failed run never leaves a truncated file that looks
- * complete (and never touches an older FILE).
+ * complete (and never touches an older FILE).  A FILE that exists and is
+ * not a regular file (/dev/null, /dev/stdout, a FIFO) is written to
+ * directly, as sort -o does: renaming onto it would replace the device.
  */
 #ifndef MCASTLAT_CLI_OUTFILE_H
 #define MCASTLAT_CLI_OUTFILE_H
@@ -15,6 +17,7 @@ struct ml_outfile {
 	char *path; /* the destination */
 	char *tmp;  /* DIR/.NAME.XXXXXX */
 	FILE *f;
+	bool direct; /* written in place: no temporary file */
 };
 
 /* Create the temporary file; -1 with a message in err. */

@@ -213,7 +213,9 @@ expect "L1,latency" mcastlat kbinomial --columns L1,lat
 # own matching of the offers against the word (compgen ignores it there).
 if command -v zsh > /dev/null; then
 	cat > "$tmp/z.zsh" <<'EOF'
-autoload -U +X compinit && compinit -u -D -d /dev/null
+# -D: no dump file (a -d after it would turn dumping back on, and
+# compdump replaces the file it is given: /dev/null itself, as root).
+autoload -U +X compinit && compinit -u -D
 autoload -U +X bashcompinit && bashcompinit
 source "$1" || exit 1
 print -r -- "comps: ${_comps[mcastlat]}"
