@@ -180,11 +180,16 @@ START_TEST(test_outfile_special)
 	close(rd);
 	ck_assert_int_eq(unlink(path), 0);
 	ck_assert_int_eq(rmdir(dir), 0); /* no temporary file left */
-	ck_assert_int_eq(ml_outfile_open(&o, "/dev/null", err, sizeof(err)), 0);
-	fputs("x\n", o.f);
-	ck_assert_int_eq(ml_outfile_commit(&o, err, sizeof(err)), 0);
-	ck_assert_int_eq(stat("/dev/null", &st), 0);
-	ck_assert(S_ISCHR(st.st_mode));
+	/* /dev/null too, when it is the device (on a shared machine another
+	 * program may have replaced it: then there is nothing to check). */
+	if (stat("/dev/null", &st) == 0 && S_ISCHR(st.st_mode)) {
+		ck_assert_int_eq(
+		    ml_outfile_open(&o, "/dev/null", err, sizeof(err)), 0);
+		fputs("x\n", o.f);
+		ck_assert_int_eq(ml_outfile_commit(&o, err, sizeof(err)), 0);
+		ck_assert_int_eq(stat("/dev/null", &st), 0);
+		ck_assert(S_ISCHR(st.st_mode));
+	}
 	ck_assert_int_eq(ml_outfile_open(&o, "/tmp", err, sizeof(err)), -1);
 	ck_assert_str_eq(err, "is a directory");
 }
