@@ -30,6 +30,8 @@ static const char *const pattern_names[] = {
     "uniform", "transpose", "bitcomp",	"bitrev",
     "shuffle", "tornado",   "neighbor", "hotspot", NULL};
 static const char *const onoff_names[] = {"on", "off", NULL};
+/* In the order of enum ml_sim_ci_on. */
+static const char *const ci_on_names[] = {"all", "multicast", NULL};
 /* In the order of enum ml_hypercube_load. */
 static const char *const model_load_names[] = {"paper", "tree", NULL};
 
@@ -64,6 +66,8 @@ enum {
 	/* Measurement (SPEC 7.3). */
 	O_WARMUP,
 	O_CI,
+	O_CI_ON,
+	O_CYCLES,
 	O_MAX_CYCLES,
 	O_MAX_QUEUE,
 	O_REPLICATIONS,
@@ -252,6 +256,19 @@ static const struct ml_opt opts[NOPTS] = {
 	      .flags = ML_OPT_MINOPEN,
 	      .help = "stop when the 95% half-width is this fraction of "
 		      "the mean"},
+    [O_CI_ON] = {.name = "ci-on",
+		 .kind = ML_OPT_CHOICE,
+		 .flags = ML_OPT_NOCOL,
+		 .choices = ci_on_names,
+		 .help = "the latency whose interval --ci judges: all "
+			 "messages, or multicasts; auto = multicast with "
+			 "--compare and --beta > 0, else all"},
+    [O_CYCLES] = {.name = "cycles",
+		  .kind = ML_OPT_INT,
+		  .unit = "cycles",
+		  .imin = 1,
+		  .help = "measure exactly N cycles after the warm-up, "
+			  "whatever the interval; auto = until --ci"},
     [O_MAX_CYCLES] = {.name = "max-cycles",
 		      .kind = ML_OPT_INT,
 		      .def = "10000000",
@@ -292,13 +309,19 @@ enum {
 	C_VCS,
 	C_PORTS,
 	C_ROUTER_CYCLES,
+	C_CI_ON,
 	C_LATENCY,
 	C_LATENCY_CI,
 	C_UNICAST_LATENCY,
+	C_UNICAST_LATENCY_CI,
 	C_MULTICAST_LATENCY,
+	C_MULTICAST_LATENCY_CI,
 	C_MULTICAST_LATENCY_DEST,
+	C_MULTICAST_LATENCY_DEST_CI,
 	C_OFFERED,
 	C_ACCEPTED,
+	C_ACCEPTED_MIN,
+	C_ACCEPTED_MAX,
 	C_HOPS,
 	C_PRUNINGS,
 	C_BRANCHES,
@@ -310,6 +333,7 @@ enum {
 	C_MODEL_UNICAST_LATENCY_VBAR,
 	C_MODEL_STATUS,
 	C_ERROR_PCT,
+	C_ERROR_PCT_CI,
 	C_NOTE,
 	NCOLS
 };
@@ -336,27 +360,48 @@ static const struct ml_col cols[NCOLS] = {
 			 .kind = ML_COL_INT,
 			 .help = "R used",
 			 .always = true},
+    [C_CI_ON] = {.name = "ci_on",
+		 .kind = ML_COL_TEXT,
+		 .help = "the latency the stopping rule judged",
+		 .always = true},
     [C_LATENCY] = {.name = "latency",
 		   .kind = ML_COL_TIME,
 		   .help = "mean latency of all measured messages"},
     [C_LATENCY_CI] = {.name = "latency_ci",
 		      .na = true,
 		      .kind = ML_COL_TIME,
-		      .help = "95% confidence half-width of latency"},
+		      .help = "95% confidence half-width of latency (empty "
+			      "before its batches pass the independence "
+			      "test)"},
     [C_UNICAST_LATENCY] = {.name = "unicast_latency",
 			   .na = true,
 			   .kind = ML_COL_TIME,
 			   .help = "mean latency of unicasts"},
+    [C_UNICAST_LATENCY_CI] = {.name = "unicast_latency_ci",
+			      .na = true,
+			      .kind = ML_COL_TIME,
+			      .help = "95% confidence half-width of "
+				      "unicast_latency"},
     [C_MULTICAST_LATENCY] = {.name = "multicast_latency",
 			     .na = true,
 			     .kind = ML_COL_TIME,
 			     .help = "mean latency of multicasts, until the "
 				     "last destination"},
+    [C_MULTICAST_LATENCY_CI] = {.name = "multicast_latency_ci",
+				.na = true,
+				.kind = ML_COL_TIME,
+				.help = "95% confidence half-width of "
+					"multicast_latency"},
     [C_MULTICAST_LATENCY_DEST] = {.name = "multicast_latency_dest",
 				  .na = true,
 				  .kind = ML_COL_TIME,
 				  .help = "mean over destinations of a "
 					  "multicast's latency"},
+    [C_MULTICAST_LATENCY_DEST_CI] = {.name = "multicast_latency_dest_ci",
+				     .na = true,
+				     .kind = ML_COL_TIME,
+				     .help = "95% confidence half-width of "
+					     "multicast_latency_dest"},
     [C_OFFERED] = {.name = "offered",
 		   .na = true,
 		   .kind = ML_COL_REAL,
@@ -368,6 +413,18 @@ static const struct ml_col cols[NCOLS] = {
 		    .kind = ML_COL_REAL,
 		    .help = "flits received per node per cycle",
 		    .always = true},
+    [C_ACCEPTED_MIN] = {.name = "accepted_min",
+			.na = true,
+			.kind = ML_COL_REAL,
+			.help = "flits received per cycle by the node that "
+				"received least",
+			.always = true},
+    [C_ACCEPTED_MAX] = {.name = "accepted_max",
+			.na = true,
+			.kind = ML_COL_REAL,
+			.help = "flits received per cycle by the node that "
+				"received most",
+			.always = true},
     [C_HOPS] = {.name = "hops",
 		.na = true,
 		.kind = ML_COL_REAL,
@@ -424,6 +481,13 @@ static const struct ml_col cols[NCOLS] = {
 			     "broadcast latency",
 		     .only_with = "compare",
 		     .always = true},
+    [C_ERROR_PCT_CI] = {.name = "error_pct_ci",
+			.na = true,
+			.kind = ML_COL_REAL,
+			.help = "95% half-width of error_pct, from "
+				"multicast_latency_ci",
+			.only_with = "compare",
+			.always = true},
     [C_NOTE] = {.name = "note",
 		.kind = ML_COL_TEXT,
 		.help = "why a row is invalid, or why --compare has no model",
@@ -524,6 +588,13 @@ static void to_params(const struct ml_point *pt, struct ml_sim_params *p)
 	else if (t != NULL)
 		p->warmup = 0;
 	p->ci = v[O_CI].r;
+	if (v[O_CI_ON].i != ML_AUTO_INT)
+		p->ci_on = (enum ml_sim_ci_on)v[O_CI_ON].i;
+	else if (v[O_COMPARE].i && p->beta > 0 && t == NULL)
+		p->ci_on = ML_SIM_CI_MULTICAST;
+	p->cycles = v[O_CYCLES].i == ML_AUTO_INT
+			    ? 0
+			    : (unsigned long long)v[O_CYCLES].i;
 	p->max_cycles = (unsigned long long)v[O_MAX_CYCLES].i;
 	p->max_queue = (unsigned long)v[O_MAX_QUEUE].i;
 	p->replications = (unsigned)v[O_REPLICATIONS].i;
@@ -536,6 +607,8 @@ static void to_params(const struct ml_point *pt, struct ml_sim_params *p)
 
 		if (cap < p->max_cycles)
 			p->max_cycles = cap ? cap : 1;
+		if (p->cycles && cap < p->cycles)
+			p->cycles = cap ? cap : 1;
 	}
 }
 
@@ -623,6 +696,7 @@ static const char *eval_model(const struct ml_sim_params *p,
 	out[C_MODEL_UNICAST_LATENCY].r = NAN;
 	out[C_MODEL_UNICAST_LATENCY_VBAR].r = NAN;
 	out[C_ERROR_PCT].r = NAN;
+	out[C_ERROR_PCT_CI].r = NAN;
 	out[C_MODEL_STATUS].s = "";
 	if (why != NULL)
 		return why;
@@ -649,10 +723,15 @@ static const char *eval_model(const struct ml_sim_params *p,
 	out[C_MODEL_UNICAST_LATENCY_VBAR].r = (r.s_u + r.w_s) * r.vbar +
 					      m.delta;
 	if (sim_st == ML_OK && isfinite(res->multicast_latency) &&
-	    res->multicast_latency > 0)
-		out[C_ERROR_PCT].r = 100 *
-				     (r.latency - res->multicast_latency) /
-				     res->multicast_latency;
+	    res->multicast_latency > 0) {
+		double sim = res->multicast_latency;
+
+		out[C_ERROR_PCT].r = 100 * (r.latency - sim) / sim;
+		/* first order in the simulation's error: d(error_pct) /
+		 * d(sim) = -100 model / sim^2 */
+		out[C_ERROR_PCT_CI].r =
+		    100 * r.latency * res->multicast_latency_ci / (sim * sim);
+	}
 	return NULL;
 }
 
@@ -666,6 +745,7 @@ static void echo_params(const struct ml_point *pt,
 	out[C_ROUTING].s = routing_names[p->routing == ML_SIM_DUATO];
 	out[C_VCS].i = p->vcs;
 	out[C_ROUTER_CYCLES].i = p->router_cycles;
+	out[C_CI_ON].s = ci_on_names[p->ci_on == ML_SIM_CI_MULTICAST];
 	if (p->ports == ML_SIM_ALL) {
 		out[C_PORTS].s = "all";
 	} else {
@@ -709,16 +789,22 @@ static enum ml_status eval(const struct ml_point *pt, union ml_val *out)
 			out[C_MODEL_UNICAST_LATENCY].r = NAN;
 			out[C_MODEL_UNICAST_LATENCY_VBAR].r = NAN;
 			out[C_ERROR_PCT].r = NAN;
+			out[C_ERROR_PCT_CI].r = NAN;
 		}
 		return st;
 	}
 	out[C_LATENCY].r = res.latency;
 	out[C_LATENCY_CI].r = res.latency_ci;
 	out[C_UNICAST_LATENCY].r = res.unicast_latency;
+	out[C_UNICAST_LATENCY_CI].r = res.unicast_latency_ci;
 	out[C_MULTICAST_LATENCY].r = res.multicast_latency;
+	out[C_MULTICAST_LATENCY_CI].r = res.multicast_latency_ci;
 	out[C_MULTICAST_LATENCY_DEST].r = res.multicast_latency_dest;
+	out[C_MULTICAST_LATENCY_DEST_CI].r = res.multicast_latency_dest_ci;
 	out[C_OFFERED].r = res.offered;
 	out[C_ACCEPTED].r = res.accepted;
+	out[C_ACCEPTED_MIN].r = res.accepted_min;
+	out[C_ACCEPTED_MAX].r = res.accepted_max;
 	out[C_HOPS].r = res.hops;
 	out[C_PRUNINGS].r = res.prunings;
 	out[C_BRANCHES].r = res.branches;
