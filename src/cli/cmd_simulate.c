@@ -73,6 +73,8 @@ enum {
 	O_REPLICATIONS,
 	O_COMPARE,
 	O_MODEL_LOAD,
+	O_SATURATION,
+	O_SAT_RESOLUTION,
 	NOPTS
 };
 
@@ -302,6 +304,18 @@ static const struct ml_opt opts[NOPTS] = {
 		      .choices = model_load_names,
 		      .help = "--compare: the model's broadcast channel load, "
 			      "as hypercube --load"},
+    [O_SATURATION] = {.name = "saturation",
+		      .kind = ML_OPT_FLAG,
+		      .help = "search --rate for the saturation rate (--rate: "
+			      "the first guess) instead of one run"},
+    [O_SAT_RESOLUTION] = {.name = "sat-resolution",
+			  .kind = ML_OPT_REAL,
+			  .def = "0.01",
+			  .min = 0.001,
+			  .max = 0.5,
+			  .flags = ML_OPT_NOCOL,
+			  .help = "--saturation: stop when the bracket is this "
+				  "fraction of its upper end"},
 };
 
 enum {
@@ -334,6 +348,11 @@ enum {
 	C_MODEL_STATUS,
 	C_ERROR_PCT,
 	C_ERROR_PCT_CI,
+	C_SAT_RATE,
+	C_SAT_RATE_LO,
+	C_SAT_RATE_HI,
+	C_SAT_THROUGHPUT,
+	C_LAMBDA_SAT,
 	C_NOTE,
 	NCOLS
 };
@@ -363,131 +382,190 @@ static const struct ml_col cols[NCOLS] = {
     [C_CI_ON] = {.name = "ci_on",
 		 .kind = ML_COL_TEXT,
 		 .help = "the latency the stopping rule judged",
-		 .always = true},
+		 .always = true,
+		 .only_without = "saturation"},
     [C_LATENCY] = {.name = "latency",
 		   .kind = ML_COL_TIME,
-		   .help = "mean latency of all measured messages"},
+		   .help = "mean latency of all measured messages",
+		   .only_without = "saturation"},
     [C_LATENCY_CI] = {.name = "latency_ci",
 		      .na = true,
 		      .kind = ML_COL_TIME,
 		      .help = "95% confidence half-width of latency (empty "
 			      "before its batches pass the independence "
-			      "test)"},
+			      "test)",
+		      .only_without = "saturation"},
     [C_UNICAST_LATENCY] = {.name = "unicast_latency",
 			   .na = true,
 			   .kind = ML_COL_TIME,
-			   .help = "mean latency of unicasts"},
+			   .help = "mean latency of unicasts",
+			   .only_without = "saturation"},
     [C_UNICAST_LATENCY_CI] = {.name = "unicast_latency_ci",
 			      .na = true,
 			      .kind = ML_COL_TIME,
 			      .help = "95% confidence half-width of "
-				      "unicast_latency"},
+				      "unicast_latency",
+			      .only_without = "saturation"},
     [C_MULTICAST_LATENCY] = {.name = "multicast_latency",
 			     .na = true,
 			     .kind = ML_COL_TIME,
 			     .help = "mean latency of multicasts, until the "
-				     "last destination"},
+				     "last destination",
+			     .only_without = "saturation"},
     [C_MULTICAST_LATENCY_CI] = {.name = "multicast_latency_ci",
 				.na = true,
 				.kind = ML_COL_TIME,
 				.help = "95% confidence half-width of "
-					"multicast_latency"},
+					"multicast_latency",
+				.only_without = "saturation"},
     [C_MULTICAST_LATENCY_DEST] = {.name = "multicast_latency_dest",
 				  .na = true,
 				  .kind = ML_COL_TIME,
 				  .help = "mean over destinations of a "
-					  "multicast's latency"},
+					  "multicast's latency",
+				  .only_without = "saturation"},
     [C_MULTICAST_LATENCY_DEST_CI] = {.name = "multicast_latency_dest_ci",
 				     .na = true,
 				     .kind = ML_COL_TIME,
 				     .help = "95% confidence half-width of "
-					     "multicast_latency_dest"},
+					     "multicast_latency_dest",
+				     .only_without = "saturation"},
     [C_OFFERED] = {.name = "offered",
 		   .na = true,
 		   .kind = ML_COL_REAL,
 		   .help = "flits generated per node per cycle (per "
 			   "destination)",
-		   .always = true},
+		   .always = true,
+		   .only_without = "saturation"},
     [C_ACCEPTED] = {.name = "accepted",
 		    .na = true,
 		    .kind = ML_COL_REAL,
 		    .help = "flits received per node per cycle",
-		    .always = true},
+		    .always = true,
+		    .only_without = "saturation"},
     [C_ACCEPTED_MIN] = {.name = "accepted_min",
 			.na = true,
 			.kind = ML_COL_REAL,
 			.help = "flits received per cycle by the node that "
 				"received least",
-			.always = true},
+			.always = true,
+			.only_without = "saturation"},
     [C_ACCEPTED_MAX] = {.name = "accepted_max",
 			.na = true,
 			.kind = ML_COL_REAL,
 			.help = "flits received per cycle by the node that "
 				"received most",
-			.always = true},
+			.always = true,
+			.only_without = "saturation"},
     [C_HOPS] = {.name = "hops",
 		.na = true,
 		.kind = ML_COL_REAL,
-		.help = "mean hops of a delivered copy"},
+		.help = "mean hops of a delivered copy",
+		.only_without = "saturation"},
     [C_PRUNINGS] = {.name = "prunings",
 		    .na = true,
 		    .kind = ML_COL_REAL,
-		    .help = "prunings per multicast (tree)"},
+		    .help = "prunings per multicast (tree)",
+		    .only_without = "saturation"},
     [C_BRANCHES] = {.name = "branches",
 		    .na = true,
 		    .kind = ML_COL_REAL,
-		    .help = "branches per multicast (tree)"},
+		    .help = "branches per multicast (tree)",
+		    .only_without = "saturation"},
     [C_CHANNELS] = {.name = "channels",
 		    .na = true,
 		    .kind = ML_COL_REAL,
-		    .help = "physical channel crossings per multicast"},
+		    .help = "physical channel crossings per multicast",
+		    .only_without = "saturation"},
     [C_CYCLES] = {.name = "cycles",
 		  .kind = ML_COL_INT,
 		  .help = "cycles simulated, warm-up included",
-		  .always = true},
+		  .always = true,
+		  .only_without = "saturation"},
     [C_MESSAGES] = {.name = "messages",
 		    .kind = ML_COL_INT,
 		    .help = "messages measured",
-		    .always = true},
+		    .always = true,
+		    .only_without = "saturation"},
     [C_MODEL_LATENCY] = {.name = "model_latency",
 			 .na = true,
 			 .kind = ML_COL_TIME,
 			 .help = "hypercube model: broadcast latency (eq 1)",
 			 .only_with = "compare",
-			 .always = true},
+			 .always = true,
+			 .only_without = "saturation"},
     [C_MODEL_UNICAST_LATENCY] = {.name = "model_unicast_latency",
 				 .na = true,
 				 .kind = ML_COL_TIME,
 				 .help = "hypercube model: S_u + W_s + Delta",
 				 .only_with = "compare",
-				 .always = true},
+				 .always = true,
+				 .only_without = "saturation"},
     [C_MODEL_UNICAST_LATENCY_VBAR] = {.name = "model_unicast_latency_vbar",
 				      .na = true,
 				      .kind = ML_COL_TIME,
 				      .help = "hypercube model: (S_u + W_s) "
 					      "Vbar + Delta",
 				      .only_with = "compare",
-				      .always = true},
+				      .always = true,
+				      .only_without = "saturation"},
     [C_MODEL_STATUS] = {.name = "model_status",
 			.kind = ML_COL_TEXT,
 			.help = "the model's status (empty outside its "
 				"domain)",
 			.only_with = "compare",
-			.always = true},
+			.always = true,
+			.only_without = "saturation"},
     [C_ERROR_PCT] = {.name = "error_pct",
 		     .na = true,
 		     .kind = ML_COL_REAL,
 		     .help = "100 (model - simulation) / simulation, "
 			     "broadcast latency",
 		     .only_with = "compare",
-		     .always = true},
+		     .always = true,
+		     .only_without = "saturation"},
     [C_ERROR_PCT_CI] = {.name = "error_pct_ci",
 			.na = true,
 			.kind = ML_COL_REAL,
 			.help = "95% half-width of error_pct, from "
 				"multicast_latency_ci",
 			.only_with = "compare",
-			.always = true},
+			.always = true,
+			.only_without = "saturation"},
+    [C_SAT_RATE] = {.name = "sat_rate",
+		    .na = true,
+		    .kind = ML_COL_REAL,
+		    .help = "--saturation: the saturation rate, middle of the "
+			    "final bracket (messages/node/cycle)",
+		    .only_with = "saturation",
+		    .always = true},
+    [C_SAT_RATE_LO] = {.name = "sat_rate_lo",
+		       .na = true,
+		       .kind = ML_COL_REAL,
+		       .help = "--saturation: the highest rate the network "
+			       "carried",
+		       .only_with = "saturation",
+		       .always = true},
+    [C_SAT_RATE_HI] = {.name = "sat_rate_hi",
+		       .na = true,
+		       .kind = ML_COL_REAL,
+		       .help = "--saturation: the lowest rate it did not",
+		       .only_with = "saturation",
+		       .always = true},
+    [C_SAT_THROUGHPUT] = {.name = "sat_throughput",
+			  .na = true,
+			  .kind = ML_COL_REAL,
+			  .help = "--saturation: flits received per node per "
+				  "cycle at sat_rate_lo",
+			  .only_with = "saturation",
+			  .always = true},
+    [C_LAMBDA_SAT] = {.name = "lambda_sat",
+		      .na = true,
+		      .kind = ML_COL_REAL,
+		      .help = "--saturation --compare: the hypercube model's "
+			      "saturation rate",
+		      .only_with = "saturation",
+		      .always = true},
     [C_NOTE] = {.name = "note",
 		.kind = ML_COL_TEXT,
 		.help = "why a row is invalid, or why --compare has no model",
@@ -767,6 +845,163 @@ static void set_note(const struct ml_point *pt, union ml_val *out,
 	out[C_NOTE].s = note;
 }
 
+/* ------------------------------------------------------------------ */
+/* --saturation (SPEC 7.3)                                             */
+
+/* Cycles of each step of the search unless --cycles is given: long
+ * enough that a rate 1 % past saturation shows a deficit. */
+#define SAT_STEP_CYCLES 200000ULL
+
+/* One step at rate r: 1 when the network carries it (no saturated
+ * status, accepted >= 0.99 offered over the --replications seeds), 0
+ * when not, -1 on another failure (status in *st). */
+static int carries(struct ml_sim_params *p, double r, double *acc,
+		   enum ml_status *st, struct ml_diag *d)
+{
+	struct ml_sim_result res;
+
+	p->rate = r;
+	*st = ml_sim_run(p, &res, d);
+	*acc = res.accepted;
+	if (*st == ML_SATURATED)
+		return 0;
+	if (*st != ML_OK && *st != ML_ENOCONV)
+		return -1;
+	return res.accepted >= 0.99 * res.offered;
+}
+
+/*
+ * Bracket the saturation rate from the first guess p->rate (doubling or
+ * halving), then bisect until the bracket is at most res times its upper
+ * end.  Each step is a fixed-length run (--cycles, else
+ * SAT_STEP_CYCLES after the warm-up).  *lo: the highest rate carried
+ * (0 when none down to 1e-6), *hi: the lowest not carried (NaN when even
+ * rate 1 is carried); *thr: the accepted traffic at *lo.
+ */
+static enum ml_status sat_search(struct ml_sim_params *p, double res,
+				 double *lo, double *hi, double *thr,
+				 struct ml_diag *d)
+{
+	enum ml_status st;
+	double r = p->rate, acc = NAN;
+	int c;
+
+	if (!p->cycles)
+		p->cycles = SAT_STEP_CYCLES;
+	*lo = 0;
+	*hi = NAN;
+	*thr = NAN;
+	c = carries(p, r, &acc, &st, d);
+	if (c < 0)
+		return st;
+	if (c) {
+		*lo = r;
+		*thr = acc;
+		while (r < 1) {
+			r = fmin(2 * r, 1);
+			c = carries(p, r, &acc, &st, d);
+			if (c < 0)
+				return st;
+			if (!c) {
+				*hi = r;
+				break;
+			}
+			*lo = r;
+			*thr = acc;
+		}
+		if (isnan(*hi))
+			return ML_OK;
+	} else {
+		*hi = r;
+		for (;;) {
+			r /= 2;
+			if (r < 1e-6)
+				return ML_OK;
+			c = carries(p, r, &acc, &st, d);
+			if (c < 0)
+				return st;
+			if (c) {
+				*lo = r;
+				*thr = acc;
+				break;
+			}
+			*hi = r;
+		}
+	}
+	while (*hi - *lo > res * *hi) {
+		r = (*lo + *hi) / 2;
+		c = carries(p, r, &acc, &st, d);
+		if (c < 0)
+			return st;
+		if (c) {
+			*lo = r;
+			*thr = acc;
+		} else {
+			*hi = r;
+		}
+	}
+	return ML_OK;
+}
+
+/* The model's saturation rate for --saturation --compare, NaN outside
+ * its domain. */
+static double model_lambda_sat(const struct ml_sim_params *p,
+			       enum ml_hypercube_load load)
+{
+	struct ml_hypercube_params m;
+	double lam;
+
+	if (model_domain(p) != NULL)
+		return NAN;
+	ml_hypercube_params_init(&m);
+	m.dim = p->dims;
+	m.vcs = p->vcs;
+	m.flits = p->flits;
+	m.beta = p->beta;
+	m.delta = p->delta;
+	m.load = load;
+	if (ml_hypercube_saturation(&m, &lam) != ML_OK)
+		return NAN;
+	return lam;
+}
+
+static enum ml_status eval_saturation(const struct ml_point *pt,
+				      struct ml_sim_params *p,
+				      union ml_val *out)
+{
+	struct ml_diag d = {NULL, ""};
+	double lo, hi, thr;
+	enum ml_status st;
+	const char *why;
+
+	out[C_SAT_RATE].r = out[C_SAT_RATE_LO].r = NAN;
+	out[C_SAT_RATE_HI].r = out[C_SAT_THROUGHPUT].r = NAN;
+	out[C_LAMBDA_SAT].r = NAN;
+	st = validate(pt, p, &d);
+	if (st == ML_OK && p->trace != NULL)
+		st = ml_diag_set(&d, "saturation", "needs generated traffic, "
+				 "not --trace");
+	if (st == ML_OK)
+		st = sat_search(p, pt->v[O_SAT_RESOLUTION].r, &lo, &hi, &thr,
+				&d);
+	if (st == ML_EINVAL)
+		set_note(pt, out, d.param, d.msg);
+	if (st != ML_OK)
+		return st;
+	out[C_SAT_RATE_LO].r = lo;
+	out[C_SAT_RATE_HI].r = hi;
+	out[C_SAT_RATE].r = (lo + hi) / 2;
+	out[C_SAT_THROUGHPUT].r = thr;
+	if (pt->v[O_COMPARE].i) {
+		out[C_LAMBDA_SAT].r = model_lambda_sat(
+		    p, (enum ml_hypercube_load)pt->v[O_MODEL_LOAD].i);
+		why = model_domain(p);
+		if (why != NULL)
+			set_note(pt, out, NULL, why);
+	}
+	return ML_OK;
+}
+
 static enum ml_status eval(const struct ml_point *pt, union ml_val *out)
 {
 	struct ml_sim_params p;
@@ -777,6 +1012,8 @@ static enum ml_status eval(const struct ml_point *pt, union ml_val *out)
 
 	to_params(pt, &p);
 	echo_params(pt, &p, out);
+	if (pt->v[O_SATURATION].i)
+		return eval_saturation(pt, &p, out);
 	st = validate(pt, &p, &d);
 	if (st == ML_OK)
 		st = ml_sim_run(&p, &res, &d);

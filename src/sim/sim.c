@@ -19,11 +19,10 @@
  * on a 256-node cube a few broadcasts too many in a short window looked
  * like saturation on a network that carries the load); at max_cycles it
  * stops with ML_ENOCONV.  accepted_min and accepted_max come from a
- * count of measured flits per node.  Deadlock (flits in the network, none moved for
- * 10 (M + diameter + 100) + R cycles, + prune_wait for trees with
- * pruning) is checked every cycle from the start and wins over
- * everything.  A trace runs until
- * every message is complete (ML_OK), or max_cycles, deadlock or
+ * count of measured flits per node.  Deadlock (flits in the network, none moved
+ * for 10 (M + diameter + 100) + R cycles, + prune_wait for trees with pruning)
+ * is checked every cycle from the start and wins over everything.  A trace runs
+ * until every message is complete (ML_OK), or max_cycles, deadlock or
  * max_queue.  Idle stretches (no flit anywhere) are skipped to the next
  * generation.
  */
@@ -34,7 +33,7 @@
 #include "sim/mcast.h"
 #include "sim/simint.h"
 
-#define SAT_MIN	       2000 /* measured messages before the throughput test */
+#define SAT_MIN	       2000  /* measured messages before the throughput test */
 #define MIN_BATCHES    10    /* of the interval, before stopping */
 #define SAT_EVERY      1024  /* cycles between throughput tests */
 #define PROGRESS_EVERY 16384 /* cycles between progress calls */
@@ -404,8 +403,7 @@ static void fill(const struct sim *s, struct ml_sim_result *r)
 
 /* The batches of the quantity the stopping rule judges, and how many
  * messages they hold. */
-static const struct batches *driver(const struct sim *s,
-				    unsigned long long *n)
+static const struct batches *driver(const struct sim *s, unsigned long long *n)
 {
 	if (s->p->ci_on == ML_SIM_CI_MULTICAST) {
 		*n = s->mlat.n;
@@ -422,9 +420,9 @@ static void progress(const struct sim *s, unsigned rep)
 	unsigned long long n;
 
 	if (p->cycles) {
-		f = s->measuring ? (double)(s->now - s->meas_start) /
-				       (double)p->cycles
-				 : 0;
+		f = s->measuring
+			? (double)(s->now - s->meas_start) / (double)p->cycles
+			: 0;
 	} else if (!p->trace) {
 		ml_batches_ci(driver(s, &n), &mean, &half);
 		if (half > 0 && mean > 0) {

@@ -51,8 +51,8 @@ void ml_batches_full(struct batches *b)
 	if (!b->indep) {
 		double r1 = gsl_stats_lag1_autocorrelation(b->mean, 1, b->nb);
 
-		b->indep = r1 <= gsl_cdf_ugaussian_Pinv(0.9) /
-				     sqrt((double)b->nb);
+		b->indep =
+		    r1 <= gsl_cdf_ugaussian_Pinv(0.9) / sqrt((double)b->nb);
 	}
 	b->fresh = 1;
 }
