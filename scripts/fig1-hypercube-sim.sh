@@ -103,7 +103,8 @@ total=$(( $(wc -l < "$tmp/rows.csv") * seeds ))
 # simulates 2^n nodes, and longer messages need more cycles), so the
 # runs left are costed by the node-cycles (cycles x 2^n) of the runs
 # done of the same n, M and load fraction; of the same n and load
-# fraction, per flit, when no such run is done yet; else at MAXCYC.
+# fraction, per flit (at most MAXCYC), when no such run is done yet;
+# else at MAXCYC.
 # Time left = elapsed x work left / work done.  ML_CLOCK replaces
 # `date +%s` (tests/cli/scripts.sh).
 nloads=$(echo $loads | wc -w)
@@ -144,7 +145,10 @@ progress() {
 			if [ "$c" -gt 0 ]; then
 				rem=$((rem + l * s / c))
 			elif [ "$fc" -gt 0 ]; then
-				rem=$((rem + l * f * fs / fc))
+				# per flit, but no run goes past MAXCYC
+				w=$((f * fs / fc))
+				[ $w -le $((maxcyc << d)) ] || w=$((maxcyc << d))
+				rem=$((rem + l * w))
 			else
 				rem=$((rem + l * (maxcyc << d)))
 			fi

@@ -563,6 +563,107 @@ START_TEST(test_replications)
 }
 END_TEST
 
+/* --cycles: exactly that many cycles after the first measured message,
+ * status ok whatever the interval; max_cycles bounds only the warm-up. */
+START_TEST(test_fixed_length)
+{
+	struct ml_sim_params p;
+	struct ml_sim_result r;
+
+	base(&p, ML_SIM_TORUS, 4, 2);
+	p.flits = 8;
+	p.rate = 0.01;
+	p.warmup = 100;
+	p.cycles = 5000;
+	p.max_cycles = 1000;
+	ck_assert_int_eq(ml_sim_run(&p, &r, NULL), ML_OK);
+	ck_assert(r.cycles > 5000 && r.cycles <= 5000 + 1000);
+	ck_assert(isfinite(r.latency));
+	/* offered: 0.08 flits per node per cycle over the window */
+	ck_assert_double_eq_tol(r.offered, 0.08, 0.02);
+	p.warmup = 100000; /* the warm-up does not end by max_cycles */
+	ck_assert_int_eq(ml_sim_run(&p, &r, NULL), ML_ENOCONV);
+	ck_assert_uint_eq(r.cycles, 1000);
+}
+END_TEST
+
+/* Every latency has its own interval; the stopping rule judges the one
+ * ci_on names; accepted_min <= accepted <= accepted_max. */
+START_TEST(test_per_column_ci)
+{
+	struct ml_sim_params p;
+	struct ml_sim_result r;
+	struct ml_diag d = {0};
+
+	base(&p, ML_SIM_TORUS, 4, 2);
+	p.flits = 8;
+	p.rate = 0.005;
+	p.beta = 0.1;
+	p.dests = 4;
+	p.multicast = ML_SIM_UNICAST;
+	p.warmup = 1000;
+	p.ci = 0.02;
+	p.ci_on = ML_SIM_CI_MULTICAST;
+	ck_assert_int_eq(ml_sim_run(&p, &r, NULL), ML_OK);
+	ck_assert(r.multicast_latency_ci <= 0.02 * r.multicast_latency);
+	ck_assert(r.latency_ci > 0 && r.latency_ci < r.multicast_latency_ci);
+	ck_assert(isfinite(r.unicast_latency_ci) &&
+		  isfinite(r.multicast_latency_dest_ci));
+	ck_assert(r.accepted_min <= r.accepted &&
+		  r.accepted <= r.accepted_max && r.accepted_min > 0);
+	p.ci_on = ML_SIM_CI_ALL;
+	ck_assert_int_eq(ml_sim_run(&p, &r, NULL), ML_OK);
+	ck_assert(r.latency_ci <= 0.02 * r.latency);
+	p.beta = 0;
+	p.ci_on = ML_SIM_CI_MULTICAST;
+	ck_assert_int_eq(ml_sim_run(&p, &r, &d), ML_EINVAL);
+	ck_assert_str_eq(d.param, "ci-on");
+	/* replications: each column's interval across the seeds */
+	p.beta = 0.1;
+	p.replications = 3;
+	p.ci = 0.05;
+	ck_assert_int_eq(ml_sim_run(&p, &r, NULL), ML_OK);
+	ck_assert(isfinite(r.multicast_latency_ci) &&
+		  isfinite(r.unicast_latency_ci));
+}
+END_TEST
+
+/* The batch-means interval covers (SPEC 7.3, stats.c): 40 seeds of a 4x4
+ * torus (M = 8, R = 2, 2 VCs) at rate 0.03, 75 % of its saturation rate
+ * (about 0.04), each run to --ci 0.05.  The long-run mean, 30.35 +- 0.06
+ * (four runs of 2 * 10^7 cycles, scripts/coverage_sim.c), must lie in at
+ * least 34 of the 40 intervals (85 %; a correct 95 % interval misses
+ * that band with probability about 3 %).  These runs cover it 39 times;
+ * the former rule (batches of 64 messages, 10 of them, no independence
+ * test, no minimum) covered it in 30 of these 40 runs, its runs stopping
+ * after 9,200 messages on average. */
+#define COVER_MEAN  30.35
+#define COVER_SEEDS 40
+#define COVER_MIN   34
+
+START_TEST(test_coverage)
+{
+	struct ml_sim_params p;
+	struct ml_sim_result r;
+	unsigned i, hit = 0;
+
+	ml_sim_params_init(&p, ML_SIM_TORUS);
+	p.k = 4;
+	p.flits = 8;
+	p.rate = 0.03;
+	p.ci = 0.05;
+	for (i = 0; i < COVER_SEEDS; i++) {
+		p.seed = 1000 + i;
+		ck_assert_int_eq(ml_sim_run(&p, &r, NULL), ML_OK);
+		ck_assert(r.messages >= p.min_messages);
+		ck_assert(r.latency_ci <= 0.05 * r.latency);
+		hit += fabs(r.latency - COVER_MEAN) <= r.latency_ci;
+	}
+	ck_assert_msg(hit >= COVER_MIN, "covered in %u of %u runs", hit,
+		      COVER_SEEDS);
+}
+END_TEST
+
 static double prog_last = -1;
 
 static void on_progress(void *arg, double done)
@@ -870,6 +971,9 @@ Suite *suite_sim(void)
 	T("noconv_and_determinism", test_noconv_and_determinism);
 	T("tiny_rate", test_tiny_rate);
 	T("replications", test_replications);
+	T("coverage", test_coverage);
+	T("fixed_length", test_fixed_length);
+	T("per_column_ci", test_per_column_ci);
 	T("threads", test_threads);
 	T("progress", test_progress);
 	T("generated_multicast", test_generated_multicast);

@@ -52,6 +52,12 @@ enum ml_sim_pattern {
 	ML_SIM_HOTSPOT
 };
 
+/* The quantity whose interval the stopping rule judges (SPEC 7.3). */
+enum ml_sim_ci_on {
+	ML_SIM_CI_ALL,	     /* mean latency of all measured messages */
+	ML_SIM_CI_MULTICAST /* mean multicast latency (needs beta > 0) */
+};
+
 /* ports: one injection and delivery channel per network output channel;
  * dests: every other node (broadcast). */
 #define ML_SIM_ALL 0u
@@ -104,6 +110,11 @@ struct ml_sim_params {
 	/* Measurement (SPEC 7.3). */
 	unsigned long warmup;	     /* messages not measured */
 	double ci;		     /* target 95 % half-width / mean */
+	enum ml_sim_ci_on ci_on;     /* the quantity ci applies to */
+	unsigned long min_messages;  /* measured, of any kind, before the
+				      * interval may stop the run */
+	unsigned long long cycles;   /* not 0: measure exactly this many
+				      * cycles, no interval target */
 	unsigned long long max_cycles;
 	unsigned long max_queue;     /* messages in source queues */
 	unsigned replications;	     /* independent seeds, >= 1 */
@@ -127,14 +138,24 @@ struct ml_sim_progress {
 				    * while there is none, and with a trace */
 };
 
+/* Every latency has its 95 % confidence half-width beside it (_ci): from
+ * batch means within a run (NaN until its batches are long enough to
+ * pass the independence test, see stats.c), from the spread of the
+ * replications' means with replications > 1. */
 struct ml_sim_result {
 	double latency;		/* mean over all measured messages */
-	double latency_ci;	/* 95 % half-width of latency */
+	double latency_ci;
 	double unicast_latency;
+	double unicast_latency_ci;
 	double multicast_latency;      /* until the last destination */
+	double multicast_latency_ci;
 	double multicast_latency_dest; /* mean over destinations */
+	double multicast_latency_dest_ci;
 	double offered;		/* flits per node per cycle */
 	double accepted;	/* flits received per node per cycle */
+	double accepted_min;	/* the same, of the node that received
+				 * least (fairness) */
+	double accepted_max;	/* ... and most */
 	double hops;		/* mean hops of a delivered copy (tree and
 				 * path worms: from the source to each
 				 * destination along the worm) */
@@ -150,8 +171,9 @@ struct ml_sim_result {
  * buffers, one port (all on hypercubes), R = 2 (0 on hypercubes),
  * rate 0.001, M = 32, beta 0, broadcasts by binomial tree, uniform
  * unicasts (hotspot: node 0, fraction 0.1), Delta 0, seed 1, pruning on
- * after 1 cycle, 20000 warm-up messages, ci 0.02, 10^7 cycles, 10^5
- * queued messages, 1 replication.  Cannot fail: a topology outside the
+ * after 1 cycle, 20000 warm-up messages, ci 0.02 on the latency of all
+ * messages, at least 20000 measured messages, no fixed length, 10^7
+ * cycles, 10^5 queued messages, 1 replication.  Cannot fail: a topology outside the
  * enum is stored as given, for ml_sim_validate to reject. */
 ML_API void ml_sim_params_init(struct ml_sim_params *p,
 			       enum ml_sim_topology topology);
@@ -162,8 +184,9 @@ ML_API enum ml_status ml_sim_validate(const struct ml_sim_params *p,
 				      struct ml_diag *d);
 
 /*
- * Simulate the point.  Returns ML_OK (the interval target was met),
- * ML_ENOCONV (max_cycles reached first), ML_SATURATED, ML_DEADLOCK,
+ * Simulate the point.  Returns ML_OK (the interval target was met, or
+ * the cycles of a fixed-length run were measured), ML_ENOCONV
+ * (max_cycles reached first; with cycles, before the warm-up ended), ML_SATURATED, ML_DEADLOCK,
  * ML_ENOMEM, or ML_EINVAL as ml_sim_validate.  *res is filled for every
  * status but ML_EINVAL and ML_ENOMEM (measured values so far; NaN where
  * nothing was measured).

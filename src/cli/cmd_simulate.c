@@ -30,6 +30,8 @@ static const char *const pattern_names[] = {
     "uniform", "transpose", "bitcomp",	"bitrev",
     "shuffle", "tornado",   "neighbor", "hotspot", NULL};
 static const char *const onoff_names[] = {"on", "off", NULL};
+/* In the order of enum ml_sim_ci_on. */
+static const char *const ci_on_names[] = {"all", "multicast", NULL};
 /* In the order of enum ml_hypercube_load. */
 static const char *const model_load_names[] = {"paper", "tree", NULL};
 
@@ -64,11 +66,15 @@ enum {
 	/* Measurement (SPEC 7.3). */
 	O_WARMUP,
 	O_CI,
+	O_CI_ON,
+	O_CYCLES,
 	O_MAX_CYCLES,
 	O_MAX_QUEUE,
 	O_REPLICATIONS,
 	O_COMPARE,
 	O_MODEL_LOAD,
+	O_SATURATION,
+	O_SAT_RESOLUTION,
 	NOPTS
 };
 
@@ -253,6 +259,19 @@ static const struct ml_opt opts[NOPTS] = {
 	      .flags = ML_OPT_MINOPEN,
 	      .help = "stop when the 95% half-width is this fraction of "
 		      "the mean"},
+    [O_CI_ON] = {.name = "ci-on",
+		 .kind = ML_OPT_CHOICE,
+		 .flags = ML_OPT_NOCOL,
+		 .choices = ci_on_names,
+		 .help = "the latency whose interval --ci judges: all "
+			 "messages, or multicasts; auto = multicast with "
+			 "--compare and --beta > 0, else all"},
+    [O_CYCLES] = {.name = "cycles",
+		  .kind = ML_OPT_INT,
+		  .unit = "cycles",
+		  .imin = 1,
+		  .help = "measure exactly N cycles after the warm-up, "
+			  "whatever the interval; auto = until --ci"},
     [O_MAX_CYCLES] = {.name = "max-cycles",
 		      .kind = ML_OPT_INT,
 		      .def = "10000000",
@@ -286,6 +305,18 @@ static const struct ml_opt opts[NOPTS] = {
 		      .choices = model_load_names,
 		      .help = "--compare: the model's broadcast channel load, "
 			      "as hypercube --load"},
+    [O_SATURATION] = {.name = "saturation",
+		      .kind = ML_OPT_FLAG,
+		      .help = "search --rate for the saturation rate (--rate: "
+			      "the first guess) instead of one run"},
+    [O_SAT_RESOLUTION] = {.name = "sat-resolution",
+			  .kind = ML_OPT_REAL,
+			  .def = "0.01",
+			  .min = 0.001,
+			  .max = 0.5,
+			  .flags = ML_OPT_NOCOL,
+			  .help = "--saturation: stop when the bracket is this "
+				  "fraction of its upper end"},
 };
 
 enum {
@@ -293,13 +324,19 @@ enum {
 	C_VCS,
 	C_PORTS,
 	C_ROUTER_CYCLES,
+	C_CI_ON,
 	C_LATENCY,
 	C_LATENCY_CI,
 	C_UNICAST_LATENCY,
+	C_UNICAST_LATENCY_CI,
 	C_MULTICAST_LATENCY,
+	C_MULTICAST_LATENCY_CI,
 	C_MULTICAST_LATENCY_DEST,
+	C_MULTICAST_LATENCY_DEST_CI,
 	C_OFFERED,
 	C_ACCEPTED,
+	C_ACCEPTED_MIN,
+	C_ACCEPTED_MAX,
 	C_HOPS,
 	C_PRUNINGS,
 	C_BRANCHES,
@@ -311,6 +348,12 @@ enum {
 	C_MODEL_UNICAST_LATENCY_VBAR,
 	C_MODEL_STATUS,
 	C_ERROR_PCT,
+	C_ERROR_PCT_CI,
+	C_SAT_RATE,
+	C_SAT_RATE_LO,
+	C_SAT_RATE_HI,
+	C_SAT_THROUGHPUT,
+	C_LAMBDA_SAT,
 	C_NOTE,
 	NCOLS
 };
@@ -337,94 +380,193 @@ static const struct ml_col cols[NCOLS] = {
 			 .kind = ML_COL_INT,
 			 .help = "R used",
 			 .always = true},
+    [C_CI_ON] = {.name = "ci_on",
+		 .kind = ML_COL_TEXT,
+		 .help = "the latency the stopping rule judged",
+		 .always = true,
+		 .only_without = "saturation"},
     [C_LATENCY] = {.name = "latency",
 		   .kind = ML_COL_TIME,
-		   .help = "mean latency of all measured messages"},
+		   .help = "mean latency of all measured messages",
+		   .only_without = "saturation"},
     [C_LATENCY_CI] = {.name = "latency_ci",
 		      .na = true,
 		      .kind = ML_COL_TIME,
-		      .help = "95% confidence half-width of latency"},
+		      .help = "95% confidence half-width of latency (empty "
+			      "before its batches pass the independence "
+			      "test)",
+		      .only_without = "saturation"},
     [C_UNICAST_LATENCY] = {.name = "unicast_latency",
 			   .na = true,
 			   .kind = ML_COL_TIME,
-			   .help = "mean latency of unicasts"},
+			   .help = "mean latency of unicasts",
+			   .only_without = "saturation"},
+    [C_UNICAST_LATENCY_CI] = {.name = "unicast_latency_ci",
+			      .na = true,
+			      .kind = ML_COL_TIME,
+			      .help = "95% confidence half-width of "
+				      "unicast_latency",
+			      .only_without = "saturation"},
     [C_MULTICAST_LATENCY] = {.name = "multicast_latency",
 			     .na = true,
 			     .kind = ML_COL_TIME,
 			     .help = "mean latency of multicasts, until the "
-				     "last destination"},
+				     "last destination",
+			     .only_without = "saturation"},
+    [C_MULTICAST_LATENCY_CI] = {.name = "multicast_latency_ci",
+				.na = true,
+				.kind = ML_COL_TIME,
+				.help = "95% confidence half-width of "
+					"multicast_latency",
+				.only_without = "saturation"},
     [C_MULTICAST_LATENCY_DEST] = {.name = "multicast_latency_dest",
 				  .na = true,
 				  .kind = ML_COL_TIME,
 				  .help = "mean over destinations of a "
-					  "multicast's latency"},
+					  "multicast's latency",
+				  .only_without = "saturation"},
+    [C_MULTICAST_LATENCY_DEST_CI] = {.name = "multicast_latency_dest_ci",
+				     .na = true,
+				     .kind = ML_COL_TIME,
+				     .help = "95% confidence half-width of "
+					     "multicast_latency_dest",
+				     .only_without = "saturation"},
     [C_OFFERED] = {.name = "offered",
 		   .na = true,
 		   .kind = ML_COL_REAL,
 		   .help = "flits generated per node per cycle (per "
 			   "destination)",
-		   .always = true},
+		   .always = true,
+		   .only_without = "saturation"},
     [C_ACCEPTED] = {.name = "accepted",
 		    .na = true,
 		    .kind = ML_COL_REAL,
 		    .help = "flits received per node per cycle",
-		    .always = true},
+		    .always = true,
+		    .only_without = "saturation"},
+    [C_ACCEPTED_MIN] = {.name = "accepted_min",
+			.na = true,
+			.kind = ML_COL_REAL,
+			.help = "flits received per cycle by the node that "
+				"received least",
+			.always = true,
+			.only_without = "saturation"},
+    [C_ACCEPTED_MAX] = {.name = "accepted_max",
+			.na = true,
+			.kind = ML_COL_REAL,
+			.help = "flits received per cycle by the node that "
+				"received most",
+			.always = true,
+			.only_without = "saturation"},
     [C_HOPS] = {.name = "hops",
 		.na = true,
 		.kind = ML_COL_REAL,
-		.help = "mean hops of a delivered copy"},
+		.help = "mean hops of a delivered copy",
+		.only_without = "saturation"},
     [C_PRUNINGS] = {.name = "prunings",
 		    .na = true,
 		    .kind = ML_COL_REAL,
-		    .help = "prunings per multicast (tree)"},
+		    .help = "prunings per multicast (tree)",
+		    .only_without = "saturation"},
     [C_BRANCHES] = {.name = "branches",
 		    .na = true,
 		    .kind = ML_COL_REAL,
-		    .help = "branches per multicast (tree)"},
+		    .help = "branches per multicast (tree)",
+		    .only_without = "saturation"},
     [C_CHANNELS] = {.name = "channels",
 		    .na = true,
 		    .kind = ML_COL_REAL,
-		    .help = "physical channel crossings per multicast"},
+		    .help = "physical channel crossings per multicast",
+		    .only_without = "saturation"},
     [C_CYCLES] = {.name = "cycles",
 		  .kind = ML_COL_INT,
 		  .help = "cycles simulated, warm-up included",
-		  .always = true},
+		  .always = true,
+		  .only_without = "saturation"},
     [C_MESSAGES] = {.name = "messages",
 		    .kind = ML_COL_INT,
 		    .help = "messages measured",
-		    .always = true},
+		    .always = true,
+		    .only_without = "saturation"},
     [C_MODEL_LATENCY] = {.name = "model_latency",
 			 .na = true,
 			 .kind = ML_COL_TIME,
 			 .help = "hypercube model: broadcast latency (eq 1)",
 			 .only_with = "compare",
-			 .always = true},
+			 .always = true,
+			 .only_without = "saturation"},
     [C_MODEL_UNICAST_LATENCY] = {.name = "model_unicast_latency",
 				 .na = true,
 				 .kind = ML_COL_TIME,
 				 .help = "hypercube model: S_u + W_s + Delta",
 				 .only_with = "compare",
-				 .always = true},
+				 .always = true,
+				 .only_without = "saturation"},
     [C_MODEL_UNICAST_LATENCY_VBAR] = {.name = "model_unicast_latency_vbar",
 				      .na = true,
 				      .kind = ML_COL_TIME,
 				      .help = "hypercube model: (S_u + W_s) "
 					      "Vbar + Delta",
 				      .only_with = "compare",
-				      .always = true},
+				      .always = true,
+				      .only_without = "saturation"},
     [C_MODEL_STATUS] = {.name = "model_status",
 			.kind = ML_COL_TEXT,
 			.help = "the model's status (empty outside its "
 				"domain)",
 			.only_with = "compare",
-			.always = true},
+			.always = true,
+			.only_without = "saturation"},
     [C_ERROR_PCT] = {.name = "error_pct",
 		     .na = true,
 		     .kind = ML_COL_REAL,
 		     .help = "100 (model - simulation) / simulation, "
 			     "broadcast latency",
 		     .only_with = "compare",
-		     .always = true},
+		     .always = true,
+		     .only_without = "saturation"},
+    [C_ERROR_PCT_CI] = {.name = "error_pct_ci",
+			.na = true,
+			.kind = ML_COL_REAL,
+			.help = "95% half-width of error_pct, from "
+				"multicast_latency_ci",
+			.only_with = "compare",
+			.always = true,
+			.only_without = "saturation"},
+    [C_SAT_RATE] = {.name = "sat_rate",
+		    .na = true,
+		    .kind = ML_COL_REAL,
+		    .help = "--saturation: the saturation rate, middle of the "
+			    "final bracket (messages/node/cycle)",
+		    .only_with = "saturation",
+		    .always = true},
+    [C_SAT_RATE_LO] = {.name = "sat_rate_lo",
+		       .na = true,
+		       .kind = ML_COL_REAL,
+		       .help = "--saturation: the highest rate the network "
+			       "carried",
+		       .only_with = "saturation",
+		       .always = true},
+    [C_SAT_RATE_HI] = {.name = "sat_rate_hi",
+		       .na = true,
+		       .kind = ML_COL_REAL,
+		       .help = "--saturation: the lowest rate it did not",
+		       .only_with = "saturation",
+		       .always = true},
+    [C_SAT_THROUGHPUT] = {.name = "sat_throughput",
+			  .na = true,
+			  .kind = ML_COL_REAL,
+			  .help = "--saturation: flits received per node per "
+				  "cycle at sat_rate_lo",
+			  .only_with = "saturation",
+			  .always = true},
+    [C_LAMBDA_SAT] = {.name = "lambda_sat",
+		      .na = true,
+		      .kind = ML_COL_REAL,
+		      .help = "--saturation --compare: the hypercube model's "
+			      "saturation rate",
+		      .only_with = "saturation",
+		      .always = true},
     [C_NOTE] = {.name = "note",
 		.kind = ML_COL_TEXT,
 		.help = "why a row is invalid, or why --compare has no model",
@@ -525,6 +667,13 @@ static void to_params(const struct ml_point *pt, struct ml_sim_params *p)
 	else if (t != NULL)
 		p->warmup = 0;
 	p->ci = v[O_CI].r;
+	if (v[O_CI_ON].i != ML_AUTO_INT)
+		p->ci_on = (enum ml_sim_ci_on)v[O_CI_ON].i;
+	else if (v[O_COMPARE].i && p->beta > 0 && t == NULL)
+		p->ci_on = ML_SIM_CI_MULTICAST;
+	p->cycles = v[O_CYCLES].i == ML_AUTO_INT
+			    ? 0
+			    : (unsigned long long)v[O_CYCLES].i;
 	p->max_cycles = (unsigned long long)v[O_MAX_CYCLES].i;
 	p->max_queue = (unsigned long)v[O_MAX_QUEUE].i;
 	p->replications = (unsigned)v[O_REPLICATIONS].i;
@@ -535,6 +684,8 @@ static void to_params(const struct ml_point *pt, struct ml_sim_params *p)
 
 		if (cap < p->max_cycles)
 			p->max_cycles = cap ? cap : 1;
+		if (p->cycles && cap < p->cycles)
+			p->cycles = cap ? cap : 1;
 	}
 }
 
@@ -622,6 +773,7 @@ static const char *eval_model(const struct ml_sim_params *p,
 	out[C_MODEL_UNICAST_LATENCY].r = NAN;
 	out[C_MODEL_UNICAST_LATENCY_VBAR].r = NAN;
 	out[C_ERROR_PCT].r = NAN;
+	out[C_ERROR_PCT_CI].r = NAN;
 	out[C_MODEL_STATUS].s = "";
 	if (why != NULL)
 		return why;
@@ -648,10 +800,15 @@ static const char *eval_model(const struct ml_sim_params *p,
 	out[C_MODEL_UNICAST_LATENCY_VBAR].r = (r.s_u + r.w_s) * r.vbar +
 					      m.delta;
 	if (sim_st == ML_OK && isfinite(res->multicast_latency) &&
-	    res->multicast_latency > 0)
-		out[C_ERROR_PCT].r = 100 *
-				     (r.latency - res->multicast_latency) /
-				     res->multicast_latency;
+	    res->multicast_latency > 0) {
+		double sim = res->multicast_latency;
+
+		out[C_ERROR_PCT].r = 100 * (r.latency - sim) / sim;
+		/* first order in the simulation's error: d(error_pct) /
+		 * d(sim) = -100 model / sim^2 */
+		out[C_ERROR_PCT_CI].r =
+		    100 * r.latency * res->multicast_latency_ci / (sim * sim);
+	}
 	return NULL;
 }
 
@@ -665,6 +822,7 @@ static void echo_params(const struct ml_point *pt,
 	out[C_ROUTING].s = routing_names[p->routing == ML_SIM_DUATO];
 	out[C_VCS].i = p->vcs;
 	out[C_ROUTER_CYCLES].i = p->router_cycles;
+	out[C_CI_ON].s = ci_on_names[p->ci_on == ML_SIM_CI_MULTICAST];
 	if (p->ports == ML_SIM_ALL) {
 		out[C_PORTS].s = "all";
 	} else {
@@ -722,6 +880,163 @@ static void on_progress(void *arg, double done)
 	pp->pt->progress(pp->pt->progress_arg, done, detail);
 }
 
+/* ------------------------------------------------------------------ */
+/* --saturation (SPEC 7.3)                                             */
+
+/* Cycles of each step of the search unless --cycles is given: long
+ * enough that a rate 1 % past saturation shows a deficit. */
+#define SAT_STEP_CYCLES 200000ULL
+
+/* One step at rate r: 1 when the network carries it (no saturated
+ * status, accepted >= 0.99 offered over the --replications seeds), 0
+ * when not, -1 on another failure (status in *st). */
+static int carries(struct ml_sim_params *p, double r, double *acc,
+		   enum ml_status *st, struct ml_diag *d)
+{
+	struct ml_sim_result res;
+
+	p->rate = r;
+	*st = ml_sim_run(p, &res, d);
+	*acc = res.accepted;
+	if (*st == ML_SATURATED)
+		return 0;
+	if (*st != ML_OK && *st != ML_ENOCONV)
+		return -1;
+	return res.accepted >= 0.99 * res.offered;
+}
+
+/*
+ * Bracket the saturation rate from the first guess p->rate (doubling or
+ * halving), then bisect until the bracket is at most res times its upper
+ * end.  Each step is a fixed-length run (--cycles, else
+ * SAT_STEP_CYCLES after the warm-up).  *lo: the highest rate carried
+ * (0 when none down to 1e-6), *hi: the lowest not carried (NaN when even
+ * rate 1 is carried); *thr: the accepted traffic at *lo.
+ */
+static enum ml_status sat_search(struct ml_sim_params *p, double res,
+				 double *lo, double *hi, double *thr,
+				 struct ml_diag *d)
+{
+	enum ml_status st;
+	double r = p->rate, acc = NAN;
+	int c;
+
+	if (!p->cycles)
+		p->cycles = SAT_STEP_CYCLES;
+	*lo = 0;
+	*hi = NAN;
+	*thr = NAN;
+	c = carries(p, r, &acc, &st, d);
+	if (c < 0)
+		return st;
+	if (c) {
+		*lo = r;
+		*thr = acc;
+		while (r < 1) {
+			r = fmin(2 * r, 1);
+			c = carries(p, r, &acc, &st, d);
+			if (c < 0)
+				return st;
+			if (!c) {
+				*hi = r;
+				break;
+			}
+			*lo = r;
+			*thr = acc;
+		}
+		if (isnan(*hi))
+			return ML_OK;
+	} else {
+		*hi = r;
+		for (;;) {
+			r /= 2;
+			if (r < 1e-6)
+				return ML_OK;
+			c = carries(p, r, &acc, &st, d);
+			if (c < 0)
+				return st;
+			if (c) {
+				*lo = r;
+				*thr = acc;
+				break;
+			}
+			*hi = r;
+		}
+	}
+	while (*hi - *lo > res * *hi) {
+		r = (*lo + *hi) / 2;
+		c = carries(p, r, &acc, &st, d);
+		if (c < 0)
+			return st;
+		if (c) {
+			*lo = r;
+			*thr = acc;
+		} else {
+			*hi = r;
+		}
+	}
+	return ML_OK;
+}
+
+/* The model's saturation rate for --saturation --compare, NaN outside
+ * its domain. */
+static double model_lambda_sat(const struct ml_sim_params *p,
+			       enum ml_hypercube_load load)
+{
+	struct ml_hypercube_params m;
+	double lam;
+
+	if (model_domain(p) != NULL)
+		return NAN;
+	ml_hypercube_params_init(&m);
+	m.dim = p->dims;
+	m.vcs = p->vcs;
+	m.flits = p->flits;
+	m.beta = p->beta;
+	m.delta = p->delta;
+	m.load = load;
+	if (ml_hypercube_saturation(&m, &lam) != ML_OK)
+		return NAN;
+	return lam;
+}
+
+static enum ml_status eval_saturation(const struct ml_point *pt,
+				      struct ml_sim_params *p,
+				      union ml_val *out)
+{
+	struct ml_diag d = {NULL, ""};
+	double lo, hi, thr;
+	enum ml_status st;
+	const char *why;
+
+	out[C_SAT_RATE].r = out[C_SAT_RATE_LO].r = NAN;
+	out[C_SAT_RATE_HI].r = out[C_SAT_THROUGHPUT].r = NAN;
+	out[C_LAMBDA_SAT].r = NAN;
+	st = validate(pt, p, &d);
+	if (st == ML_OK && p->trace != NULL)
+		st = ml_diag_set(&d, "saturation", "needs generated traffic, "
+				 "not --trace");
+	if (st == ML_OK)
+		st = sat_search(p, pt->v[O_SAT_RESOLUTION].r, &lo, &hi, &thr,
+				&d);
+	if (st == ML_EINVAL)
+		set_note(pt, out, d.param, d.msg);
+	if (st != ML_OK)
+		return st;
+	out[C_SAT_RATE_LO].r = lo;
+	out[C_SAT_RATE_HI].r = hi;
+	out[C_SAT_RATE].r = (lo + hi) / 2;
+	out[C_SAT_THROUGHPUT].r = thr;
+	if (pt->v[O_COMPARE].i) {
+		out[C_LAMBDA_SAT].r = model_lambda_sat(
+		    p, (enum ml_hypercube_load)pt->v[O_MODEL_LOAD].i);
+		why = model_domain(p);
+		if (why != NULL)
+			set_note(pt, out, NULL, why);
+	}
+	return ML_OK;
+}
+
 static enum ml_status eval(const struct ml_point *pt, union ml_val *out)
 {
 	struct ml_sim_params p;
@@ -742,6 +1057,8 @@ static enum ml_status eval(const struct ml_point *pt, union ml_val *out)
 		p.progress_info = &pp.info;
 	}
 	echo_params(pt, &p, out);
+	if (pt->v[O_SATURATION].i)
+		return eval_saturation(pt, &p, out);
 	st = validate(pt, &p, &d);
 	if (st == ML_OK)
 		st = ml_sim_run(&p, &res, &d);
@@ -754,16 +1071,22 @@ static enum ml_status eval(const struct ml_point *pt, union ml_val *out)
 			out[C_MODEL_UNICAST_LATENCY].r = NAN;
 			out[C_MODEL_UNICAST_LATENCY_VBAR].r = NAN;
 			out[C_ERROR_PCT].r = NAN;
+			out[C_ERROR_PCT_CI].r = NAN;
 		}
 		return st;
 	}
 	out[C_LATENCY].r = res.latency;
 	out[C_LATENCY_CI].r = res.latency_ci;
 	out[C_UNICAST_LATENCY].r = res.unicast_latency;
+	out[C_UNICAST_LATENCY_CI].r = res.unicast_latency_ci;
 	out[C_MULTICAST_LATENCY].r = res.multicast_latency;
+	out[C_MULTICAST_LATENCY_CI].r = res.multicast_latency_ci;
 	out[C_MULTICAST_LATENCY_DEST].r = res.multicast_latency_dest;
+	out[C_MULTICAST_LATENCY_DEST_CI].r = res.multicast_latency_dest_ci;
 	out[C_OFFERED].r = res.offered;
 	out[C_ACCEPTED].r = res.accepted;
+	out[C_ACCEPTED_MIN].r = res.accepted_min;
+	out[C_ACCEPTED_MAX].r = res.accepted_max;
 	out[C_HOPS].r = res.hops;
 	out[C_PRUNINGS].r = res.prunings;
 	out[C_BRANCHES].r = res.branches;

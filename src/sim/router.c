@@ -381,8 +381,10 @@ static void link_port(struct sim *s, unsigned node, unsigned port)
 		s->flits_in_net--;
 		s->cnt.flits_delivered++;
 		m->got++;
-		if (s->measuring)
+		if (s->measuring) {
 			s->accepted_flits += 1;
+			s->node_flits[node]++;
+		}
 		if (f.flags & FF_TAIL)
 			ml_traffic_delivered(s, node, f.msg);
 		return;

@@ -214,22 +214,50 @@ struct gev {
 /* ------------------------------------------------------------------ */
 /* Statistics (stats.c). */
 
-#define SIM_NB_MAX 32
+/* Fine batches held (stats.c): 128 to test their lag-1 autocorrelation,
+ * grouped SIM_NB_GROUP at a time into the 16 batches of the interval
+ * (8 to 16 between looks). */
+#define SIM_NB_MAX   128
+#define SIM_NB_GROUP 8
 
 struct batches {
 	double mean[SIM_NB_MAX];
-	unsigned nb;	    /* complete batches */
-	unsigned long size; /* messages per batch */
+	unsigned nb;	    /* complete fine batches */
+	unsigned group;	    /* fine batches per batch of the interval */
+	unsigned long size; /* messages per fine batch */
 	unsigned long cur_n;
 	double cur_sum;
-	int fresh; /* a batch completed since the last look */
+	int indep; /* the batch means passed the lag-1 test */
+	int fresh; /* the batches filled since the last look */
 };
 
-void ml_batches_init(struct batches *b, unsigned long size);
-void ml_batches_add(struct batches *b, double x);
-/* Mean of the batch means and the 95 % Student t half-width; NaN when
- * fewer than 2 batches. */
-void ml_batches_ci(const struct batches *b, double *mean, double *half);
+/* Batches of one message; independent: the observations need no test
+ * (a trace), and the interval uses the fine batches themselves. */
+void ml_batches_init(struct batches *b, int independent);
+/* SIM_NB_MAX fine batches are full: test them (until one test passes)
+ * and mark them fresh, for the stopping rule to look at. */
+void ml_batches_full(struct batches *b);
+/* Merge adjacent pairs of the full batches: the size doubles. */
+void ml_batches_merge(struct batches *b);
+
+static inline void ml_batches_add(struct batches *b, double x)
+{
+	if (b->nb == SIM_NB_MAX) /* looked at since it filled */
+		ml_batches_merge(b);
+	b->cur_sum += x;
+	if (++b->cur_n < b->size)
+		return;
+	b->mean[b->nb++] = b->cur_sum / (double)b->cur_n;
+	b->cur_sum = 0;
+	b->cur_n = 0;
+	if (b->nb == SIM_NB_MAX)
+		ml_batches_full(b);
+}
+
+/* Mean of the interval's batch means and their 95 % Student t
+ * half-width; NaN before the batches passed the independence test or
+ * with fewer than 2 of them.  Returns the number of batches. */
+unsigned ml_batches_ci(const struct batches *b, double *mean, double *half);
 /* 95 % half-width of the mean of n values with sample sd s. */
 double ml_t_half(double s, unsigned long n);
 
@@ -341,11 +369,15 @@ struct sim {
 	uint64_t meas_start; /* cycle the first measured message appeared */
 	int measuring;
 	double offered_flits, accepted_flits;
+	uint64_t *node_flits; /* flits received per node, measured */
 	unsigned long long meas_generated;
 	/* first cycle of the current run of throughput tests that found
 	 * accepted < 0.95 offered (sim.c's saturated()), 0: none */
 	uint64_t short_since;
-	struct batches bat;
+	/* batch means of every latency column: all messages, unicasts,
+	 * multicasts, multicasts' mean over destinations */
+	struct batches bat, bat_u, bat_m, bat_md;
+	double need; /* messages the stopping rule's pilot asked for */
 	struct acc lat, ulat, mlat, mdest, hops, chan;
 	struct acc prune, branch; /* tree multicast, per measured multicast */
 

@@ -215,7 +215,8 @@ int ml_traffic_init(struct sim *s)
 	s->mflits = p->flits;
 	s->scratch = malloc(sizeof(*s->scratch) * 2 * s->t.N);
 	s->bcast_count = calloc(s->t.N, sizeof(*s->bcast_count));
-	if (!s->scratch || !s->bcast_count)
+	s->node_flits = calloc(s->t.N, sizeof(*s->node_flits));
+	if (!s->scratch || !s->bcast_count || !s->node_flits)
 		return -1;
 	if (p->multicast == ML_SIM_BINOMIAL) {
 		if (p->trace) {
@@ -258,6 +259,7 @@ void ml_traffic_free(struct sim *s)
 	free(s->heap);
 	free(s->scratch);
 	free(s->bcast_count);
+	free(s->node_flits);
 }
 
 uint64_t ml_traffic_next_event(const struct sim *s)
@@ -702,6 +704,13 @@ static void record(struct sim *s, double lat, int mcast)
 	acc_add(&s->lat, lat);
 	acc_add(mcast ? &s->mlat : &s->ulat, lat);
 	ml_batches_add(&s->bat, lat);
+	ml_batches_add(mcast ? &s->bat_m : &s->bat_u, lat);
+}
+
+static void record_dest(struct sim *s, double lat)
+{
+	acc_add(&s->mdest, lat);
+	ml_batches_add(&s->bat_md, lat);
 }
 
 void ml_traffic_delivered(struct sim *s, unsigned node, uint32_t mi)
@@ -748,7 +757,7 @@ void ml_traffic_delivered(struct sim *s, unsigned node, uint32_t mi)
 			return;
 		if (op->measured) {
 			record(s, lat, 1);
-			acc_add(&s->mdest, op->dest_sum / op->ndest);
+			record_dest(s, op->dest_sum / op->ndest);
 			acc_add(&s->chan, (double)op->channels);
 		}
 		s->cnt.ops_done++;
@@ -797,7 +806,7 @@ void ml_traffic_mc_done(struct sim *s, unsigned node, uint32_t mi)
 		record(s, lat, 0);
 	} else if (op->measured) {
 		record(s, lat, 1);
-		acc_add(&s->mdest, op->dest_sum / op->ndest);
+		record_dest(s, op->dest_sum / op->ndest);
 		acc_add(&s->chan, (double)op->channels);
 		if (s->p->multicast == ML_SIM_TREE) {
 			acc_add(&s->prune, op->prunings);

@@ -592,8 +592,10 @@ void ml_mc_deliver(struct sim *s, unsigned node, unsigned l,
 			s->cnt.bad_flits++;
 		mc->darm[ch] = 1;
 		mc->dcnt[ch] = 0;
-		if (s->measuring)
+		if (s->measuring) {
 			s->accepted_flits += 1;
+			s->node_flits[node]++;
+		}
 		if (m->flits ==
 		    m->hi - m->lo) { /* no data (a 1-flit unicast) */
 			mc->darm[ch] = 0;
@@ -605,8 +607,10 @@ void ml_mc_deliver(struct sim *s, unsigned node, unsigned l,
 		s->cnt.bad_flits++;
 		return;
 	}
-	if (s->measuring)
+	if (s->measuring) {
 		s->accepted_flits += 1;
+		s->node_flits[node]++;
+	}
 	if (++mc->dcnt[ch] == m->flits - (m->hi - m->lo)) {
 		mc->darm[ch] = 0;
 		ml_traffic_mc_done(s, node, f->msg);

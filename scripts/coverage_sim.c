@@ -1,0 +1,181 @@
+/*
+ * coverage_sim.c - does the simulator's 95 % interval cover the long-run
+ * mean latency in about 95 % of runs (SPEC 7.3)?  For each network and
+ * load: the long-run mean from LONG_RUNS fixed-length runs of many
+ * cycles (seeds apart from the others; its own 95 % interval is
+ * printed, and must be far narrower than a run's), then SEEDS ordinary
+ * runs to the --ci target, each judged by whether latency +- latency_ci
+ * holds the long-run mean.  Run by scripts/coverage.sh; build with -O2
+ * and link libmcastlat.a:
+ *
+ *   cc -O2 -Iinclude scripts/coverage_sim.c libmcastlat.a \
+ *      $(pkg-config --libs gsl) -lpthread -lm -o coverage_sim
+ *
+ *   coverage_sim torus|mesh K DIMS FLITS RATE SEEDS CI LONG_CYCLES [MEAN]
+ *
+ * prints one line: rate, coverage, its binomial standard error, mean
+ * relative half-width, mean measured messages, the long-run mean and its
+ * half-width.  With MEAN given, the long runs are skipped (a library
+ * without fixed-length runs: define OLD_LIB).  Two threads.
+ */
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mcastlat/sim.h"
+
+#define LONG_RUNS 4
+#define THREADS	  2
+
+static struct ml_sim_params base;
+static unsigned nseeds, next_job;
+static double truth;
+static unsigned seed0 = 1000;
+static unsigned covered, done_ok;
+static double sum_half, sum_msgs, sum_lat, sq_lat;
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+
+static void *worker(void *arg)
+{
+	(void)arg;
+	for (;;) {
+		struct ml_sim_params p = base;
+		struct ml_sim_result r;
+		enum ml_status st;
+		unsigned j;
+
+		pthread_mutex_lock(&mu);
+		j = next_job++;
+		pthread_mutex_unlock(&mu);
+		if (j >= nseeds)
+			return NULL;
+		p.seed = seed0 + j;
+		st = ml_sim_run(&p, &r, NULL);
+		pthread_mutex_lock(&mu);
+		if (st == ML_OK && isfinite(r.latency_ci)) {
+			done_ok++;
+			covered += fabs(r.latency - truth) <= r.latency_ci;
+			sum_half += r.latency_ci / r.latency;
+			sum_msgs += (double)r.messages;
+			sum_lat += r.latency;
+			sq_lat += r.latency * r.latency;
+		}
+		pthread_mutex_unlock(&mu);
+	}
+}
+
+#ifndef OLD_LIB
+struct long_job {
+	struct ml_sim_params p;
+	double lat;
+	enum ml_status st;
+};
+
+static void *long_worker(void *arg)
+{
+	struct long_job *j = arg;
+	struct ml_sim_result r;
+
+	j->st = ml_sim_run(&j->p, &r, NULL);
+	j->lat = r.latency;
+	return NULL;
+}
+
+/* The long-run mean: LONG_RUNS runs of cycles each, two at a time. */
+static int long_run(unsigned long long cycles, double *mean, double *half)
+{
+	struct long_job j[LONG_RUNS];
+	pthread_t th[LONG_RUNS];
+	double s = 0, q = 0;
+	int i;
+
+	for (i = 0; i < LONG_RUNS; i++) {
+		j[i].p = base;
+		j[i].p.seed = 1u << 30 | (unsigned)i;
+		j[i].p.cycles = cycles;
+		j[i].p.max_cycles = cycles * 10;
+		pthread_create(&th[i], NULL, long_worker, &j[i]);
+		if (i % THREADS == THREADS - 1 || i == LONG_RUNS - 1) {
+			int k;
+
+			for (k = i - i % THREADS; k <= i; k++)
+				pthread_join(th[k], NULL);
+		}
+	}
+	for (i = 0; i < LONG_RUNS; i++) {
+		if (j[i].st != ML_OK) {
+			fprintf(stderr, "coverage_sim: long run: %s\n",
+				ml_status_word(j[i].st));
+			return -1;
+		}
+		s += j[i].lat;
+		q += j[i].lat * j[i].lat;
+	}
+	*mean = s / LONG_RUNS;
+	/* t_0.975 with 3 degrees of freedom */
+	*half = 3.182 * sqrt((q - s * s / LONG_RUNS) / (LONG_RUNS - 1)) /
+		sqrt(LONG_RUNS);
+	return 0;
+}
+#endif
+
+int main(int argc, char **argv)
+{
+	pthread_t th[THREADS];
+	double half = 0, cov, se;
+	int i;
+
+	if (argc < 9) {
+		fprintf(stderr, "usage: coverage_sim torus|mesh K DIMS FLITS "
+				"RATE SEEDS CI LONG_CYCLES [MEAN]\n");
+		return 2;
+	}
+	ml_sim_params_init(&base, strcmp(argv[1], "mesh") == 0 ? ML_SIM_MESH
+							      : ML_SIM_TORUS);
+	base.k = (unsigned)atoi(argv[2]);
+	base.dims = (unsigned)atoi(argv[3]);
+	base.flits = (unsigned)atoi(argv[4]);
+	base.rate = atof(argv[5]);
+	nseeds = (unsigned)atoi(argv[6]);
+	base.ci = atof(argv[7]);
+	base.max_cycles = 100000000ULL;
+	if (getenv("COV_WARMUP"))
+		base.warmup = strtoul(getenv("COV_WARMUP"), NULL, 10);
+	if (getenv("COV_SEED0"))
+		seed0 = (unsigned)atoi(getenv("COV_SEED0"));
+#ifndef OLD_LIB
+	if (getenv("COV_CYCLES")) /* fixed-length runs instead */
+		base.cycles = strtoull(getenv("COV_CYCLES"), NULL, 10);
+#endif
+	if (argc > 9) {
+		truth = atof(argv[9]);
+	} else {
+#ifdef OLD_LIB
+		fprintf(stderr, "coverage_sim: give MEAN\n");
+		return 2;
+#else
+		if (long_run(strtoull(argv[8], NULL, 10), &truth, &half))
+			return 1;
+#endif
+	}
+	for (i = 0; i < THREADS; i++)
+		pthread_create(&th[i], NULL, worker, NULL);
+	for (i = 0; i < THREADS; i++)
+		pthread_join(th[i], NULL);
+	cov = done_ok ? (double)covered / done_ok : NAN;
+	se = done_ok ? sqrt(cov * (1 - cov) / done_ok) : NAN;
+	if (getenv("COV_VERBOSE") && done_ok > 1) {
+		double m = sum_lat / done_ok;
+
+		printf("mean estimate %.3f, 1.96 sd of estimates %.3f\n", m,
+		       1.96 * sqrt((sq_lat - done_ok * m * m) / (done_ok - 1)));
+	}
+	printf("rate %g coverage %.3f +- %.3f (%u/%u runs ok) half-width "
+	       "%.2f%% messages %.0f long-run mean %.3f +- %.3f\n",
+	       base.rate, cov, se, covered, done_ok,
+	       done_ok ? 100 * sum_half / done_ok : NAN,
+	       done_ok ? sum_msgs / done_ok : NAN, truth, half);
+	return 0;
+}
