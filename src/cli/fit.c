@@ -1312,10 +1312,9 @@ static int fit_all(struct ml_ctx *ctx, struct fit_args *a,
 					base[i].r = outs[best].res.value[j];
 			}
 			if (ml_fit_print(ctx, f, a, &bestpts, base,
-					 &outs[best], set, extra))
+					 &outs[best], extra))
 				rc = ML_EXIT_ROWS;
-			if (rc == 0 && a->emit &&
-			    ml_fit_emit(ctx, a, base, &outs[best]))
+			if (rc == 0 && a->emit && ml_fit_emit(ctx, a, base))
 				rc = ML_EXIT_USAGE;
 		}
 	}

@@ -94,10 +94,9 @@ void ml_fit_usage(FILE *f);
  * 0, or -1 on a write error (reported). */
 int ml_fit_print(struct ml_ctx *ctx, FILE *f, const struct fit_args *a,
 		 const struct fit_points *pts, const union ml_val *base,
-		 const struct fit_outcome *out, const struct fd_set *set,
-		 const char *extra);
+		 const struct fit_outcome *out, const char *extra);
 int ml_fit_emit(struct ml_ctx *ctx, const struct fit_args *a,
-		const union ml_val *base, const struct fit_outcome *out);
+		const union ml_val *base);
 
 /* "op=bcast msg=1024 nodes=16": a point's inputs that it states (all
  * when stated is NULL), into buf. */

@@ -379,7 +379,7 @@ static void wrap_notes(const struct ml_buf *b, struct ml_buf *out)
 	}
 }
 
-static int write_out(struct ml_ctx *ctx, FILE *f, const struct fit_args *a,
+static int write_out(FILE *f, const struct fit_args *a,
 		     const struct ml_outspec *spec, struct ml_buf *rows)
 {
 	struct ml_table t;
@@ -394,7 +394,6 @@ static int write_out(struct ml_ctx *ctx, FILE *f, const struct fit_args *a,
 		rc = -1;
 	ml_table_free(&t);
 	rows->len = 0;
-	(void)ctx;
 	return rc;
 }
 
@@ -507,8 +506,7 @@ static void residual_rows(const struct fit_args *a, const struct fit_points *p,
 
 int ml_fit_print(struct ml_ctx *ctx, FILE *f, const struct fit_args *a,
 		 const struct fit_points *pts, const union ml_val *base,
-		 const struct fit_outcome *out, const struct fd_set *set,
-		 const char *extra)
+		 const struct fit_outcome *out, const char *extra)
 {
 	static const struct ml_outcol pcols[] = {
 	    {"parameter", true}, {"value", false},   {"stderr", false},
@@ -522,7 +520,6 @@ int ml_fit_print(struct ml_ctx *ctx, FILE *f, const struct fit_args *a,
 	char tu[3][40];
 	int rc = 0;
 
-	(void)set;
 	data_lines(a, pts, &notes);
 	fit_lines(a, pts, out, &notes);
 	put(&notes, extra);
@@ -576,19 +573,15 @@ int ml_fit_print(struct ml_ctx *ctx, FILE *f, const struct fit_args *a,
 		notes.oom |= wrapped.oom;
 		ml_buf_free(&wrapped);
 	}
-	if (a->fmt == ML_FMT_TABLE) {
-		/* the table aligns rows; the # lines pass through it */
-		ml_out_header(&spec, &rows);
-	} else {
-		ml_out_header(&spec, &rows);
-	}
+	/* a table aligns the rows; the # lines pass through it */
+	ml_out_header(&spec, &rows);
 	if (a->residuals)
 		residual_rows(a, pts, out, &spec, nin, in, &rows);
 	else
 		param_rows(a, base, out, &spec, &rows);
 	if (rows.oom || notes.oom)
 		rc = -1;
-	if (rc == 0 && write_out(ctx, f, a, &spec, &rows))
+	if (rc == 0 && write_out(f, a, &spec, &rows))
 		rc = -1;
 	if (rc)
 		ml_err(ctx, "fit: write error");
@@ -599,14 +592,13 @@ int ml_fit_print(struct ml_ctx *ctx, FILE *f, const struct fit_args *a,
 }
 
 int ml_fit_emit(struct ml_ctx *ctx, const struct fit_args *a,
-		const union ml_val *base, const struct fit_outcome *out)
+		const union ml_val *base)
 {
 	const struct ml_command *cmd = a->cmd;
 	struct ml_outfile of;
 	char err[512], t[64];
 	size_t i, n = 0;
 
-	(void)out;
 	if (ml_outfile_open(&of, a->emit, err, sizeof(err))) {
 		ml_err(ctx, "fit: --emit: %s", err);
 		return -1;

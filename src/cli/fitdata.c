@@ -170,6 +170,20 @@ int fd_note_skipped(struct fd_src *src, size_t n, size_t first)
 		       n, first);
 }
 
+int fd_note_zero(struct fd_src *src, size_t n, size_t first,
+		 const char *one, const char *many)
+{
+	if (n == 0)
+		return 0;
+	if (n == 1)
+		return fd_note(src, first, "zero-byte %s dropped (sends nothing)",
+			       one);
+	return fd_note(src, 0,
+		       "%zu zero-byte %s dropped (they send nothing; first "
+		       "at line %zu)",
+		       n, many, first);
+}
+
 const char *fd_positive(const char *s, double *out)
 {
 	const char *why = ml_parse_real(s, out);

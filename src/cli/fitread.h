@@ -64,6 +64,12 @@ int fd_note(struct fd_src *src, size_t lineno, const char *fmt, ...)
  * line first (none when n is 0); -1 out of memory. */
 int fd_note_skipped(struct fd_src *src, size_t n, size_t first);
 
+/* The note for n zero-byte collectives dropped (they send nothing), the
+ * first at line first, named one / many ("Bcast", "Bcast rows"); -1
+ * out of memory. */
+int fd_note_zero(struct fd_src *src, size_t n, size_t first,
+		 const char *one, const char *many);
+
 /* Write the fatal error "NAME: ..." / "NAME:LINE: ..." and return -1. */
 int fd_fail(struct fd_src *src, size_t lineno, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

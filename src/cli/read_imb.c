@@ -275,14 +275,7 @@ static int one_line(struct fd_src *src, size_t lineno, char *s, struct imb *m)
 
 static int notes(struct fd_src *src, const struct imb *m)
 {
-	if (m->nzero == 1 && fd_note(src, m->zero_line,
-				     "zero-byte Bcast "
-				     "dropped (sends nothing)"))
-		return -1;
-	if (m->nzero > 1 && fd_note(src, 0,
-				    "%zu zero-byte Bcast rows dropped "
-				    "(they send nothing; first at line %zu)",
-				    m->nzero, m->zero_line))
+	if (fd_note_zero(src, m->nzero, m->zero_line, "Bcast", "Bcast rows"))
 		return -1;
 	if (m->nother &&
 	    fd_note(src, 0,

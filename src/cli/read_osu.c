@@ -296,14 +296,8 @@ int fd_read_osu(struct fd_src *src, size_t start)
 			return -1;
 	if (end_table(src, &o))
 		return -1;
-	if (o.nzero == 1 && fd_note(src, o.zero_line,
-				    "zero-byte broadcast "
-				    "dropped (sends nothing)"))
-		return -1;
-	if (o.nzero > 1 && fd_note(src, 0,
-				   "%zu zero-byte broadcasts dropped "
-				   "(they send nothing; first at line %zu)",
-				   o.nzero, o.zero_line))
+	if (fd_note_zero(src, o.nzero, o.zero_line, "broadcast",
+			 "broadcasts"))
 		return -1;
 	if (fd_note_skipped(src, o.nskip, o.skip_line))
 		return -1;

@@ -256,7 +256,7 @@ static enum ml_status make_candidates(struct work *w)
 	size_t i, j;
 
 	if (w->m->candidates) {
-		w->ncand = w->m->candidates(w->pts, w->n, NULL, NULL);
+		w->ncand = w->m->candidates(w->pts, w->n, NULL);
 		if (w->ncand == 0)
 			w->ncand = 1;
 	} else {
@@ -266,7 +266,7 @@ static enum ml_status make_candidates(struct work *w)
 	if (!w->assign)
 		return ML_ENOMEM;
 	if (w->m->candidates) {
-		w->m->candidates(w->pts, w->n, NULL, w->assign);
+		w->m->candidates(w->pts, w->n, w->assign);
 		return ML_OK;
 	}
 	for (i = 0; i < w->n; i++) {

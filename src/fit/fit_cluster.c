@@ -230,14 +230,12 @@ static size_t depths(const struct ml_cluster_params *pts, size_t n,
 
 /* Candidate c = gap * nsets + set; set t < q + 1 is the prefix of the
  * first t depths, t > q the suffix of the last t - q depths. */
-static size_t candidates(const void *pv, size_t n, const bool *use,
-			 unsigned char *assign)
+static size_t candidates(const void *pv, size_t n, unsigned char *assign)
 {
 	const struct ml_cluster_params *pts = pv;
 	double hs[64];
 	size_t q = depths(pts, n, hs), nsets = q ? 2 * q : 1, c, i;
 
-	(void)use;
 	if (!assign)
 		return 2 * nsets;
 	for (c = 0; c < 2 * nsets; c++) {

@@ -67,7 +67,7 @@ struct ml_fit_model {
 	 * and returns the number of candidates.  NULL: one candidate, the
 	 * largest piece of each point at the starting parameters.
 	 */
-	size_t (*candidates)(const void *points, size_t n, const bool *use,
+	size_t (*candidates)(const void *points, size_t n,
 			     unsigned char *assign);
 	/* Optional: rules over the whole data (one MTU at a time). */
 	enum ml_status (*check_data)(const void *points, size_t n,
