@@ -2167,6 +2167,28 @@ START_TEST(test_get_set)
 }
 END_TEST
 
+/* ml_fit_aic, by hand: 10 points, 3 parameters estimated (dof 7),
+ * chi2 0.5: 10 ln(0.05) + 2 (3 + 1) = -29.957323 + 8 = -21.957323;
+ * one parameter at bound (dof 8) takes 2 off; chi2 0 is -inf, no fit
+ * NaN. */
+START_TEST(test_aic)
+{
+	struct ml_fit_result r;
+
+	memset(&r, 0, sizeof(r));
+	r.nfit = 10;
+	r.dof = 7;
+	r.chi2 = 0.5;
+	ck_assert_double_eq_tol(ml_fit_aic(&r), -21.957323, 1e-6);
+	r.dof = 8;
+	ck_assert_double_eq_tol(ml_fit_aic(&r), -23.957323, 1e-6);
+	r.chi2 = 0;
+	ck_assert(ml_fit_aic(&r) == -INFINITY);
+	r.nfit = 0;
+	ck_assert(isnan(ml_fit_aic(&r)));
+}
+END_TEST
+
 Suite *suite_fit(void)
 {
 	Suite *s = suite_create("fit");
@@ -2223,6 +2245,7 @@ Suite *suite_fit(void)
 	tcase_add_checked_fixture(tc, setup, NULL);
 	tcase_add_loop_test(tc, test_errors, 0, NERR);
 	tcase_add_test(tc, test_model_find);
+	tcase_add_test(tc, test_aic);
 	tcase_add_loop_test(tc, test_get_set, 0,
 			    sizeof(fields) / sizeof(fields[0]));
 	suite_add_tcase(s, tc);

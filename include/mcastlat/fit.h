@@ -197,6 +197,16 @@ ML_API enum ml_status ml_fit(const struct ml_fit_model *m,
 
 ML_API void ml_fit_result_free(struct ml_fit_result *res);
 
+/* Akaike's information criterion of a fit, for least squares with
+ * normal errors of unknown scale (Burnham and Anderson, Model Selection
+ * and Multimodel Inference, 2nd ed., 2002, section 2.2):
+ * nfit ln(chi2 / nfit) + 2 K, K the parameters estimated (not at bound)
+ * plus the scale.  Only differences between fits of the same points
+ * mean anything: exp(-(AIC_a - AIC_b) / 2) is how much likelier fit a
+ * is than fit b (values of a discrete option, say).  -inf when chi2 is
+ * 0; NaN when res holds no fit (nfit 0). */
+ML_API double ml_fit_aic(const struct ml_fit_result *res);
+
 /*
  * --free auto: the model's identifiable set for these data.  Each
  * quantity the data determine is carried by one option (the model's

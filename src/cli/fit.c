@@ -1113,6 +1113,33 @@ static void run_fit(const struct fit_args *a, struct fit_points *p,
 			 &o, &out->res, &out->d);
 }
 
+/* The Akaike weight of value c among the values of a discrete option
+ * that fitted (Burnham and Anderson 2002, section 2.9): exp(-D_c / 2)
+ * over the sum of the same, D the AIC less the smallest; about the
+ * probability that c is the best of the values tried.  Fits with chi2
+ * = 0 (AIC -inf) share the weight equally. */
+static double akaike_weight(const struct fit_outcome *outs, size_t nc,
+			    size_t c)
+{
+	double min = INFINITY, sum = 0, a;
+	size_t i, nexact = 0;
+
+	for (i = 0; i < nc; i++)
+		if (outs[i].st == ML_OK) {
+			a = ml_fit_aic(&outs[i].res);
+			nexact += a == -INFINITY;
+			if (a < min)
+				min = a;
+		}
+	if (nexact)
+		return ml_fit_aic(&outs[c].res) == -INFINITY ? 1.0 / nexact
+							     : 0.0;
+	for (i = 0; i < nc; i++)
+		if (outs[i].st == ML_OK)
+			sum += exp(-(ml_fit_aic(&outs[i].res) - min) / 2);
+	return exp(-(ml_fit_aic(&outs[c].res) - min) / 2) / sum;
+}
+
 /* The message of a fit that did not succeed; the exit status. */
 static int fit_failed(struct ml_ctx *ctx, const struct fit_args *a,
 		      const struct fit_outcome *out)
@@ -1246,7 +1273,8 @@ static int fit_all(struct ml_ctx *ctx, struct fit_args *a,
 		run_fit(a, &pts, &outs[c]);
 		if (c == 0 || (outs[c].st == ML_OK &&
 			       (outs[best].st != ML_OK ||
-				outs[c].res.chi2 < outs[best].res.chi2))) {
+				ml_fit_aic(&outs[c].res) <
+				    ml_fit_aic(&outs[best].res)))) {
 			best = c;
 			points_free(&bestpts);
 			bestpts = pts;
@@ -1278,9 +1306,11 @@ static int fit_all(struct ml_ctx *ctx, struct fit_args *a,
 			if (outs[c].st == ML_OK)
 				snprintf(extra + strlen(extra),
 					 sizeof(extra) - strlen(extra),
-					 "# tried: %s: rms %.3g %%, chi2 %.6g%s\n",
+					 "# tried: %s: rms %.3g %%, chi2 %.6g, "
+					 "Akaike weight %.3g%s\n",
 					 desc, 100 * outs[c].res.rms_rel,
 					 outs[c].res.chi2,
+					 akaike_weight(outs, nc, c),
 					 c == best ? " (best)" : "");
 			else
 				snprintf(extra + strlen(extra),

@@ -1047,6 +1047,18 @@ void ml_fit_result_free(struct ml_fit_result *res)
 	res->flag = NULL;
 }
 
+double ml_fit_aic(const struct ml_fit_result *res)
+{
+	double n = (double)res->nfit;
+
+	if (res->nfit == 0 || !(res->chi2 >= 0))
+		return NAN;
+	if (res->chi2 == 0)
+		return -INFINITY;
+	return n * log(res->chi2 / n) +
+	       2.0 * ((double)res->nfit - res->dof + 1);
+}
+
 /* Arguments and data: names known and distinct, y finite and > 0,
  * weights finite and > 0, every point in the model's domain. */
 static enum ml_status check_args(struct work *w,
