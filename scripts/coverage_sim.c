@@ -2,8 +2,9 @@
  * coverage_sim.c - does the simulator's 95 % interval cover the long-run
  * mean latency in about 95 % of runs (SPEC 7.3)?  For each network and
  * load: the long-run mean from LONG_RUNS fixed-length runs of many
- * cycles (seeds apart from the others; its own 95 % interval is
- * printed, and must be far narrower than a run's), then SEEDS ordinary
+ * cycles (seeds apart from the others; COV_LONG_RUNS of them, 8 unless
+ * set; its own 95 % interval is printed, and must be far narrower than
+ * a run's), then SEEDS ordinary
  * runs to the --ci target, each judged by whether latency +- latency_ci
  * holds the long-run mean.  Run by scripts/coverage.sh; build with -O2
  * and link libmcastlat.a:
@@ -14,8 +15,9 @@
  *   coverage_sim torus|mesh K DIMS FLITS RATE SEEDS CI LONG_CYCLES [MEAN]
  *
  * prints one line: rate, coverage, its binomial standard error, mean
- * relative half-width, mean measured messages, the long-run mean and its
- * half-width.  With MEAN given, the long runs are skipped (a library
+ * relative half-width and, to compare with it, 1.96 standard deviations
+ * of the runs' estimates, mean measured messages, the long-run mean and
+ * its half-width.  With MEAN given, the long runs are skipped (a library
  * without fixed-length runs: define OLD_LIB).  Two threads.
  */
 #include <math.h>
@@ -24,13 +26,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_cdf.h>
+
 #include "mcastlat/sim.h"
 
-#define LONG_RUNS 4
-#define THREADS	  2
+#define LONG_RUNS_MAX 64
+#define THREADS	      2
 
 static struct ml_sim_params base;
-static unsigned nseeds, next_job;
+static unsigned nseeds, next_job, long_runs = 8;
 static double truth;
 static unsigned seed0 = 1000;
 static unsigned covered, done_ok;
@@ -83,28 +87,28 @@ static void *long_worker(void *arg)
 	return NULL;
 }
 
-/* The long-run mean: LONG_RUNS runs of cycles each, two at a time. */
+/* The long-run mean: long_runs runs of cycles each, two at a time. */
 static int long_run(unsigned long long cycles, double *mean, double *half)
 {
-	struct long_job j[LONG_RUNS];
-	pthread_t th[LONG_RUNS];
+	struct long_job j[LONG_RUNS_MAX];
+	pthread_t th[LONG_RUNS_MAX];
 	double s = 0, q = 0;
-	int i;
+	int i, n = (int)long_runs;
 
-	for (i = 0; i < LONG_RUNS; i++) {
+	for (i = 0; i < n; i++) {
 		j[i].p = base;
 		j[i].p.seed = 1u << 30 | (unsigned)i;
 		j[i].p.cycles = cycles;
 		j[i].p.max_cycles = cycles * 10;
 		pthread_create(&th[i], NULL, long_worker, &j[i]);
-		if (i % THREADS == THREADS - 1 || i == LONG_RUNS - 1) {
+		if (i % THREADS == THREADS - 1 || i == n - 1) {
 			int k;
 
 			for (k = i - i % THREADS; k <= i; k++)
 				pthread_join(th[k], NULL);
 		}
 	}
-	for (i = 0; i < LONG_RUNS; i++) {
+	for (i = 0; i < n; i++) {
 		if (j[i].st != ML_OK) {
 			fprintf(stderr, "coverage_sim: long run: %s\n",
 				ml_status_word(j[i].st));
@@ -113,10 +117,9 @@ static int long_run(unsigned long long cycles, double *mean, double *half)
 		s += j[i].lat;
 		q += j[i].lat * j[i].lat;
 	}
-	*mean = s / LONG_RUNS;
-	/* t_0.975 with 3 degrees of freedom */
-	*half = 3.182 * sqrt((q - s * s / LONG_RUNS) / (LONG_RUNS - 1)) /
-		sqrt(LONG_RUNS);
+	*mean = s / n;
+	*half = gsl_cdf_tdist_Pinv(0.975, n - 1) *
+		sqrt((q - s * s / n) / (n - 1)) / sqrt(n);
 	return 0;
 }
 #endif
@@ -124,7 +127,7 @@ static int long_run(unsigned long long cycles, double *mean, double *half)
 int main(int argc, char **argv)
 {
 	pthread_t th[THREADS];
-	double half = 0, cov, se;
+	double half = 0, cov, se, spread;
 	int i;
 
 	if (argc < 9) {
@@ -143,6 +146,13 @@ int main(int argc, char **argv)
 	base.max_cycles = 100000000ULL;
 	if (getenv("COV_WARMUP"))
 		base.warmup = strtoul(getenv("COV_WARMUP"), NULL, 10);
+	if (getenv("COV_LONG_RUNS"))
+		long_runs = (unsigned)atoi(getenv("COV_LONG_RUNS"));
+	if (long_runs < 2 || long_runs > LONG_RUNS_MAX) {
+		fprintf(stderr, "coverage_sim: COV_LONG_RUNS: 2..%d\n",
+			LONG_RUNS_MAX);
+		return 2;
+	}
 	if (getenv("COV_SEED0"))
 		seed0 = (unsigned)atoi(getenv("COV_SEED0"));
 #ifndef OLD_LIB
@@ -166,16 +176,24 @@ int main(int argc, char **argv)
 		pthread_join(th[i], NULL);
 	cov = done_ok ? (double)covered / done_ok : NAN;
 	se = done_ok ? sqrt(cov * (1 - cov) / done_ok) : NAN;
-	if (getenv("COV_VERBOSE") && done_ok > 1) {
+	/* the spread of the runs' estimates, 1.96 sd of them in % of their
+	 * mean: a check of the intervals' width that needs no long-run mean
+	 * (about the mean half-width if they are right, a little less if
+	 * they are conservative) */
+	spread = NAN;
+	if (done_ok > 1) {
 		double m = sum_lat / done_ok;
 
-		printf("mean estimate %.3f, 1.96 sd of estimates %.3f\n", m,
-		       1.96 * sqrt((sq_lat - done_ok * m * m) / (done_ok - 1)));
+		spread = 196 *
+			 sqrt(fmax(0, (sq_lat - done_ok * m * m) /
+					      (done_ok - 1))) /
+			 m;
 	}
 	printf("rate %g coverage %.3f +- %.3f (%u/%u runs ok) half-width "
-	       "%.2f%% messages %.0f long-run mean %.3f +- %.3f\n",
+	       "%.2f%% (1.96 sd of estimates %.2f%%) messages %.0f long-run "
+	       "mean %.3f +- %.3f\n",
 	       base.rate, cov, se, covered, done_ok,
-	       done_ok ? 100 * sum_half / done_ok : NAN,
+	       done_ok ? 100 * sum_half / done_ok : NAN, spread,
 	       done_ok ? sum_msgs / done_ok : NAN, truth, half);
 	return 0;
 }

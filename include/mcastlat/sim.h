@@ -109,10 +109,12 @@ struct ml_sim_params {
 
 	/* Measurement (SPEC 7.3). */
 	unsigned long warmup;	     /* messages not measured */
-	double ci;		     /* target 95 % half-width / mean */
+	double ci;		     /* target 95 % half-width / mean,
+				      * which a pilot turns into the run's
+				      * length (sim.c, converged()) */
 	enum ml_sim_ci_on ci_on;     /* the quantity ci applies to */
 	unsigned long min_messages;  /* measured, of any kind, before the
-				      * interval may stop the run */
+				      * pilot may fix the run's length */
 	unsigned long long cycles;   /* not 0: measure exactly this many
 				      * cycles, no interval target */
 	unsigned long long max_cycles;

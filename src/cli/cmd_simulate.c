@@ -257,8 +257,8 @@ static const struct ml_opt opts[NOPTS] = {
 	      .min = 0,
 	      .max = 1,
 	      .flags = ML_OPT_MINOPEN,
-	      .help = "stop when the 95% half-width is this fraction of "
-		      "the mean"},
+	      .help = "target 95% half-width, a fraction of the mean; a "
+		      "pilot turns it into the run's length"},
     [O_CI_ON] = {.name = "ci-on",
 		 .kind = ML_OPT_CHOICE,
 		 .flags = ML_OPT_NOCOL,

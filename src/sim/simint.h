@@ -377,7 +377,10 @@ struct sim {
 	/* batch means of every latency column: all messages, unicasts,
 	 * multicasts, multicasts' mean over destinations */
 	struct batches bat, bat_u, bat_m, bat_md;
-	double need; /* messages the stopping rule's pilot asked for */
+	/* the stopping rule's pilot (sim.c, converged()): the messages it
+	 * asked for, and its own count and 95 % half-width */
+	double need, pilot_half;
+	unsigned long long pilot_n;
 	struct acc lat, ulat, mlat, mdest, hops, chan;
 	struct acc prune, branch; /* tree multicast, per measured multicast */
 

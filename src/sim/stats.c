@@ -23,12 +23,14 @@
  * test has passed there is no interval (NaN): batches that may be
  * correlated would give one too narrow.
  *
- * Looking only when the batches fill, at run lengths that double, keeps
- * down the bias of a sequential stopping rule (stopping when the
- * variance estimate happens to be small); sim.c also asks for a minimum
- * number of measured messages, since near saturation the latency's
- * long excursions make short runs' intervals too narrow however the
- * batches are formed.  scripts/coverage.sh measures the coverage.
+ * The stopping rule looks only when the batches fill, at run lengths
+ * that double; its first look fixes the run's length (sim.c,
+ * converged(), says how, and why a rule that stops when the interval
+ * first looks small enough does not cover).  sim.c also asks for a
+ * minimum number of measured messages, since near saturation the
+ * latency's long excursions make short runs' intervals too narrow
+ * however the batches are formed.  scripts/coverage.sh measures the
+ * coverage.
  */
 #include <math.h>
 #include <string.h>
