@@ -127,17 +127,29 @@ int ml_net_init(struct sim *s)
 	s->rmask = calloc((size_t)s->t.N * s->W, sizeof(*s->rmask));
 	s->port_of = malloc(s->nvc_node * sizeof(*s->port_of));
 	s->rr_route = calloc(s->t.N, sizeof(*s->rr_route));
-	s->rr_link = calloc(nports, 1);
+	s->link = calloc(nports, sizeof(*s->link));
 	s->act = malloc(s->t.N * sizeof(*s->act));
 	s->in_act = calloc(s->t.N, 1);
 	s->inj = calloc((size_t)s->t.N * s->t.L, sizeof(*s->inj));
 	s->inj_act = malloc((size_t)s->t.N * s->t.L * sizeof(*s->inj_act));
 	if (!s->iv || !s->ov || !s->iq || !s->oq || !s->imask || !s->omask ||
-	    !s->rr_route || !s->rr_link || !s->act || !s->in_act || !s->inj ||
+	    !s->rr_route || !s->link || !s->act || !s->in_act || !s->inj ||
 	    !s->inj_act || !s->rmask || !s->port_of)
 		return -1;
 	for (i = 0; i < s->nvc_node; i++)
 		s->port_of[i] = (uint16_t)(i / s->V);
+	for (i = 0; i < nports; i++) {
+		unsigned node = (unsigned)(i / s->t.nport);
+		unsigned port = (unsigned)(i % s->t.nport);
+
+		s->link[i].nb = s->link[i].dn = SIM_NONE;
+		if (port < s->t.P) { /* mesh edges: never used */
+			uint32_t nb = s->t.nbr[(size_t)node * s->t.P + port];
+
+			s->link[i].nb = nb;
+			s->link[i].dn = nb * s->nvc_node + port * s->V;
+		}
+	}
 	for (i = 0; i < nvc; i++) {
 		s->iv[i].out = SIM_NONE;
 		s->iv[i].pop_at = UINT64_MAX;
@@ -165,7 +177,7 @@ void ml_net_free(struct sim *s)
 	free(s->rmask);
 	free(s->port_of);
 	free(s->rr_route);
-	free(s->rr_link);
+	free(s->link);
 	free(s->act);
 	free(s->in_act);
 	free(s->inj);
@@ -368,18 +380,15 @@ HOT void link_port(struct sim *s, unsigned node, unsigned port, unsigned W)
 	unsigned V = s->V, B = s->B, i, v;
 	uint32_t nvc_node = s->nvc_node;
 	uint32_t base = node * nvc_node, ob = base + port * V;
-	uint8_t *rr = &s->rr_link[(size_t)node * s->t.nport + port];
-	uint32_t dn = SIM_NONE, nb = 0;
+	struct olink *lk = &s->link[(size_t)node * s->t.nport + port];
+	uint8_t *rr = &lk->rr;
+	uint32_t dn = lk->dn, nb = lk->nb;
 	const uint64_t now = s->now;
 	const struct ovc *ovs = s->ov + ob;
 	struct ivc *ivs = s->iv;
 	struct ovc *ov;
 	struct flit f;
 
-	if (port < s->t.P) {
-		nb = s->t.nbr[(size_t)node * s->t.P + port];
-		dn = nb * nvc_node + port * V;
-	}
 	for (i = 1; i <= V; i++) {
 		v = *rr + i;
 		if (v >= V)
@@ -590,23 +599,34 @@ void ml_net_inject_phase(struct sim *s)
 	s->ninj_act = j;
 }
 
-/* Drop routers with nothing queued from the active list. */
-void ml_net_compact(struct sim *s)
+/* Drop routers with nothing queued from the active list, keeping the
+ * order (Duato's random selection draws in router order). */
+HOT void compact(struct sim *s, unsigned W)
 {
-	unsigned i, j = 0, w;
+	const uint64_t *imask = s->imask, *omask = s->omask;
+	uint32_t *act = s->act;
+	uint8_t *in_act = s->in_act;
+	unsigned i, j = 0, w, n = s->nact;
 
-	for (i = 0; i < s->nact; i++) {
-		unsigned node = s->act[i];
-		const uint64_t *im = s->imask + (size_t)node * s->W;
-		const uint64_t *om = s->omask + (size_t)node * s->W;
+	for (i = 0; i < n; i++) {
+		unsigned node = act[i];
+		const uint64_t *im = imask + (size_t)node * W;
+		const uint64_t *om = omask + (size_t)node * W;
 		uint64_t any = 0;
 
-		for (w = 0; w < s->W; w++)
+		for (w = 0; w < W; w++)
 			any |= im[w] | om[w];
-		if (any)
-			s->act[j++] = node;
-		else
-			s->in_act[node] = 0;
+		act[j] = node;
+		j += any != 0;
+		in_act[node] = any != 0;
 	}
 	s->nact = j;
+}
+
+void ml_net_compact(struct sim *s)
+{
+	if (s->W == 1)
+		compact(s, 1);
+	else
+		compact(s, s->W);
 }
