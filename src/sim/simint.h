@@ -140,6 +140,14 @@ enum ivc_mc {
 	IVM_PATH  /* Dual-Path or PM path worm, absorb and forward (path.c) */
 };
 
+/* An output port's physical channel, per router: where it leads,
+ * computed once so that the link phase looks up one record per port. */
+struct olink {
+	uint32_t nb; /* downstream router, SIM_NONE: a delivery channel */
+	uint32_t dn; /* its first input VC of this port, SIM_NONE likewise */
+	uint8_t rr;  /* demand-slotted round robin: the VC served last */
+};
+
 /* Output virtual channel: a queue of `buffer` flits at the upstream end
  * of a link, owned by one input VC between header and tail. */
 struct ovc {
@@ -332,7 +340,7 @@ struct sim {
 			       * unit (nonempty and IV_IDLE), W per node */
 	uint16_t *port_of;    /* nvc_node: port of a VC bit */
 	uint32_t *rr_route;   /* routing unit round robin, per node */
-	uint8_t *rr_link;     /* DSRR pointer per output port */
+	struct olink *link;   /* per output port: its link and DSRR pointer */
 	uint32_t *act;	      /* active routers */
 	uint8_t *in_act;
 	unsigned nact;
