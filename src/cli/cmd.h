@@ -216,6 +216,18 @@ struct ml_command {
 				     struct ml_diag *d);
 	const char *const *fit_inputs;
 	const char *(*fit_needs)(const union ml_val *v, const bool *stated);
+	/*
+	 * For a command without an --op option, which reads benchmark rows
+	 * that name their operation (op=bcast, op=p2p for a ping-pong):
+	 * fit_pair names the option that holds the size of the set a
+	 * multicast reaches (kbinomial's nodes, torus's group), which a
+	 * ping-pong sets to 2, a multicast to one destination; NULL: the
+	 * command models no point-to-point message.  fit_collective says
+	 * whether a point is a collective, whose time --stat auto takes as
+	 * the slowest rank's; NULL: unless its row says op=p2p.
+	 */
+	const char *fit_pair;
+	bool (*fit_collective)(const union ml_val *v);
 };
 
 /* Decode an ML_OPT_INTOK choice value: returns the choice index, or -1

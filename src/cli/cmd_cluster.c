@@ -151,6 +151,12 @@ static const char *fit_needs(const union ml_val *v, const bool *stated)
 	return v[O_OP].i == ML_CLUSTER_BCAST && !stated[O_NODES] ? "nodes"
 								  : NULL;
 }
+/* A broadcast is a collective; p2p and xchg are one process's time. */
+static bool fit_collective(const union ml_val *v)
+{
+	return v[O_OP].i == ML_CLUSTER_BCAST;
+}
+
 /* The statuses of a row (man page: STATUS). */
 static const struct ml_status_doc statuses[] = {
     {ML_OK, "every result is valid"},
@@ -174,5 +180,6 @@ const struct ml_command ml_cmd_cluster = {
 	.fit_params = fit_params,
 	.fit_inputs = fit_inputs,
 	.fit_needs = fit_needs,
+	.fit_collective = fit_collective,
     .statuses = statuses,
 };

@@ -238,5 +238,6 @@ const struct ml_command ml_cmd_kbinomial = {
     .fit_params = fit_params,
     .fit_inputs = fit_inputs,
     .fit_needs = fit_needs,
+    .fit_pair = "nodes",
     .statuses = statuses,
 };

@@ -382,5 +382,6 @@ const struct ml_command ml_cmd_torus = {
     .fit_params = fit_params,
     .fit_inputs = fit_inputs,
     .fit_needs = fit_needs,
+    .fit_pair = "group",
     .statuses = statuses,
 };

@@ -520,45 +520,60 @@ static bool is_input(const struct ml_command *cmd, size_t i)
 	return false;
 }
 
-/*
- * The op of a benchmark row (OSU, IMB) for a model without --op: a
- * multicast model reads a broadcast as one multicast, and a ping-pong as
- * a multicast to one destination: the set size that the model needs
- * (kbinomial's nodes, torus's group) is 2 unless the point states it.
- */
-static int apply_op(const struct fit_args *a, const char *val,
-		    union ml_val *v, bool *stated, char *err, size_t errlen)
+/* The operation a row names (OSU and IMB rows carry op=p2p or
+ * op=bcast), or NULL. */
+static const char *row_op(const struct fd_row *r)
 {
-	const struct ml_command *cmd = a->cmd;
-	const char *need;
-	size_t i;
+	size_t k;
 
-	if (strcmp(val, "bcast") == 0)
+	for (k = 0; k < r->nkv; k++)
+		if (strcmp(r->kv[k].key, "op") == 0)
+			return r->kv[k].val;
+	return NULL;
+}
+
+/*
+ * The op of a benchmark row, for a command without --op: a multicast
+ * model reads a broadcast as one multicast, and a ping-pong as a
+ * multicast to one destination, a set of 2 in the option the command
+ * names (cmd->fit_pair).  op_readable says whether the command reads
+ * the op at all (checked first, since it is the reason a ping-pong file
+ * cannot be fitted by a model without point-to-point messages);
+ * apply_op sets the pair after the row's other columns, so that a file
+ * attribute such as nodes=4 cannot undo it unseen.
+ */
+static int op_readable(const struct ml_command *cmd, const char *val,
+		       char *err, size_t errlen)
+{
+	if (strcmp(val, "bcast") == 0 ||
+	    (strcmp(val, "p2p") == 0 && cmd->fit_pair))
 		return 0;
-	if (strcmp(val, "p2p") != 0 || !cmd->fit_needs) {
+	if (strcmp(val, "p2p") == 0)
+		snprintf(err, errlen, "a point-to-point row, and %s models no "
+			 "point-to-point message: leave it out", cmd->name);
+	else
 		snprintf(err, errlen, "op '%.20s' is not read by %s", val,
 			 cmd->name);
+	return -1;
+}
+
+static int apply_op(const struct ml_command *cmd, const char *val,
+		    union ml_val *v, bool *stated, char *err, size_t errlen)
+{
+	size_t i;
+
+	if (strcmp(val, "p2p") != 0)
+		return 0;
+	i = find_opt(cmd, cmd->fit_pair, strlen(cmd->fit_pair));
+	if (stated[i] && v[i].i != 2) {
+		snprintf(err, errlen, "a point-to-point row is a set of 2, "
+			 "not the %s=%lld stated for it", cmd->fit_pair,
+			 (long long)v[i].i);
 		return -1;
 	}
-	need = cmd->fit_needs(v, stated);
-	for (i = 0; need && i < cmd->nopts; i++)
-		if (strcmp(cmd->opts[i].name, need) == 0 &&
-		    cmd->opts[i].kind == ML_OPT_INT && cmd->opts[i].imin <= 2) {
-			v[i].i = 2;
-			stated[i] = true;
-			return 0;
-		}
-	if (need || cmd->fit_needs(v, stated) == NULL) {
-		/* the set size is stated already: a ping-pong is n = 2 */
-		for (i = 0; i < cmd->nopts; i++)
-			if ((strcmp(cmd->opts[i].name, "nodes") == 0 ||
-			     strcmp(cmd->opts[i].name, "group") == 0) &&
-			    stated[i] && v[i].i == 2)
-				return 0;
-	}
-	snprintf(err, errlen, "a point-to-point row, and %s models no "
-		 "point-to-point message: leave it out", cmd->name);
-	return -1;
+	v[i].i = 2;
+	stated[i] = true;
+	return 0;
 }
 
 /* Apply one key=value of a row to the option values v; "" on success,
@@ -574,7 +589,7 @@ static int apply_kv(const struct fit_args *a, const struct fd_kv *kv,
 
 	i = find_opt(cmd, key, len);
 	if (i == cmd->nopts && strcmp(key, "op") == 0)
-		return apply_op(a, kv->val, v, stated, err, errlen);
+		return 0; /* build_points applies it last (apply_op) */
 	/* A result column that shares an option's name: the echo of a
 	 * point's input (kbinomial's packets), or a result to ignore
 	 * (cluster's formula, the equation the model used). */
@@ -639,15 +654,11 @@ static int measured(const struct fit_args *a, const struct fd_row *r,
 		    const union ml_val *v, double *y, char *err, size_t len)
 {
 	double x = r->avg, scale = 1;
-	bool collective = true;
-	size_t i;
-
-	/* A point-to-point row is one process's own time. */
-	for (i = 0; i < a->cmd->nopts; i++)
-		if (strcmp(a->cmd->opts[i].name, "op") == 0 &&
-		    a->cmd->opts[i].choices &&
-		    strcmp(a->cmd->opts[i].choices[v[i].i], "bcast") != 0)
-			collective = false;
+	const char *op = row_op(r);
+	/* a point-to-point row is one process's own time */
+	bool collective = a->cmd->fit_collective
+				  ? a->cmd->fit_collective(v)
+				  : !(op && strcmp(op, "p2p") == 0);
 	switch (a->stat) {
 	case STAT_AUTO:
 		if (collective && !isnan(r->max))
@@ -903,14 +914,19 @@ static int build_points(struct ml_ctx *ctx, const struct fit_args *a,
 		void *params = (char *)p->params + p->n * psize;
 		struct ml_diag d = {0};
 		struct ml_point pt = {.v = v, .text = text};
-		const char *need;
+		const char *need, *op;
 		bool ok = true;
 
 		memcpy(v, base, nopts * sizeof(*v));
 		memcpy(stated, a->given, nopts * sizeof(bool));
+		op = find_opt(cmd, "op", 2) == cmd->nopts ? row_op(r) : NULL;
+		if (op && op_readable(cmd, op, err, sizeof(err)))
+			ok = false;
 		for (k = 0; k < r->nkv && ok; k++)
 			if (apply_kv(a, &r->kv[k], v, stated, err, sizeof(err)))
 				ok = false;
+		if (ok && op && apply_op(cmd, op, v, stated, err, sizeof(err)))
+			ok = false;
 		if (ok && cmd->fit_needs && (need = cmd->fit_needs(v, stated))) {
 			snprintf(err, sizeof(err),
 				 "%s: not given (add :%s=N to the file name or "
