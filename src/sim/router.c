@@ -118,7 +118,9 @@ int ml_net_init(struct sim *s)
 	size_t i;
 
 	s->W = (s->nvc_node + 63) / 64;
-	s->iv = calloc(nvc, sizeof(*s->iv));
+	/* + SIM_MAX_VCS: the queues a delivery channel's room is read
+	 * from, always empty (link_port) */
+	s->iv = calloc(nvc + SIM_MAX_VCS, sizeof(*s->iv));
 	s->ov = calloc(nvc, sizeof(*s->ov));
 	s->iq = malloc(nvc * s->B * sizeof(*s->iq));
 	s->oq = malloc(nvc * s->B * sizeof(*s->oq));
@@ -143,19 +145,23 @@ int ml_net_init(struct sim *s)
 		unsigned port = (unsigned)(i % s->t.nport);
 
 		s->link[i].nb = s->link[i].dn = SIM_NONE;
+		s->link[i].room = (uint32_t)nvc;
 		if (port < s->t.P) { /* mesh edges: never used */
 			uint32_t nb = s->t.nbr[(size_t)node * s->t.P + port];
 
 			s->link[i].nb = nb;
 			s->link[i].dn = nb * s->nvc_node + port * s->V;
+			if (nb != SIM_NONE)
+				s->link[i].room = s->link[i].dn;
 		}
 	}
-	for (i = 0; i < nvc; i++) {
+	for (i = 0; i < nvc + SIM_MAX_VCS; i++) {
 		s->iv[i].out = SIM_NONE;
 		s->iv[i].pop_at = UINT64_MAX;
 		s->iv[i].arr_at = UINT64_MAX;
-		s->ov[i].owner = SIM_NONE;
 	}
+	for (i = 0; i < nvc; i++)
+		s->ov[i].owner = SIM_NONE;
 	for (i = 0; i < (size_t)s->t.N * s->t.L; i++) {
 		s->inj[i].qhead = s->inj[i].qtail = SIM_NONE;
 		s->inj[i].cur = SIM_NONE;
@@ -335,17 +341,18 @@ HOT void switch_phase(struct sim *s, unsigned node, unsigned W)
 				ml_mc_switch(s, node, id);
 				continue;
 			}
-			if (arrived_now(iv, now))
-				continue;
-			if (iv->state == IV_ROUTED) {
-				if (iv->sw_at > now)
-					continue;
-				iv->state = IV_ACTIVE;
-			}
+			/* One branch for the three reasons not to move, each a
+			 * coin toss for the predictor: the flit arrived this
+			 * cycle, the header waits its R cycles (sw_at is in
+			 * the past once the worm is active), the output VC is
+			 * full (never, while the header waits: a free VC is
+			 * empty). */
 			out = iv->out;
 			ov = &ovs[out];
-			if (ov->cnt >= B)
+			if (!((!arrived_now(iv, now)) & (iv->sw_at <= now) &
+			      (ov->cnt < B)))
 				continue;
+			iv->state = IV_ACTIVE;
 			f = &iq[(size_t)id * B + iv->head];
 			{
 				unsigned slot = ov->head + ov->cnt;
@@ -375,9 +382,28 @@ HOT void switch_phase(struct sim *s, unsigned node, unsigned W)
 /* ------------------------------------------------------------------ */
 /* 3. Links and delivery channels. */
 
+/* The VCs of a port that may send: nonempty, and their downstream input
+ * queue had room at the start of the cycle.  Computed for all V VCs
+ * without a branch on either test, then the demand-slotted round robin
+ * takes the first one after the last served: the room test alone was a
+ * coin toss for the branch predictor on every VC it looked at. */
+HOT uint64_t port_ready(const struct ovc *ovs, const struct ivc *d,
+			unsigned V, unsigned B, uint64_t now)
+{
+	uint64_t ready = 0;
+	unsigned v;
+
+	for (v = 0; v < V; v++) {
+		unsigned room = d[v].cnt + (unsigned)(d[v].pop_at == now) < B;
+
+		ready |= (uint64_t)((ovs[v].cnt != 0) & room) << v;
+	}
+	return ready;
+}
+
 HOT void link_port(struct sim *s, unsigned node, unsigned port, unsigned W)
 {
-	unsigned V = s->V, B = s->B, i, v;
+	unsigned V = s->V, B = s->B, v;
 	uint32_t nvc_node = s->nvc_node;
 	uint32_t base = node * nvc_node, ob = base + port * V;
 	struct olink *lk = &s->link[(size_t)node * s->t.nport + port];
@@ -388,23 +414,14 @@ HOT void link_port(struct sim *s, unsigned node, unsigned port, unsigned W)
 	struct ivc *ivs = s->iv;
 	struct ovc *ov;
 	struct flit f;
+	uint64_t ready = port_ready(ovs, ivs + lk->room, V, B, now), after;
 
-	for (i = 1; i <= V; i++) {
-		v = *rr + i;
-		if (v >= V)
-			v -= V;
-		if (ovs[v].cnt == 0)
-			continue;
-		if (dn != SIM_NONE) {
-			const struct ivc *d = &ivs[dn + v];
-
-			if (d->cnt + (unsigned)(d->pop_at == now) >= B)
-				continue;
-		}
-		break;
-	}
-	if (i > V)
+	if (!ready)
 		return;
+	/* the first ready VC after *rr, cyclically (two shifts: *rr may
+	 * be 63, and a ternary on *rr + 1 == V compiled to a branch) */
+	after = ready & ((~(uint64_t)0 << *rr) << 1);
+	v = (unsigned)__builtin_ctzll(after ? after : ready);
 	*rr = (uint8_t)v;
 	ov = &s->ov[ob + v];
 	f = s->oq[(size_t)(ob + v) * B + ov->head];

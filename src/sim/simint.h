@@ -145,6 +145,9 @@ enum ivc_mc {
 struct olink {
 	uint32_t nb; /* downstream router, SIM_NONE: a delivery channel */
 	uint32_t dn; /* its first input VC of this port, SIM_NONE likewise */
+	/* the V input VCs whose counts say whether a flit may cross: dn,
+	 * or for a delivery channel V always empty ones past the last VC */
+	uint32_t room;
 	uint8_t rr;  /* demand-slotted round robin: the VC served last */
 };
 
