@@ -553,16 +553,26 @@ void ml_traffic_inj_activate(struct sim *s, uint32_t ch)
 	}
 }
 
+/* The fields of struct sim are read into locals once: the stores through
+ * uint32_t and uint64_t pointers below may alias them (router.c's HOT
+ * phases do the same). */
 void ml_net_inject_phase(struct sim *s)
 {
-	unsigned i, j = 0, B = s->B;
+	unsigned i, j = 0, B = s->B, W = s->W, n = s->ninj_act;
+	uint32_t nvc_node = s->nvc_node, *act = s->inj_act;
+	const uint64_t now = s->now;
+	struct inj *injs = s->inj;
+	struct ivc *ivs = s->iv;
+	struct flit *iq = s->iq;
+	uint64_t *imask = s->imask, *rmask = s->rmask;
+	int moved = 0;
 
-	for (i = 0; i < s->ninj_act; i++) {
-		uint32_t ch = s->inj_act[i];
-		struct inj *in = &s->inj[ch];
+	for (i = 0; i < n; i++) {
+		uint32_t ch = act[i];
+		struct inj *in = &injs[ch];
 		unsigned node = in->node;
 		uint32_t id = in->in;
-		struct ivc *iv = &s->iv[id];
+		struct ivc *iv = &ivs[id];
 		struct msg *m;
 		struct flit *f;
 		unsigned slot;
@@ -571,20 +581,20 @@ void ml_net_inject_phase(struct sim *s)
 			in->active = 0;
 			continue;
 		}
-		s->inj_act[j++] = ch;
-		if (in->start_at > s->now ||
-		    iv->cnt + (unsigned)(iv->pop_at == s->now) >= B)
+		act[j++] = ch;
+		if ((in->start_at > now) |
+		    (iv->cnt + (unsigned)(iv->pop_at == now) >= B))
 			continue;
 		m = &s->msgs[in->cur];
 		/* path worms: the source sorts and splits the destinations
 		 * first (--prep-cycles, SPEC 8) */
 		if (m->kind == MK_PATH && in->sent == 0 &&
-		    m->gen + s->p->prep_cycles > s->now)
+		    m->gen + s->p->prep_cycles > now)
 			continue;
 		slot = iv->head + iv->cnt;
 		if (slot >= B)
 			slot -= B;
-		f = &s->iq[(size_t)id * B + slot];
+		f = &iq[(size_t)id * B + slot];
 		f->msg = in->cur;
 		f->dest = m->dest;
 		f->wrapped = 0;
@@ -592,27 +602,30 @@ void ml_net_inject_phase(struct sim *s)
 		f->flags = in->sent + 1 == m->flits ? FF_TAIL : 0;
 		if (m->kind >= MK_TREE) /* worm layouts: tree.c */
 			ml_mc_flit(s, m, in->sent, f);
-		iv->arr_at = s->now;
-		if (iv->cnt++ == 0) {
-			bit_set(s->imask + (size_t)node * s->W,
-				id - node * s->nvc_node);
-			if (iv->state == IV_IDLE)
-				bit_set(s->rmask + (size_t)node * s->W,
-					id - node * s->nvc_node);
+		iv->arr_at = now;
+		{
+			unsigned b = id - node * nvc_node,
+				 first = iv->cnt++ == 0;
+
+			bit_set_if(imask + (size_t)node * W, b, first);
+			bit_set_if(rmask + (size_t)node * W, b,
+				   first & (iv->state == IV_IDLE));
 		}
 		if (iv->mc) /* an address the multicast worm routes */
 			ml_mc_settle(s, node, id);
 		activate(s, node);
 		s->flits_in_net++;
 		s->cnt.flits_injected++;
-		s->last_move = s->now;
+		moved = 1;
 		if (++in->sent == m->flits) {
 			in->qlen--;
 			s->queued--;
 			inj_next(s, in);
-			in->start_at = s->now + 1 + s->p->delta;
+			in->start_at = now + 1 + s->p->delta;
 		}
 	}
+	if (moved)
+		s->last_move = now;
 	s->ninj_act = j;
 }
 
