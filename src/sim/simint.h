@@ -428,7 +428,8 @@ static inline void oq_push(struct sim *s, unsigned node, uint32_t o,
 /* router.c */
 int ml_net_init(struct sim *s);
 void ml_net_free(struct sim *s);
-void ml_net_router_cycle(struct sim *s, unsigned node);
+/* The cycle of the first n routers of the active list, in its order. */
+void ml_net_routers_cycle(struct sim *s, unsigned n);
 uint32_t ml_net_select(struct sim *s, unsigned node, const struct cand *c,
 		       unsigned nc);
 void ml_net_inject_phase(struct sim *s);
