@@ -9,7 +9,7 @@
  * P .. P+L-1 (VC 0) into the node, which always accepts.
  *
  * One cycle, for each active router (in any order, see
- * ml_net_router_cycle), then the injection channels:
+ * ml_net_routers_cycle), then the injection channels:
  *  1. routing: each router's routing unit makes at most one successful
  *     decision (notes A8), round robin over its input VCs whose head flit
  *     is an unrouted address: it reserves a free permitted output VC
@@ -71,7 +71,7 @@
 
 /* The phases of a router's cycle take the number of 64-bit words of its
  * VC masks (W) as a parameter and are always inlined, so that
- * ml_net_router_cycle can call them with the constant 1 whenever a router
+ * ml_net_routers_cycle can call them with the constant 1 whenever a router
  * has at most 64 VCs (every mesh and torus of up to 15 dimensions with 2
  * VCs): the word loops and the index arithmetic fold away.  Their fields
  * of struct sim are read into locals once, because a store through a
@@ -118,7 +118,9 @@ int ml_net_init(struct sim *s)
 	size_t i;
 
 	s->W = (s->nvc_node + 63) / 64;
-	s->iv = calloc(nvc, sizeof(*s->iv));
+	/* + SIM_MAX_VCS: the queues a delivery channel's room is read
+	 * from, always empty (link_port) */
+	s->iv = calloc(nvc + SIM_MAX_VCS, sizeof(*s->iv));
 	s->ov = calloc(nvc, sizeof(*s->ov));
 	s->iq = malloc(nvc * s->B * sizeof(*s->iq));
 	s->oq = malloc(nvc * s->B * sizeof(*s->oq));
@@ -143,19 +145,23 @@ int ml_net_init(struct sim *s)
 		unsigned port = (unsigned)(i % s->t.nport);
 
 		s->link[i].nb = s->link[i].dn = SIM_NONE;
+		s->link[i].room = (uint32_t)nvc;
 		if (port < s->t.P) { /* mesh edges: never used */
 			uint32_t nb = s->t.nbr[(size_t)node * s->t.P + port];
 
 			s->link[i].nb = nb;
 			s->link[i].dn = nb * s->nvc_node + port * s->V;
+			if (nb != SIM_NONE)
+				s->link[i].room = s->link[i].dn;
 		}
 	}
-	for (i = 0; i < nvc; i++) {
+	for (i = 0; i < nvc + SIM_MAX_VCS; i++) {
 		s->iv[i].out = SIM_NONE;
 		s->iv[i].pop_at = UINT64_MAX;
 		s->iv[i].arr_at = UINT64_MAX;
-		s->ov[i].owner = SIM_NONE;
 	}
+	for (i = 0; i < nvc; i++)
+		s->ov[i].owner = SIM_NONE;
 	for (i = 0; i < (size_t)s->t.N * s->t.L; i++) {
 		s->inj[i].qhead = s->inj[i].qtail = SIM_NONE;
 		s->inj[i].cur = SIM_NONE;
@@ -335,17 +341,18 @@ HOT void switch_phase(struct sim *s, unsigned node, unsigned W)
 				ml_mc_switch(s, node, id);
 				continue;
 			}
-			if (arrived_now(iv, now))
-				continue;
-			if (iv->state == IV_ROUTED) {
-				if (iv->sw_at > now)
-					continue;
-				iv->state = IV_ACTIVE;
-			}
+			/* One branch for the three reasons not to move, each a
+			 * coin toss for the predictor: the flit arrived this
+			 * cycle, the header waits its R cycles (sw_at is in
+			 * the past once the worm is active), the output VC is
+			 * full (never, while the header waits: a free VC is
+			 * empty). */
 			out = iv->out;
 			ov = &ovs[out];
-			if (ov->cnt >= B)
+			if (!((!arrived_now(iv, now)) & (iv->sw_at <= now) &
+			      (ov->cnt < B)))
 				continue;
+			iv->state = IV_ACTIVE;
 			f = &iq[(size_t)id * B + iv->head];
 			{
 				unsigned slot = ov->head + ov->cnt;
@@ -375,9 +382,28 @@ HOT void switch_phase(struct sim *s, unsigned node, unsigned W)
 /* ------------------------------------------------------------------ */
 /* 3. Links and delivery channels. */
 
+/* The VCs of a port that may send: nonempty, and their downstream input
+ * queue had room at the start of the cycle.  Computed for all V VCs
+ * without a branch on either test, then the demand-slotted round robin
+ * takes the first one after the last served: the room test alone was a
+ * coin toss for the branch predictor on every VC it looked at. */
+HOT uint64_t port_ready(const struct ovc *ovs, const struct ivc *d,
+			unsigned V, unsigned B, uint64_t now)
+{
+	uint64_t ready = 0;
+	unsigned v;
+
+	for (v = 0; v < V; v++) {
+		unsigned room = d[v].cnt + (unsigned)(d[v].pop_at == now) < B;
+
+		ready |= (uint64_t)((ovs[v].cnt != 0) & room) << v;
+	}
+	return ready;
+}
+
 HOT void link_port(struct sim *s, unsigned node, unsigned port, unsigned W)
 {
-	unsigned V = s->V, B = s->B, i, v;
+	unsigned V = s->V, B = s->B, v;
 	uint32_t nvc_node = s->nvc_node;
 	uint32_t base = node * nvc_node, ob = base + port * V;
 	struct olink *lk = &s->link[(size_t)node * s->t.nport + port];
@@ -388,23 +414,14 @@ HOT void link_port(struct sim *s, unsigned node, unsigned port, unsigned W)
 	struct ivc *ivs = s->iv;
 	struct ovc *ov;
 	struct flit f;
+	uint64_t ready = port_ready(ovs, ivs + lk->room, V, B, now), after;
 
-	for (i = 1; i <= V; i++) {
-		v = *rr + i;
-		if (v >= V)
-			v -= V;
-		if (ovs[v].cnt == 0)
-			continue;
-		if (dn != SIM_NONE) {
-			const struct ivc *d = &ivs[dn + v];
-
-			if (d->cnt + (unsigned)(d->pop_at == now) >= B)
-				continue;
-		}
-		break;
-	}
-	if (i > V)
+	if (!ready)
 		return;
+	/* the first ready VC after *rr, cyclically (two shifts: *rr may
+	 * be 63, and a ternary on *rr + 1 == V compiled to a branch) */
+	after = ready & ((~(uint64_t)0 << *rr) << 1);
+	v = (unsigned)__builtin_ctzll(after ? after : ready);
 	*rr = (uint8_t)v;
 	ov = &s->ov[ob + v];
 	f = s->oq[(size_t)(ob + v) * B + ov->head];
@@ -497,12 +514,20 @@ HOT void router_cycle(struct sim *s, unsigned node, unsigned W)
 	link_phase(s, node, W);
 }
 
-void ml_net_router_cycle(struct sim *s, unsigned node)
+/* One loop over the routers rather than a call per router: the call's
+ * register saves and the test of W were 4 % of the instructions on
+ * scripts/bench_sim.c's 8x8 torus. */
+void ml_net_routers_cycle(struct sim *s, unsigned n)
 {
+	const uint32_t *act = s->act;
+	unsigned i;
+
 	if (s->W == 1)
-		router_cycle(s, node, 1);
+		for (i = 0; i < n; i++)
+			router_cycle(s, act[i], 1);
 	else
-		router_cycle(s, node, s->W);
+		for (i = 0; i < n; i++)
+			router_cycle(s, act[i], s->W);
 }
 
 /* ------------------------------------------------------------------ */
@@ -536,16 +561,26 @@ void ml_traffic_inj_activate(struct sim *s, uint32_t ch)
 	}
 }
 
+/* The fields of struct sim are read into locals once: the stores through
+ * uint32_t and uint64_t pointers below may alias them (router.c's HOT
+ * phases do the same). */
 void ml_net_inject_phase(struct sim *s)
 {
-	unsigned i, j = 0, B = s->B;
+	unsigned i, j = 0, B = s->B, W = s->W, n = s->ninj_act;
+	uint32_t nvc_node = s->nvc_node, *act = s->inj_act;
+	const uint64_t now = s->now;
+	struct inj *injs = s->inj;
+	struct ivc *ivs = s->iv;
+	struct flit *iq = s->iq;
+	uint64_t *imask = s->imask, *rmask = s->rmask;
+	int moved = 0;
 
-	for (i = 0; i < s->ninj_act; i++) {
-		uint32_t ch = s->inj_act[i];
-		struct inj *in = &s->inj[ch];
+	for (i = 0; i < n; i++) {
+		uint32_t ch = act[i];
+		struct inj *in = &injs[ch];
 		unsigned node = in->node;
 		uint32_t id = in->in;
-		struct ivc *iv = &s->iv[id];
+		struct ivc *iv = &ivs[id];
 		struct msg *m;
 		struct flit *f;
 		unsigned slot;
@@ -554,20 +589,20 @@ void ml_net_inject_phase(struct sim *s)
 			in->active = 0;
 			continue;
 		}
-		s->inj_act[j++] = ch;
-		if (in->start_at > s->now ||
-		    iv->cnt + (unsigned)(iv->pop_at == s->now) >= B)
+		act[j++] = ch;
+		if ((in->start_at > now) |
+		    (iv->cnt + (unsigned)(iv->pop_at == now) >= B))
 			continue;
 		m = &s->msgs[in->cur];
 		/* path worms: the source sorts and splits the destinations
 		 * first (--prep-cycles, SPEC 8) */
 		if (m->kind == MK_PATH && in->sent == 0 &&
-		    m->gen + s->p->prep_cycles > s->now)
+		    m->gen + s->p->prep_cycles > now)
 			continue;
 		slot = iv->head + iv->cnt;
 		if (slot >= B)
 			slot -= B;
-		f = &s->iq[(size_t)id * B + slot];
+		f = &iq[(size_t)id * B + slot];
 		f->msg = in->cur;
 		f->dest = m->dest;
 		f->wrapped = 0;
@@ -575,27 +610,30 @@ void ml_net_inject_phase(struct sim *s)
 		f->flags = in->sent + 1 == m->flits ? FF_TAIL : 0;
 		if (m->kind >= MK_TREE) /* worm layouts: tree.c */
 			ml_mc_flit(s, m, in->sent, f);
-		iv->arr_at = s->now;
-		if (iv->cnt++ == 0) {
-			bit_set(s->imask + (size_t)node * s->W,
-				id - node * s->nvc_node);
-			if (iv->state == IV_IDLE)
-				bit_set(s->rmask + (size_t)node * s->W,
-					id - node * s->nvc_node);
+		iv->arr_at = now;
+		{
+			unsigned b = id - node * nvc_node,
+				 first = iv->cnt++ == 0;
+
+			bit_set_if(imask + (size_t)node * W, b, first);
+			bit_set_if(rmask + (size_t)node * W, b,
+				   first & (iv->state == IV_IDLE));
 		}
 		if (iv->mc) /* an address the multicast worm routes */
 			ml_mc_settle(s, node, id);
 		activate(s, node);
 		s->flits_in_net++;
 		s->cnt.flits_injected++;
-		s->last_move = s->now;
+		moved = 1;
 		if (++in->sent == m->flits) {
 			in->qlen--;
 			s->queued--;
 			inj_next(s, in);
-			in->start_at = s->now + 1 + s->p->delta;
+			in->start_at = now + 1 + s->p->delta;
 		}
 	}
+	if (moved)
+		s->last_move = now;
 	s->ninj_act = j;
 }
 

@@ -515,15 +515,11 @@ static uint64_t deadlock_cycles(const struct sim *s)
 
 static void one_cycle(struct sim *s)
 {
-	unsigned i, n0;
-
 	if (s->mc) /* end marks of tree branches (tree.c) */
 		ml_mc_cycle(s);
 	/* routers activated by an arrival in this pass hold only flits that
 	 * arrived this cycle: nothing to do for them until the next */
-	n0 = s->nact;
-	for (i = 0; i < n0; i++)
-		ml_net_router_cycle(s, s->act[i]);
+	ml_net_routers_cycle(s, s->nact);
 	ml_net_inject_phase(s);
 	ml_net_compact(s);
 }

@@ -145,6 +145,9 @@ enum ivc_mc {
 struct olink {
 	uint32_t nb; /* downstream router, SIM_NONE: a delivery channel */
 	uint32_t dn; /* its first input VC of this port, SIM_NONE likewise */
+	/* the V input VCs whose counts say whether a flit may cross: dn,
+	 * or for a delivery channel V always empty ones past the last VC */
+	uint32_t room;
 	uint8_t rr;  /* demand-slotted round robin: the VC served last */
 };
 
@@ -425,7 +428,8 @@ static inline void oq_push(struct sim *s, unsigned node, uint32_t o,
 /* router.c */
 int ml_net_init(struct sim *s);
 void ml_net_free(struct sim *s);
-void ml_net_router_cycle(struct sim *s, unsigned node);
+/* The cycle of the first n routers of the active list, in its order. */
+void ml_net_routers_cycle(struct sim *s, unsigned n);
 uint32_t ml_net_select(struct sim *s, unsigned node, const struct cand *c,
 		       unsigned nc);
 void ml_net_inject_phase(struct sim *s);
