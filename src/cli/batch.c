@@ -291,6 +291,35 @@ static int row_prepare(const struct batch *bt, char *const *f, size_t nf,
 	return cmd->prepare(base, prep, d) == ML_OK ? 0 : -1;
 }
 
+/* A row that states an option its mode ignores (k with
+ * topology=hypercube), as --k --topology hypercube is on the command
+ * line: an error rather than a k column that means nothing; 0 when
+ * none. */
+static int row_unused(const struct batch *bt, const struct ml_vlist *own,
+		      const struct ml_vlist *const *vl, char *err,
+		      size_t errlen)
+{
+	const struct ml_command *cmd = bt->r->cmd;
+	size_t k, j;
+
+	for (j = 0; cmd->unused && cmd->unused[j].opt; j++) {
+		const struct ml_unused *u = &cmd->unused[j];
+
+		if (u->value == NULL || !ml_unused_in_row(cmd, vl, u))
+			continue;
+		for (k = 0; k < bt->ncols; k++)
+			if (bt->colopt[k] < cmd->nopts &&
+			    vl[bt->colopt[k]] == &own[k] &&
+			    strcmp(cmd->opts[bt->colopt[k]].name, u->opt) == 0) {
+				snprintf(err, errlen,
+					 "%s: does not apply to %s %s", u->opt,
+					 u->flag, u->value);
+				return -1;
+			}
+	}
+	return 0;
+}
+
 /* One data row: returns 0 ok, 1 rejected (reported). */
 static int batch_row(struct batch *bt, char *line, unsigned long lineno,
 		     char **f, struct sink *sk)
@@ -357,6 +386,10 @@ static int batch_row(struct batch *bt, char *line, unsigned long lineno,
 			goto out;
 		}
 		vl[i] = &own[k];
+	}
+	if (row_unused(bt, own, vl, err, sizeof(err))) {
+		ml_err(bt->r->ctx, "%s:%lu: %s", bt->fname, lineno, err);
+		goto out;
 	}
 	/* Command-line order first, then the file's own columns. */
 	memcpy(dims, bt->order, bt->norder * sizeof(*dims));

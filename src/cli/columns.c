@@ -175,19 +175,36 @@ bool ml_unused_everywhere(const struct run *r, const struct ml_unused *u)
 	       r->base[ic].i == c;
 }
 
+/* Every value of fl, the list of u's flag (option ic), is u's value. */
+static bool all_unused(const struct ml_command *cmd, size_t ic,
+		       const struct ml_vlist *fl, const struct ml_unused *u)
+{
+	long long c = unused_choice(cmd, ic, u);
+	unsigned long long k;
+
+	if (c < 0 || fl->count == 0)
+		return false;
+	for (k = 0; k < fl->count; k++)
+		if (ml_vlist_at(fl, k).i != c)
+			return false;
+	return true;
+}
+
 bool ml_unused_in_all(const struct ml_command *cmd,
 		      const struct ml_vlist *vl, const struct ml_unused *u)
 {
 	size_t ic = opt_index(cmd, u->flag);
-	long long c = unused_choice(cmd, ic, u);
-	unsigned long long k;
 
-	if (c < 0 || vl[ic].count == 0)
-		return false;
-	for (k = 0; k < vl[ic].count; k++)
-		if (ml_vlist_at(&vl[ic], k).i != c)
-			return false;
-	return true;
+	return ic < cmd->nopts && all_unused(cmd, ic, &vl[ic], u);
+}
+
+bool ml_unused_in_row(const struct ml_command *cmd,
+		      const struct ml_vlist *const *vl,
+		      const struct ml_unused *u)
+{
+	size_t ic = opt_index(cmd, u->flag);
+
+	return ic < cmd->nopts && vl[ic] && all_unused(cmd, ic, vl[ic], u);
 }
 
 bool ml_opt_is_column(const struct run *r, size_t i)

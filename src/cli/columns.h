@@ -20,6 +20,10 @@ const char *ml_alias_of(const struct ml_command *cmd, size_t i);
 bool ml_unused_everywhere(const struct run *r, const struct ml_unused *u);
 bool ml_unused_in_all(const struct ml_command *cmd,
 		      const struct ml_vlist *vl, const struct ml_unused *u);
+/* The same for a batch row's lists (vl[i] points to option i's list). */
+bool ml_unused_in_row(const struct ml_command *cmd,
+		      const struct ml_vlist *const *vl,
+		      const struct ml_unused *u);
 
 /* The cell of option i at value v (time in --unit; "auto" as text). */
 void ml_cell_from_opt(const struct run *r, size_t i, union ml_val v,
