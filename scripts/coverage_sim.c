@@ -17,7 +17,8 @@
  * prints one line: rate, coverage, its binomial standard error, mean
  * relative half-width and, to compare with it, 1.96 standard deviations
  * of the runs' estimates, mean measured messages, the long-run mean and
- * its half-width.  With MEAN given, the long runs are skipped (a library
+ * its half-width, and the mean of the runs' estimates with its 95 %
+ * interval (a bias of the runs shows as a gap between the two means).  With MEAN given, the long runs are skipped (a library
  * without fixed-length runs: define OLD_LIB).  Two threads.
  */
 #include <math.h>
@@ -127,7 +128,7 @@ static int long_run(unsigned long long cycles, double *mean, double *half)
 int main(int argc, char **argv)
 {
 	pthread_t th[THREADS];
-	double half = 0, cov, se, spread;
+	double half = 0, cov, se, spread, est, est_half;
 	int i;
 
 	if (argc < 9) {
@@ -180,20 +181,24 @@ int main(int argc, char **argv)
 	 * mean: a check of the intervals' width that needs no long-run mean
 	 * (about the mean half-width if they are right, a little less if
 	 * they are conservative) */
-	spread = NAN;
+	spread = est = est_half = NAN;
 	if (done_ok > 1) {
-		double m = sum_lat / done_ok;
+		double m = sum_lat / done_ok,
+		       sd = sqrt(fmax(0, (sq_lat - done_ok * m * m) /
+						 (done_ok - 1)));
 
-		spread = 196 *
-			 sqrt(fmax(0, (sq_lat - done_ok * m * m) /
-					      (done_ok - 1))) /
-			 m;
+		spread = 196 * sd / m;
+		/* the mean of the estimates, against the long-run mean:
+		 * a bias would show here */
+		est = m;
+		est_half = gsl_cdf_tdist_Pinv(0.975, done_ok - 1) * sd /
+			   sqrt(done_ok);
 	}
 	printf("rate %g coverage %.3f +- %.3f (%u/%u runs ok) half-width "
 	       "%.2f%% (1.96 sd of estimates %.2f%%) messages %.0f long-run "
-	       "mean %.3f +- %.3f\n",
+	       "mean %.3f +- %.3f (mean of the estimates %.3f +- %.3f)\n",
 	       base.rate, cov, se, covered, done_ok,
 	       done_ok ? 100 * sum_half / done_ok : NAN, spread,
-	       done_ok ? sum_msgs / done_ok : NAN, truth, half);
+	       done_ok ? sum_msgs / done_ok : NAN, truth, half, est, est_half);
 	return 0;
 }
