@@ -7,7 +7,7 @@
 # (mcastlat hypercube --saturation), and the simulated saturation rate
 # found by mcastlat simulate --saturation (2 seeds per step, each step
 # 200000 cycles after the warm-up, bisection to 2 %), as a share of the
-# paper load's lambda_sat.  About 15 minutes of one core; JOBS=2 (the
+# paper load's lambda_sat.  About 80 minutes of a busy core; JOBS=2 (the
 # default) uses two.
 #
 #   sh scripts/sat-table.sh > sat-table.txt
@@ -34,17 +34,22 @@ for V in 2 4; do
 			--compare --jobs "$JOBS" --format csv --no-header \
 			--columns sat_rate,lambda_sat > "$tmp/sim"
 		awk -F, -v V="$V" -v M="$M" '
+			# .02177, and a share as 1.48 or  .97 (width 4)
+			function lam(x) { x = sprintf("%.5f", x)
+					  sub(/^0/, "", x); return x }
+			function share(x) { x = sprintf("%.2f", x)
+					    sub(/^0/, " ", x); return x }
 			FILENAME == ARGV[1] { if ($1 == "paper") p[++np] = $2
 					      else t[++nt] = $2; next }
 			{ s[++ns] = $1 / $2 }
 			END {
 				printf "%2d  %3d  ", V, M
-				for (i = 1; i <= 3; i++) printf " %6.5f", p[i]
+				for (i = 1; i <= 3; i++) printf " %s", lam(p[i])
 				printf "  "
-				for (i = 1; i <= 3; i++) printf " %6.5f", t[i]
+				for (i = 1; i <= 3; i++) printf " %s", lam(t[i])
 				printf "   "
-				for (i = 1; i <= 3; i++) printf " %5.2f", s[i]
+				for (i = 1; i <= 3; i++) printf " %s", share(s[i])
 				printf "\n"
-			}' "$tmp/model" "$tmp/sim" | sed 's/ 0\./  ./g'
+			}' "$tmp/model" "$tmp/sim"
 	done
 done
