@@ -50,10 +50,16 @@ static enum ml_status fake_eval(const struct ml_point *pt, union ml_val *out)
 	return pt->v[B].r > 100 ? ML_SATURATED : ML_OK;
 }
 
-static const struct ml_command fake = {
-	"fake", "a fake model", "none", "us", fake_opts, NOPTS,
-	fake_cols, NCOLS, fake_check, fake_eval, NULL, NULL, false, NULL, NULL,
-	NULL, NULL, NULL, NULL, NULL};
+static const struct ml_command fake = {.name = "fake",
+				       .summary = "a fake model",
+				       .source = "none",
+				       .time_unit = "us",
+				       .opts = fake_opts,
+				       .nopts = NOPTS,
+				       .cols = fake_cols,
+				       .ncols = NCOLS,
+				       .check = fake_check,
+				       .eval = fake_eval};
 
 struct result {
 	int rc;
@@ -109,10 +115,18 @@ static enum ml_status slow_eval(const struct ml_point *pt, union ml_val *out)
 	return ML_OK;
 }
 
-static const struct ml_command slow = {
-	"slow", "a slow fake", "none", "cycles", slow_opts, SNOPTS,
-	slow_cols, SNCOLS, NULL, slow_eval, slow_prepare, slow_release, true,
-	NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+static const struct ml_command slow = {.name = "slow",
+				       .summary = "a slow fake",
+				       .source = "none",
+				       .time_unit = "cycles",
+				       .opts = slow_opts,
+				       .nopts = SNOPTS,
+				       .cols = slow_cols,
+				       .ncols = SNCOLS,
+				       .eval = slow_eval,
+				       .prepare = slow_prepare,
+				       .release = slow_release,
+				       .slow = true};
 
 /* Run "CMD ARGS" (space-separated words) capturing both streams. */
 static struct result run_cmd(const struct ml_command *cmd, const char *args)
