@@ -634,9 +634,9 @@ END_TEST
  * The long-run mean, 30.35 +- 0.06 (four runs of 2 * 10^7 cycles,
  * scripts/coverage_sim.c), must lie in at least 34 of the 40 intervals
  * (85 %; a correct 95 % interval misses that band with probability
- * about 3 %).  The run length is fixed by a pilot, so a run's interval
- * may end a little wider than the target, but not on average: the mean
- * relative half-width must be at most ci, and none above 1.5 ci.  The
+ * about 3 %).  Each run's interval meets the target (1 % slack: the
+ * rule judges the batches' mean, the column is the mean of all
+ * messages), and the mean relative half-width is at most ci.  The
  * former rule (batches of 64 messages, 10 of them, no independence
  * test, no minimum) covered it in 30 of these 40 runs, its runs
  * stopping after 9,200 messages on average. */
@@ -660,7 +660,7 @@ START_TEST(test_coverage)
 		p.seed = 1000 + i;
 		ck_assert_int_eq(ml_sim_run(&p, &r, NULL), ML_OK);
 		ck_assert(r.messages >= p.min_messages);
-		ck_assert(r.latency_ci <= 1.5 * p.ci * r.latency);
+		ck_assert(r.latency_ci <= 1.01 * p.ci * r.latency);
 		rel += r.latency_ci / r.latency;
 		hit += fabs(r.latency - COVER_MEAN) <= r.latency_ci;
 	}

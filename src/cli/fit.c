@@ -888,6 +888,9 @@ static int build_points(struct ml_ctx *ctx, const struct fit_args *a,
 	size_t nopts = cmd->nopts, psize = ml_fit_params_size(cmd->fit_model);
 	size_t i, j, k;
 	bool *stated = calloc(nopts, sizeof(bool));
+	/* a row's op column is this command's --op, or a benchmark's (op=p2p,
+	 * op=bcast) read by apply_op */
+	bool own_op = find_opt(cmd, "op", 2) < cmd->nopts;
 	union ml_val *cells = calloc(cmd->ncols + 1, sizeof(*cells));
 	struct seen seen = {0};
 	enum ml_status st;
@@ -919,7 +922,7 @@ static int build_points(struct ml_ctx *ctx, const struct fit_args *a,
 
 		memcpy(v, base, nopts * sizeof(*v));
 		memcpy(stated, a->given, nopts * sizeof(bool));
-		op = find_opt(cmd, "op", 2) == cmd->nopts ? row_op(r) : NULL;
+		op = own_op ? NULL : row_op(r);
 		if (op && op_readable(cmd, op, err, sizeof(err)))
 			ok = false;
 		for (k = 0; k < r->nkv && ok; k++)

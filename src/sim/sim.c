@@ -389,8 +389,18 @@ static double stein_half(const struct sim *s, unsigned long long n)
 	return s->pilot_half * sqrt((double)s->pilot_n / (double)n);
 }
 
-/* The interval of the quantity that stopped the run: the wider of the
- * one measured and Stein's (converged() says why). */
+/* The half-width the stopping rule judges and the driver's column
+ * reports: the measured one, never narrower than Stein's (converged()
+ * says why); NaN stays NaN. */
+static double driver_half(const struct sim *s, unsigned long long n,
+			  double measured)
+{
+	double stein = stein_half(s, n);
+
+	return isfinite(measured) && stein > measured ? stein : measured;
+}
+
+/* The interval of the quantity that stopped the run. */
 static void widen_driver(const struct sim *s, struct ml_sim_result *r)
 {
 	unsigned long long n;
@@ -399,8 +409,7 @@ static void widen_driver(const struct sim *s, struct ml_sim_result *r)
 			       : &r->latency_ci;
 
 	driver(s, &n);
-	if (isfinite(*half) && stein_half(s, n) > *half)
-		*half = stein_half(s, n);
+	*half = driver_half(s, n, *half);
 }
 
 static void fill(const struct sim *s, struct ml_sim_result *r)
@@ -460,22 +469,17 @@ static void progress(const struct sim *s, unsigned rep)
 		ml_batches_ci(driver(s, &n), &mean, &half);
 		if (p->progress_info && half > 0 && mean > 0)
 			p->progress_info->half_rel = half / mean;
-		if (s->need > 0) { /* the pilot has fixed the length */
-			double g = (double)n / s->need;
+		/* the share of the length the pilot fixed, or before the
+		 * pilot the share the interval suggests */
+		double g = s->need > 0		  ? (double)n / s->need
+			   : half > 0 && mean > 0 ? (p->ci * mean / half) *
+							(p->ci * mean / half)
+						  : 0;
 
-			if (g > 0.99)
-				g = 0.99;
-			if (g > f)
-				f = g;
-		} else if (half > 0 && mean > 0) {
-			double g = p->ci * mean / half;
-
-			g *= g;
-			if (g > 0.99)
-				g = 0.99;
-			if (g > f)
-				f = g;
-		}
+		if (g > 0.99)
+			g = 0.99;
+		if (g > f)
+			f = g;
 	} else if (p->ntrace) {
 		double g = (double)s->trace_next / (double)p->ntrace;
 
@@ -563,9 +567,8 @@ static int converged(struct sim *s)
 		s->pilot_n = n;
 		s->pilot_half = half;
 	}
-	if (stein_half(s, n) > half)
-		half = stein_half(s, n);
-	return (double)n >= s->need && half <= s->p->ci * mean;
+	return (double)n >= s->need &&
+	       driver_half(s, n, half) <= s->p->ci * mean;
 }
 
 static enum ml_status run_loop(struct sim *s, unsigned rep)
