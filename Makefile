@@ -94,6 +94,7 @@ LIBS := $(GSL_LIBS) -lpthread -lm
 # an archive of their own that the binary, the unit tests and the fuzz
 # replays link before the library.
 LIB_SRC := $(sort $(wildcard src/models/*.c) $(wildcard src/sim/*.c) \
+	$(wildcard src/collective/*.c) \
 	$(wildcard src/fit/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_SRC := $(sort $(filter-out src/cli/main.c,$(wildcard src/cli/*.c)))

@@ -1,0 +1,195 @@
+/*
+ * collective.h - Open MPI's broadcast algorithms on a node hierarchy
+ * (SPEC section 10).
+ *
+ * P ranks (root 0) are placed on nodes of ppn cores in S sockets by
+ * mpirun's --map-by core|socket|node.  A pair of ranks talks over one of
+ * three channels: the same socket, the other socket of the same node,
+ * or the network.  A lone message of b bytes on channel c takes
+ * L_c + b G_c from its start to its arrival.  Each of Open MPI's nine
+ * broadcast algorithms (coll/base, 4.1 and 5.0) is run as the code runs
+ * it: the same trees, the same order of posting, the same segments and
+ * the same fall-backs, on exact event-driven arithmetic:
+ *
+ *   - a rank's send port serves one message at a time, each for
+ *     overhead + b G_c; its receive side one at a time, each for b G_c
+ *     ending at the arrival;
+ *   - a message between nodes also holds the sending node's NIC and the
+ *     receiving node's NIC (one message each way at a time) for
+ *     nic_gap + b G_net;
+ *   - a message starts at the earliest time at which it has been posted
+ *     and its resources are free; resources serve messages in the order
+ *     they were posted (ties by rank, then by the order the rank posted
+ *     them);
+ *   - a message of b <= eager bytes completes, for its sender's waits,
+ *     when it leaves the send port; a larger one (rendezvous) cannot
+ *     start before the receiver has posted its receive and one more L_c
+ *     has passed (the handshake), and completes at its arrival.
+ *
+ * Times are in microseconds, per-byte times in microseconds per byte,
+ * sizes in bytes (the datatype is MPI_BYTE, as in OSU's benchmarks).
+ */
+#ifndef MCASTLAT_COLLECTIVE_H
+#define MCASTLAT_COLLECTIVE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "mcastlat/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Open MPI's coll_tuned_bcast_algorithm ids (0 is its fixed decision). */
+enum ml_coll_alg {
+	ML_COLL_LINEAR = 1,
+	ML_COLL_CHAIN = 2,
+	ML_COLL_PIPELINE = 3,
+	ML_COLL_SPLIT_BINARY = 4,
+	ML_COLL_BINARY = 5,
+	ML_COLL_BINOMIAL = 6,
+	ML_COLL_KNOMIAL = 7,
+	ML_COLL_SCATTER_ALLGATHER = 8,
+	ML_COLL_SCATTER_ALLGATHER_RING = 9
+};
+#define ML_COLL_NALG 9
+
+/* The channel between two ranks. */
+enum ml_coll_channel {
+	ML_COLL_SOCKET = 0, /* same socket */
+	ML_COLL_NODE = 1,   /* same node, other socket */
+	ML_COLL_NET = 2	    /* other node */
+};
+#define ML_COLL_NCHANNEL 3
+
+/* mpirun --map-by. */
+enum ml_coll_map {
+	ML_COLL_MAP_CORE,   /* fill node 0's cores in order, then node 1 */
+	ML_COLL_MAP_SOCKET, /* alternate sockets within a node, then next */
+	ML_COLL_MAP_NODE    /* round-robin over the allocated nodes */
+};
+
+/* Limits: 2^24 ranks, 2^40 bytes, 2^31 messages per evaluation. */
+#define ML_COLL_MAX_RANKS (1LL << 24)
+#define ML_COLL_MAX_MSG	  (1LL << 40)
+#define ML_COLL_MAX_MESSAGES (1LL << 31)
+
+struct ml_collective_params {
+	long long ranks;	/* P >= 2 */
+	long long msg;		/* M bytes >= 1 */
+	enum ml_coll_alg algorithm;
+	long long segment;	/* bytes, 0 = unsegmented */
+	long long fanout;	/* chain: number of chains (0 -> 1), <= 32 */
+	long long radix;	/* knomial: k >= 2 */
+	long long ppn;		/* cores per node >= 1 */
+	long long sockets;	/* sockets per node, divides ppn */
+	long long nodes;	/* allocated nodes; 0 = ceil(P / ppn) */
+	enum ml_coll_map map_by;
+	double lat[ML_COLL_NCHANNEL];  /* L_c, us */
+	double byte[ML_COLL_NCHANNEL]; /* G_c, us per byte */
+	double overhead;	/* sender occupancy per message, us */
+	double nic_gap;		/* NIC occupancy per message, us */
+	long long eager;	/* largest eager message, bytes */
+};
+
+struct ml_collective_result {
+	double latency;	    /* latest time a rank leaves (OSU's Max), us */
+	double latency_avg; /* mean over ranks (OSU's Avg), us */
+	double latency_min; /* earliest, us */
+	long long messages; /* messages sent */
+	long long segments; /* segments the message was cut into */
+	enum ml_coll_alg ran; /* the algorithm run after Open MPI's
+			       * fall-backs (scatter-allgather with
+			       * M < P runs linear, ...) */
+};
+
+/* One message of a schedule. */
+struct ml_coll_msg {
+	long long src, dst;
+	long long segment; /* index within its algorithm's phase */
+	long long bytes;
+	enum ml_coll_channel channel;
+	double posted;	/* the sender posted it (rendezvous: the later of
+			 * the send and the matching receive) */
+	double start;	/* it took its resources */
+	double arrival; /* its last byte reached the receiver */
+};
+
+/* Called once per message in the order messages start (ties by the
+ * order of posting); a nonzero return stops the evaluation, which then
+ * returns ML_EINVAL. */
+typedef int (*ml_coll_msg_fn)(void *arg, const struct ml_coll_msg *m);
+
+/*
+ * Fill *p with the command's defaults: P = 2, M = 1 byte, binomial,
+ * unsegmented, fanout 4, radix 4, one rank per node (ppn 1, 1 socket,
+ * --map-by core), the THIN nodes' per-channel latencies and per-byte
+ * times (mcastlat-collective(1)), no overhead, no NIC gap, eager limit
+ * 4096 bytes.
+ */
+ML_API void ml_collective_params_init(struct ml_collective_params *p);
+
+/* Check *p; ML_OK or ML_EINVAL with *d naming the option. */
+ML_API enum ml_status
+ml_collective_validate(const struct ml_collective_params *p,
+		       struct ml_diag *d);
+
+/* Evaluate the broadcast at *p.  ML_OK, ML_EINVAL, ML_ENOMEM. */
+ML_API enum ml_status
+ml_collective_eval(const struct ml_collective_params *p,
+		   struct ml_collective_result *r);
+
+/* The same, calling fn for every message (fn may be NULL). */
+ML_API enum ml_status
+ml_collective_schedule(const struct ml_collective_params *p,
+		       ml_coll_msg_fn fn, void *arg,
+		       struct ml_collective_result *r);
+
+/* Half a round trip of a ping-pong between two ranks on channel c:
+ * L_c + b G_c, plus L_c above the eager limit (the handshake). */
+ML_API enum ml_status
+ml_collective_p2p(const struct ml_collective_params *p,
+		  enum ml_coll_channel c, long long bytes, double *t);
+
+/* The algorithm Open MPI 4.1's (and 5.0's tuned) fixed decision picks
+ * for P ranks and M bytes (ompi_coll_tuned_bcast_intra_dec_fixed); it
+ * is always run unsegmented, chain with fanout 0 (one chain). */
+ML_API enum ml_coll_alg ml_collective_ompi_decide(long long ranks,
+						  long long msg);
+
+/*
+ * Where rank r sits: *node, and *socket within the node.  ML_EINVAL
+ * unless 0 <= r < P and p is valid.
+ */
+ML_API enum ml_status
+ml_collective_place(const struct ml_collective_params *p, long long r,
+		    long long *node, long long *socket);
+
+/* The channel between ranks a and b under *p. */
+ML_API enum ml_status
+ml_collective_channel(const struct ml_collective_params *p, long long a,
+		      long long b, enum ml_coll_channel *c);
+
+/*
+ * The trees of coll_base_topo.c, for virtual rank v (rank - root mod P)
+ * of P: *parent (-1 for the root) and up to cap children in sending
+ * order into kids, their number into *nkids.  kind is ML_COLL_BINARY
+ * (build_tree(2)), ML_COLL_BINOMIAL (build_bmtree), ML_COLL_KNOMIAL
+ * (build_kmtree(arg = radix)), ML_COLL_CHAIN (build_chain(arg = fanout))
+ * or ML_COLL_PIPELINE (build_chain(1)).  ML_EINVAL for other kinds or
+ * out-of-range arguments, or when cap is too small.
+ */
+ML_API enum ml_status ml_collective_tree(enum ml_coll_alg kind,
+					 long long ranks, long long arg,
+					 long long v, long long *parent,
+					 long long *kids, int cap, int *nkids);
+
+/* The algorithm's name as --algorithm takes it ("split-binary"). */
+ML_API const char *ml_collective_alg_name(enum ml_coll_alg a);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
