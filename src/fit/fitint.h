@@ -2,7 +2,7 @@
  * fitint.h - what a model's fitting adapter tells the fitting core
  * (internal to src/fit/).
  *
- * The core (fit.c) knows nothing of any model.  An adapter names the
+ * The core (lsq.c) knows nothing of any model.  An adapter names the
  * time costs a fit may free (each a double field of the params struct),
  * evaluates the model, and, for a model that is only piecewise linear in
  * its costs, gives each point's pieces and the assignments of pieces to

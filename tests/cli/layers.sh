@@ -20,7 +20,7 @@ layer() {
 	case $1 in
 	main.c) echo 0 ;;
 	commands.c | completion.c) echo 1 ;;
-	run.c | fit.c) echo 2 ;;
+	run.c | fit_cmd.c) echo 2 ;;
 	help.c | batch.c) echo 3 ;;
 	args.c) echo 4 ;;
 	sweep.c) echo 5 ;;
@@ -36,12 +36,12 @@ layer() {
 }
 
 pass=0 fail=0
-for f in "$dir"/*.c; do
+for f in $(find "$dir" -name "*.c" | sort); do
 	b=${f##*/}
 	grep -o '^[a-z][a-z0-9_ *]*[ *]ml_[a-z0-9_]*(' "$f" |
 		grep -o 'ml_[a-z0-9_]*' | sed "s|\$| $b|"
 done | sort -u > "$tmp/defs"
-for f in "$dir"/*.c; do
+for f in $(find "$dir" -name "*.c" | sort); do
 	b=${f##*/}
 	lf=$(layer "$b")
 	if [ "$lf" = - ]; then
