@@ -74,4 +74,14 @@ struct ml_fit_model {
 				     struct ml_diag *d);
 };
 
+/* Index of the cost called name in m->params, or -1 (fitapi.c). */
+long ml_fit_param_index(const struct ml_fit_model *m, const char *name);
+
+/* The k-th cost of m in the params struct p. */
+static inline double *fit_field(const struct ml_fit_model *m, void *p,
+				size_t k)
+{
+	return (double *)((char *)p + m->params[k].offset);
+}
+
 #endif
