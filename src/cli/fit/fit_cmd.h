@@ -107,4 +107,35 @@ const char *ml_fit_describe(const struct fit_args *a, const union ml_val *v,
 const char *ml_fit_value_text(const struct ml_opt *o, union ml_val v,
 			      char *buf, size_t len);
 
+/* Internal to src/cli/fit/: fit_cmd.c calls fit_points.c and
+ * fit_args.c, fit_points.c calls fit_args.c. */
+
+/* fit_args.c: the names of --stat's values, by enum fit_stat. */
+extern const char *const ml_fit_stat_names[];
+
+/* fit_args.c: "mcastlat: fit: --OPT: MSG" (no OPT: "fit: MSG") on
+ * stderr; returns ML_EXIT_USAGE. */
+int ml_fit_usage_err(struct ml_ctx *ctx, const char *opt, const char *fmt,
+		     ...) __attribute__((format(printf, 3, 4)));
+
+/* fit_args.c: the index of the model's option called name (len bytes;
+ * an alias names its option), or cmd->nopts. */
+size_t ml_fit_find_opt(const struct ml_command *cmd, const char *name,
+		       size_t len);
+
+/* fit_args.c: the command line into a (zeroed); 0 or the exit status
+ * (with the message written).  ml_fit_args_free releases it. */
+int ml_fit_parse_args(struct ml_ctx *ctx, struct fit_args *a, int argc,
+		      char **argv);
+void ml_fit_args_free(struct fit_args *a);
+
+/* fit_points.c: the points of the data set for the option values base
+ * into p; *nskip rows skipped; report: say what is wrong (the first set
+ * of values), later ones skip silently.  0 or the exit status.
+ * ml_fit_points_free releases p. */
+int ml_fit_build_points(struct ml_ctx *ctx, const struct fit_args *a,
+			const struct fd_set *set, const union ml_val *base,
+			struct fit_points *p, size_t *nskip, bool report);
+void ml_fit_points_free(struct fit_points *p);
+
 #endif
