@@ -1,8 +1,11 @@
 /*
  * fitdata.c - the --data argument of `mcastlat fit` (see fitdata.h): the
  * FILE:key=value spec, loading a file's lines (bounded: ML_LINE_MAX, no
- * NUL byte), recognising its format by content, the row set it adds to,
- * and the checks and helpers every reader shares.
+ * NUL byte), and recognising its format by content: the dispatcher asks
+ * each reader of its table (struct fd_reader: read_osu.c, read_imb.c,
+ * read_csv.c) whether a line is its title or its header, and hands the
+ * lines to the one that claims them.  The row set and the helpers every
+ * reader shares are fitread.c's, below both.
  *
  * A file is read whole into memory before it is parsed: benchmark output
  * is small, and detection and the table readers look ahead freely.  Each
@@ -22,411 +25,6 @@
 #include "cli/fit/fitread.h"
 #include "cli/engine/msg.h"
 #include "cli/engine/parse.h"
-
-/* ------------------------------------------------------------------ */
-/* Small helpers shared with the readers */
-
-static char *vfmt(const char *fmt, va_list ap)
-    __attribute__((format(printf, 1, 0)));
-
-/* fmt and ap formatted into a new string, or NULL. */
-static char *vfmt(const char *fmt, va_list ap)
-{
-	va_list aq;
-	int n;
-	char *s;
-
-	va_copy(aq, ap);
-	n = vsnprintf(NULL, 0, fmt, aq);
-	va_end(aq);
-	if (n < 0)
-		return NULL;
-	s = malloc((size_t)n + 1);
-	if (s != NULL)
-		vsnprintf(s, (size_t)n + 1, fmt, ap);
-	return s;
-}
-
-/* "NAME" or "NAME:LINE" */
-static char *where(const struct fd_src *src, size_t lineno)
-{
-	size_t n = strlen(src->name) + 32;
-	char *s = malloc(n);
-
-	if (s == NULL)
-		return NULL;
-	if (lineno)
-		snprintf(s, n, "%s:%zu", src->name, lineno);
-	else
-		snprintf(s, n, "%s", src->name);
-	return s;
-}
-
-int fd_fail(struct fd_src *src, size_t lineno, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (lineno)
-		n = snprintf(src->err, src->errlen, "%s:%zu: ", src->name,
-			     lineno);
-	else
-		n = snprintf(src->err, src->errlen, "%s: ", src->name);
-	if (n >= 0 && (size_t)n < src->errlen) {
-		va_start(ap, fmt);
-		vsnprintf(src->err + n, src->errlen - (size_t)n, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
-
-static int oom(struct fd_src *src)
-{
-	return fd_fail(src, 0, "out of memory");
-}
-
-/*
- * Room for element n of the array *vp of elements of size sz, zeroed;
- * NULL when out of memory.  The array holds a power of two of elements,
- * doubled when n reaches it, so that adding n rows costs O(n).
- */
-static void *grow(void *vp, size_t n, size_t sz)
-{
-	void **v = vp;
-	char *p = *v;
-
-	if ((n & (n - 1)) == 0) { /* 0, 1, 2, 4, ...: full */
-		size_t cap = n ? 2 * n : 1;
-
-		if (cap > SIZE_MAX / sz)
-			return NULL;
-		p = realloc(*v, cap * sz);
-		if (p == NULL)
-			return NULL;
-		*v = p;
-	}
-	memset(p + n * sz, 0, sz);
-	return p + n * sz;
-}
-
-int fd_bad(struct fd_src *src, size_t lineno, const char *fmt, ...)
-{
-	struct fd_set *s = src->set;
-	struct fd_problem *p = grow(&s->bad, s->nbad, sizeof(*p));
-	va_list ap;
-
-	if (p == NULL)
-		return oom(src);
-	va_start(ap, fmt);
-	p->msg = vfmt(fmt, ap);
-	va_end(ap);
-	p->where = where(src, lineno);
-	if (p->msg == NULL || p->where == NULL) {
-		free(p->msg);
-		free(p->where);
-		return oom(src);
-	}
-	s->nbad++;
-	src->nbad++;
-	return 0;
-}
-
-int fd_note(struct fd_src *src, size_t lineno, const char *fmt, ...)
-{
-	struct fd_set *s = src->set;
-	char **p = grow(&s->notes, s->nnotes, sizeof(*p));
-	char *w = where(src, lineno), *m;
-	va_list ap;
-
-	if (p == NULL || w == NULL) {
-		free(w);
-		return oom(src);
-	}
-	va_start(ap, fmt);
-	m = vfmt(fmt, ap);
-	va_end(ap);
-	*p = m ? malloc(strlen(w) + strlen(m) + 3) : NULL;
-	if (*p == NULL) {
-		free(w);
-		free(m);
-		return oom(src);
-	}
-	sprintf(*p, "%s: %s", w, m);
-	free(w);
-	free(m);
-	s->nnotes++;
-	return 0;
-}
-
-int fd_note_skipped(struct fd_src *src, size_t n, size_t first)
-{
-	if (n == 0)
-		return 0;
-	if (n == 1)
-		return fd_note(src, first, "a line that is not a row skipped");
-	return fd_note(src, 0,
-		       "%zu lines that are not rows skipped (first "
-		       "at line %zu)",
-		       n, first);
-}
-
-int fd_note_zero(struct fd_src *src, size_t n, size_t first,
-		 const char *one, const char *many)
-{
-	if (n == 0)
-		return 0;
-	if (n == 1)
-		return fd_note(src, first, "zero-byte %s dropped (sends nothing)",
-			       one);
-	return fd_note(src, 0,
-		       "%zu zero-byte %s dropped (they send nothing; first "
-		       "at line %zu)",
-		       n, many, first);
-}
-
-const char *fd_positive(const char *s, double *out)
-{
-	const char *why = ml_parse_real(s, out);
-
-	if (why == NULL && !(*out > 0))
-		why = "must be > 0";
-	return why;
-}
-
-const char *fd_count(const char *s, long long *out)
-{
-	const char *why = ml_parse_int(s, out);
-
-	if (why == NULL && *out < 0)
-		why = "must be >= 0";
-	if (why == NULL && *out > ML_INT_MAX)
-		why = "is out of range";
-	return why;
-}
-
-size_t fd_words(char *s, char **w, size_t max)
-{
-	size_t n = 0;
-
-	while (n < max) {
-		s += strspn(s, " \t\r\f\v");
-		if (*s == '\0')
-			break;
-		w[n++] = s;
-		if (n == max)
-			break;
-		s += strcspn(s, " \t\r\f\v");
-		if (*s == '\0')
-			break;
-		*s++ = '\0';
-	}
-	if (n == max) { /* the last word keeps the rest, without its end */
-		char *e = w[n - 1] + strlen(w[n - 1]);
-
-		while (e > w[n - 1] && isspace((unsigned char)e[-1]))
-			*--e = '\0';
-	}
-	return n;
-}
-
-char *fd_trim(char *s)
-{
-	size_t n;
-
-	s += strspn(s, " \t\r\f\v");
-	n = strlen(s);
-	while (n > 0 && isspace((unsigned char)s[n - 1]))
-		s[--n] = '\0';
-	return s;
-}
-
-static bool prefix(const char *s, const char *p)
-{
-	return strncmp(s, p, strlen(p)) == 0;
-}
-
-/* Case-insensitive search for an ASCII word. */
-static bool contains_ci(const char *s, const char *w)
-{
-	size_t n = strlen(w);
-
-	for (; *s; s++) {
-		size_t i;
-
-		for (i = 0; i < n; i++)
-			if (tolower((unsigned char)s[i]) != w[i])
-				break;
-		if (i == n)
-			return true;
-	}
-	return false;
-}
-
-bool fd_is_warning(const char *s)
-{
-	static const char *const pre[] = {
-	    "[",       "srun:",	  "slurmstepd:", "mpirun",     "mpiexec",
-	    "prterun", "orterun", "libibverbs:", "librdmacm:", "UCX ",
-	    "hwloc",   "NOTE:",	  "Note:",	 "ERROR:",     NULL};
-	size_t i, d;
-
-	s += strspn(s, " \t");
-	for (i = 0; pre[i]; i++)
-		if (prefix(s, pre[i]))
-			return true;
-	/* Open MPI frames its help messages with a line of dashes. */
-	d = strspn(s, "-");
-	if (d >= 10 && s[d + strspn(s + d, " \t\r")] == '\0')
-		return true;
-	return contains_ci(s, "warning:") || contains_ci(s, "help message") ||
-	       ((prefix(s, "WARNING") || prefix(s, "Warning")) &&
-		(s[7] == ' ' || s[7] == '!' || s[7] == ':'));
-}
-
-bool fd_is_numeric(const char *w)
-{
-	if (*w == '+' || *w == '-')
-		w++;
-	if (*w == '.')
-		w++;
-	return isdigit((unsigned char)*w);
-}
-
-const char *fd_q(char *buf, const char *s)
-{
-	return ml_quote(buf, ML_QUOTE_LEN, s);
-}
-
-/* ------------------------------------------------------------------ */
-/* Rows and attributes */
-
-static bool same_value(const char *a, const char *b)
-{
-	double x, y;
-
-	if (strcmp(a, b) == 0)
-		return true;
-	return ml_parse_real(a, &x) == NULL && ml_parse_real(b, &y) == NULL &&
-	       x == y;
-}
-
-static void free_kv(struct fd_kv *kv, size_t n)
-{
-	size_t i;
-
-	for (i = 0; kv && i < n; i++) {
-		free(kv[i].key);
-		free(kv[i].val);
-	}
-	free(kv);
-}
-
-/* The attributes merged into kv (n filled of cap): -1 with err on a
- * conflict or no memory. */
-static int merge_attr(struct fd_src *src, size_t lineno, struct fd_kv *kv,
-		      size_t *n)
-{
-	size_t a, i;
-
-	for (a = 0; a < src->nattr; a++) {
-		const struct fd_kv *at = &src->attr[a];
-		char *v;
-
-		for (i = 0; i < *n; i++)
-			if (strcmp(kv[i].key, at->key) == 0)
-				break;
-		if (i < *n && kv[i].val[0] != '\0') {
-			if (same_value(kv[i].val, at->val))
-				continue;
-			return fd_fail(src, lineno,
-				       "%s: the file says %.40s, "
-				       "the attribute says %.40s",
-				       at->key, kv[i].val, at->val);
-		}
-		v = strdup(at->val);
-		if (v == NULL)
-			return oom(src);
-		if (i < *n) { /* an empty cell */
-			free(kv[i].val);
-			kv[i].val = v;
-			continue;
-		}
-		kv[*n].key = strdup(at->key);
-		kv[*n].val = v;
-		if (kv[*n].key == NULL) {
-			free(v);
-			return oom(src);
-		}
-		(*n)++;
-	}
-	return 0;
-}
-
-int fd_add(struct fd_src *src, size_t lineno, const char *const *keys,
-	   const char *const *vals, size_t n, const struct fd_stat *st)
-{
-	struct fd_set *s = src->set;
-	struct fd_kv *kv = calloc(n + src->nattr + 1, sizeof(*kv));
-	struct fd_row *r;
-	size_t i, nkv = 0;
-
-	if (kv == NULL)
-		return oom(src);
-	for (i = 0; i < n; i++, nkv++) {
-		kv[i].key = strdup(keys[i]);
-		kv[i].val = strdup(vals[i]);
-		if (kv[i].key == NULL || kv[i].val == NULL) {
-			free_kv(kv, i + 1);
-			return oom(src);
-		}
-	}
-	if (merge_attr(src, lineno, kv, &nkv)) {
-		free_kv(kv, n + src->nattr);
-		return -1;
-	}
-	r = grow(&s->rows, s->nrows, sizeof(*r));
-	if (r == NULL) {
-		free_kv(kv, nkv);
-		return oom(src);
-	}
-	*r = (struct fd_row){src->name, (long)lineno, kv,
-			     nkv,	st->avg,      st->min,
-			     st->max,	st->unit,     st->weight};
-	s->nrows++;
-	src->nrows++;
-	return 0;
-}
-
-/* Free what the set holds beyond the counts of mark (a fatal error). */
-static void truncate_set(struct fd_set *s, const struct fd_set *mark)
-{
-	while (s->nrows > mark->nrows) {
-		struct fd_row *r = &s->rows[--s->nrows];
-
-		free_kv(r->kv, r->nkv);
-	}
-	while (s->nbad > mark->nbad) {
-		s->nbad--;
-		free(s->bad[s->nbad].where);
-		free(s->bad[s->nbad].msg);
-	}
-	while (s->nnotes > mark->nnotes)
-		free(s->notes[--s->nnotes]);
-	while (s->nfiles > mark->nfiles)
-		free(s->files[--s->nfiles]);
-}
-
-void fd_free(struct fd_set *s)
-{
-	static const struct fd_set none;
-
-	truncate_set(s, &none);
-	free(s->rows);
-	free(s->bad);
-	free(s->notes);
-	free(s->files);
-	memset(s, 0, sizeof(*s));
-}
 
 /* ------------------------------------------------------------------ */
 /* The spec: FILE[:key=value]... */
@@ -455,7 +53,7 @@ static bool attr_list(const char *s)
 
 static void free_attr(struct fd_kv *a, size_t n)
 {
-	free_kv(a, n);
+	fd_free_kv(a, n);
 }
 
 /*
@@ -572,7 +170,7 @@ static int load(struct fd_src *src, FILE *f)
 		}
 		while (len > off && buf[len - 1] == '\r')
 			buf[--len] = '\0';
-		v = grow(&src->line, src->nline, sizeof(*v));
+		v = fd_grow(&src->line, src->nline, sizeof(*v));
 		if (v == NULL)
 			break;
 		*v = strdup(buf + off);
@@ -581,7 +179,7 @@ static int load(struct fd_src *src, FILE *f)
 		src->nline++;
 	}
 	free(buf);
-	return got == 0 ? 0 : oom(src);
+	return got == 0 ? 0 : fd_oom(src);
 }
 
 static void unload(struct fd_src *src)
@@ -595,91 +193,73 @@ static void unload(struct fd_src *src)
 /* ------------------------------------------------------------------ */
 /* Detection by content */
 
-enum fd_format { FD_UNKNOWN, FD_CSV, FD_OSU, FD_IMB };
+/* The readers, in the order detection asks them. */
+static const struct fd_reader *const readers[] = {
+    &fd_reader_osu,
+    &fd_reader_imb,
+    &fd_reader_csv,
+};
+
+#define NREADERS (sizeof(readers) / sizeof(readers[0]))
 
 static bool blank(const char *s)
 {
 	return s[strspn(s, " \t\r\f\v")] == '\0';
 }
 
-/* The title of an OSU Micro-Benchmarks table. */
-static bool osu_title(const char *s)
+/* The reader whose title or banner s is, or NULL. */
+static const struct fd_reader *marker(const char *s)
 {
-	return prefix(s, "# OSU ");
+	size_t r;
+
+	for (r = 0; r < NREADERS; r++)
+		if (readers[r]->marker && readers[r]->marker(s))
+			return readers[r];
+	return NULL;
 }
 
-/* The banner, a rule or a benchmark title of IMB. */
-static bool imb_marker(const char *s)
+/* The reader whose table header s is (loose: its weaker test), or
+ * NULL. */
+static const struct fd_reader *header(const char *s, bool loose)
 {
-	return prefix(s, "#---") || prefix(s, "# Benchmarking ") ||
-	       (s[0] == '#' && (strstr(s, "Intel(R) MPI Benchmarks") ||
-				strstr(s, "Intel (R) MPI Benchmarks") ||
-				strstr(s, "Intel MPI Benchmarks")));
+	size_t r;
+
+	for (r = 0; r < NREADERS; r++)
+		if (readers[r]->header && readers[r]->header(s, loose))
+			return readers[r];
+	return NULL;
 }
 
-bool fd_latency_name(const char *h)
+/* The first title or banner at or after line index i. */
+static const struct fd_reader *later_table(const struct fd_src *src,
+					   size_t i, size_t *start)
 {
-	return strncasecmp(h, "latency", 7) == 0 &&
-	       (h[7] == '\0' || h[7] == '[' || h[7] == '(');
-}
+	const struct fd_reader *r;
 
-/* A CSV header that names a latency column. */
-static bool csv_has_latency(const char *s)
-{
-	char *t = strdup(s), *c, *save = NULL;
-	bool yes = false;
-
-	if (t == NULL)
-		return false;
-	for (c = strtok_r(t, ",", &save); c && !yes;
-	     c = strtok_r(NULL, ",", &save))
-		yes = fd_latency_name(fd_trim(c));
-	free(t);
-	return yes;
-}
-
-/* A CSV header: a comma, or a single latency cell. */
-static bool csv_header(const char *s)
-{
-	char *t = strdup(s), *c;
-	bool yes;
-
-	if (t == NULL)
-		return strchr(s, ',') != NULL;
-	c = fd_trim(t);
-	yes = strchr(c, ',') != NULL || fd_latency_name(c);
-	free(t);
-	return yes;
-}
-
-/* The first OSU title or IMB marker at or after line index i. */
-static enum fd_format later_table(const struct fd_src *src, size_t i,
-				  size_t *start)
-{
 	for (; i < src->nline; i++) {
 		*start = i;
-		if (osu_title(src->line[i]))
-			return FD_OSU;
-		if (imb_marker(src->line[i]))
-			return FD_IMB;
+		r = marker(src->line[i]);
+		if (r != NULL)
+			return r;
 	}
-	return FD_UNKNOWN;
+	return NULL;
 }
 
 /*
- * The format of the first significant line: blank lines and launcher
+ * The reader of the first significant line: blank lines and launcher
  * warnings (an Open MPI help frame whole) are passed over, and so are
- * '#' comments that are neither an OSU title nor an IMB marker.  A
- * first line that is not a CSV header with a latency column may be a
- * job script's preamble ("Running from: ...") before an OSU or IMB
- * table: the first such table then starts the file.
+ * '#' comments that are no reader's title or banner.  A first line
+ * that is not a table header (a CSV header with a latency column) may
+ * be a job script's preamble ("Running from: ...") before an OSU or
+ * IMB table: the first such table then starts the file; failing that,
+ * a header by a reader's weaker test (CSV: any comma).
  */
-static enum fd_format detect(const struct fd_src *src, size_t *start,
-			     bool *empty)
+static const struct fd_reader *detect(const struct fd_src *src,
+				      size_t *start, bool *empty)
 {
+	const struct fd_reader *r;
 	size_t i, later;
 	bool frame = false;
-	enum fd_format f;
 
 	*empty = true;
 	for (i = 0; i < src->nline; i++) {
@@ -694,53 +274,43 @@ static enum fd_format detect(const struct fd_src *src, size_t *start,
 			continue;
 		}
 		*start = i;
-		if (osu_title(s))
-			return FD_OSU;
-		if (imb_marker(s))
-			return FD_IMB;
+		r = marker(s);
+		if (r != NULL)
+			return r;
 		if (frame || fd_is_warning(s))
 			continue;
 		if (s[0] == '#')
 			continue;
-		if (csv_has_latency(s))
-			return FD_CSV;
-		f = later_table(src, i + 1, &later);
-		if (f != FD_UNKNOWN) {
+		r = header(s, false);
+		if (r != NULL)
+			return r;
+		r = later_table(src, i + 1, &later);
+		if (r != NULL) {
 			*start = later;
-			return f;
+			return r;
 		}
-		return csv_header(s) ? FD_CSV : FD_UNKNOWN;
+		return header(s, true);
 	}
-	return FD_UNKNOWN;
+	return NULL;
 }
 
 /* ------------------------------------------------------------------ */
 
 static int read_src(struct fd_src *src, FILE *f)
 {
-	enum fd_format fmt;
+	const struct fd_reader *r;
 	size_t start = 0, n;
 	bool empty;
 	int rc;
 
 	if (load(src, f))
 		return -1;
-	fmt = detect(src, &start, &empty);
+	r = detect(src, &start, &empty);
 	if (empty)
 		return fd_fail(src, 0, "empty file");
-	switch (fmt) {
-	case FD_CSV:
-		rc = fd_read_csv(src, start);
-		break;
-	case FD_OSU:
-		rc = fd_read_osu(src, start);
-		break;
-	case FD_IMB:
-		rc = fd_read_imb(src, start);
-		break;
-	default:
+	if (r == NULL)
 		return fd_fail(src, 0, "unknown format (read: %s)", FD_FORMATS);
-	}
+	rc = r->read(src, start);
 	if (rc)
 		return rc;
 	n = src->nrows + src->nbad;
@@ -770,7 +340,7 @@ int fd_read(struct fd_set *s, const char *spec, FILE *in, char *err,
 	src.set = s;
 	src.err = err;
 	src.errlen = errlen;
-	slot = grow(&s->files, s->nfiles, sizeof(*slot));
+	slot = fd_grow(&s->files, s->nfiles, sizeof(*slot));
 	if (slot != NULL)
 		*slot = strdup(strcmp(path, "-") == 0 ? "stdin" : path);
 	if (slot == NULL || *slot == NULL) {
@@ -797,7 +367,7 @@ int fd_read(struct fd_set *s, const char *spec, FILE *in, char *err,
 		fclose(f);
 out:
 	if (rc)
-		truncate_set(s, &mark);
+		fd_truncate(s, &mark);
 	unload(&src);
 	free_attr(attr, src.nattr);
 	free(path);

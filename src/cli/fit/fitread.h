@@ -1,7 +1,9 @@
 /*
  * fitread.h - what the --data readers (read_csv.c, read_osu.c,
- * read_imb.c) share with fitdata.c, which loads a file's lines and owns
- * the row set; internal to those four files.
+ * read_imb.c) share with their dispatcher (fitdata.c, which loads a
+ * file's lines and walks the readers' table): struct fd_reader, the
+ * file being read, and fitread.c's row set and helpers, which stand
+ * below both.  Internal to src/cli/fit/.
  */
 #ifndef MCASTLAT_CLI_FITREAD_H
 #define MCASTLAT_CLI_FITREAD_H
@@ -32,17 +34,28 @@ struct fd_stat {
 };
 
 /*
- * The readers: lines from index start (the first significant line, which
- * detection looked at) to the end.  Each returns 0, or -1 with src->err
- * written (through fd_fail).
+ * A reader of one format, in the table fitdata.c's detection walks (in
+ * the order OSU, IMB, CSV).  Detection passes over blank lines and
+ * launcher warnings; at each other line it asks every reader's marker,
+ * then (for a line that is no '#' comment) every reader's header, then
+ * looks for a marker further down (a job script's preamble before the
+ * table), then every header with loose set.  The reader that answers
+ * reads the lines from that line's index.
  */
-int fd_read_csv(struct fd_src *src, size_t start);
+struct fd_reader {
+	const char *name;
+	/* A title or banner that starts this format's table wherever it
+	 * stands (OSU's "# OSU ...", IMB's rules); NULL: none. */
+	bool (*marker)(const char *line);
+	/* A table header of this format as the first significant line;
+	 * loose: the weaker test when no table follows; NULL: none. */
+	bool (*header)(const char *line, bool loose);
+	/* Lines from index start (the line detection looked at) to the end:
+	 * 0, or -1 with src->err written (through fd_fail). */
+	int (*read)(struct fd_src *src, size_t start);
+};
 
-/* A CSV header cell naming the measured column: latency, latency[UNIT]
- * or, as OSU writes it, Latency(UNIT) (any case). */
-bool fd_latency_name(const char *h);
-int fd_read_osu(struct fd_src *src, size_t start);
-int fd_read_imb(struct fd_src *src, size_t start);
+extern const struct fd_reader fd_reader_csv, fd_reader_osu, fd_reader_imb;
 
 /*
  * Add a row of line lineno with n inputs keys[i] = vals[i] (copied) and
@@ -100,5 +113,21 @@ bool fd_is_numeric(const char *w);
 
 /* Quote a value for a message into buf (ML_QUOTE_LEN bytes). */
 const char *fd_q(char *buf, const char *s);
+
+/* The fatal error "NAME: out of memory"; returns -1. */
+int fd_oom(struct fd_src *src);
+
+/*
+ * Room for element n of the array *vp of elements of size sz, zeroed;
+ * NULL when out of memory.  The array holds a power of two of elements,
+ * doubled when n reaches it, so that adding n rows costs O(n).
+ */
+void *fd_grow(void *vp, size_t n, size_t sz);
+
+/* Free n key=value pairs and the array. */
+void fd_free_kv(struct fd_kv *kv, size_t n);
+
+/* Free what the set holds beyond the counts of mark (a fatal error). */
+void fd_truncate(struct fd_set *s, const struct fd_set *mark);
 
 #endif

@@ -14,11 +14,20 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli/engine/csvline.h"
 #include "cli/fit/fitread.h"
 #include "cli/engine/parse.h"
 
+
+/* A CSV header cell naming the measured column: latency, latency[UNIT]
+ * or, as OSU writes it, Latency(UNIT) (any case). */
+static bool latency_name(const char *h)
+{
+	return strncasecmp(h, "latency", 7) == 0 &&
+	       (h[7] == '\0' || h[7] == '[' || h[7] == '(');
+}
 
 static bool skipped(const char *s)
 {
@@ -106,7 +115,7 @@ static int read_header(struct fd_src *src, size_t lineno, char *s,
 					       "column %s "
 					       "appears twice in the header",
 					       fd_q(q, h));
-		if (fd_latency_name(h)) {
+		if (latency_name(h)) {
 			if (latency_col(src, lineno, c, k))
 				return -1;
 		} else if (strcmp(h, "weight") == 0) {
@@ -160,7 +169,7 @@ static int read_row(struct fd_src *src, size_t lineno, char *s,
 	return fd_add(src, lineno, keys, vals, n, &st);
 }
 
-int fd_read_csv(struct fd_src *src, size_t start)
+static int read_csv(struct fd_src *src, size_t start)
 {
 	struct csv_cols c = {0};
 	char **f = NULL;
@@ -190,3 +199,30 @@ int fd_read_csv(struct fd_src *src, size_t start)
 	free(vals);
 	return rc;
 }
+
+/* A CSV header: one that names a latency column; loose, any line with
+ * a comma, or a single latency cell. */
+static bool csv_header(const char *s, bool loose)
+{
+	char *t = strdup(s), *c, *save = NULL;
+	bool yes = false;
+
+	if (t == NULL)
+		return loose && strchr(s, ',') != NULL;
+	if (loose) {
+		c = fd_trim(t);
+		yes = strchr(c, ',') != NULL || latency_name(c);
+	} else {
+		for (c = strtok_r(t, ",", &save); c && !yes;
+		     c = strtok_r(NULL, ",", &save))
+			yes = latency_name(fd_trim(c));
+	}
+	free(t);
+	return yes;
+}
+
+const struct fd_reader fd_reader_csv = {
+    .name = "CSV",
+    .header = csv_header,
+    .read = read_csv,
+};

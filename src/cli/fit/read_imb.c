@@ -288,7 +288,7 @@ static int notes(struct fd_src *src, const struct imb *m)
 	return 0;
 }
 
-int fd_read_imb(struct fd_src *src, size_t start)
+static int read_imb(struct fd_src *src, size_t start)
 {
 	struct imb m = {0};
 	size_t i;
@@ -300,3 +300,19 @@ int fd_read_imb(struct fd_src *src, size_t start)
 		return -1;
 	return notes(src, &m);
 }
+
+/* The banner, a rule or a benchmark title of IMB. */
+static bool imb_marker(const char *s)
+{
+	return strncmp(s, "#---", 4) == 0 ||
+	       strncmp(s, "# Benchmarking ", 15) == 0 ||
+	       (s[0] == '#' && (strstr(s, "Intel(R) MPI Benchmarks") ||
+				strstr(s, "Intel (R) MPI Benchmarks") ||
+				strstr(s, "Intel MPI Benchmarks")));
+}
+
+const struct fd_reader fd_reader_imb = {
+    .name = "IMB-MPI1",
+    .marker = imb_marker,
+    .read = read_imb,
+};

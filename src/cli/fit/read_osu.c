@@ -286,7 +286,7 @@ static int one_line(struct fd_src *src, size_t lineno, char *s, struct osu *o)
 	return 0;
 }
 
-int fd_read_osu(struct fd_src *src, size_t start)
+static int read_osu(struct fd_src *src, size_t start)
 {
 	struct osu o = {0};
 	size_t i;
@@ -303,3 +303,15 @@ int fd_read_osu(struct fd_src *src, size_t start)
 		return -1;
 	return 0;
 }
+
+/* The title of an OSU Micro-Benchmarks table. */
+static bool osu_title(const char *s)
+{
+	return strncmp(s, "# OSU ", 6) == 0;
+}
+
+const struct fd_reader fd_reader_osu = {
+    .name = "OSU Micro-Benchmarks",
+    .marker = osu_title,
+    .read = read_osu,
+};
