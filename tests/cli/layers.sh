@@ -92,7 +92,7 @@ circles() {
 while read -r f; do
 	d=${f%/*}
 	sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f" | while read -r h; do
-		for c in "$d/$h" "$dir/$h" "include/$h"; do
+		for c in "$d/$h" "$dir/$h" "src/$h" "include/$h"; do
 			if [ -f "$c" ]; then
 				echo "$f $c"
 				break
