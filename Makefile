@@ -267,7 +267,7 @@ cli: $(BIN) $(BUILD)/completion/mcastlat
 	tests/cli/completion.sh $(RUN_BIN) $(BUILD)/completion/mcastlat
 	tests/cli/scripts.sh $(RUN_BIN)
 	tests/cli/statuses.sh $(RUN_BIN)
-	tests/cli/layers.sh src/cli
+	tests/cli/layers.sh src
 
 # Hard inputs: every command fed every class of bad value (exit 2, one
 # stderr line, no stdout), malformed and BOM/CRLF batch files.

@@ -885,7 +885,7 @@ START_TEST(test_prune_wait_long)
 	ml_route_config(&s.rc, &s.t, p.routing, p.vcs);
 	s.nvc_node = s.t.nport * s.V;
 	ck_assert_int_eq(ml_net_init(&s), 0);
-	ck_assert_int_eq(ml_mc_init(&s), 0);
+	ck_assert_int_eq(ml_mc_init(&s, &ml_mc_tree), 0);
 	s.msgs = calloc(1, sizeof(*s.msgs));
 	s.ops = calloc(1, sizeof(*s.ops));
 	ck_assert(s.msgs && s.ops);
@@ -906,12 +906,12 @@ START_TEST(test_prune_wait_long)
 	s.ov[o].cnt = (uint16_t)s.B;
 	for (c = 1; c < 70000; c++) {
 		s.now = c;
-		ml_mc_switch(&s, 5, id);
+		s.mc->ops->sw(&s, 5, id);
 	}
 	ck_assert_uint_eq(s.ops[0].prunings, 0);
 	ck_assert_uint_eq(s.ov[o2].owner, id);
 	s.now = c;
-	ml_mc_switch(&s, 5, id);
+	s.mc->ops->sw(&s, 5, id);
 	ck_assert_uint_eq(s.ops[0].prunings, 1);
 	ck_assert_uint_eq(s.ov[o2].owner, SIM_NONE); /* released */
 	ck_assert_uint_eq(s.ov[o].owner, id);	     /* kept */

@@ -7,8 +7,12 @@
  *
  * Internal to the simulator (src/sim); no state, no allocation, so the
  * router calls these from its hot loop and the tests check them alone.
- * The end of the file declares the router side (tree.c, path.c): the
- * per-input worm state and the hooks router.c and sim.c call.
+ * The end of the file declares the router side: the per-input worm
+ * state and what the mechanisms share (mcnet.c), and the table of hooks
+ * through which router.c drives a mechanism (struct ml_mc_ops: tree.c's
+ * ml_mc_tree, path.c's ml_mc_path), as it drives routing through
+ * route.c's candidates: sim.c picks the table, router.c calls it, and a
+ * mechanism reports back only through return values.
  *
  * Coordinates: a 2-D mesh of w columns by h rows, node id = x + w * y
  * (dimension 0 varies fastest, as in the engine).  Directions are output
@@ -20,6 +24,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "sim/simint.h"
 
 enum ml_mc_dir {
 	ML_MC_XP = 0, /* +x, east */
@@ -93,11 +99,26 @@ size_t ml_tree_layout(const unsigned *dests, size_t n, unsigned data,
 size_t ml_path_layout(const unsigned *dests, size_t n, unsigned data,
 		      struct ml_mc_flit *out);
 
-/* ---- Router side (tree.c, path.c), called by router.c and sim.c ------- */
+/* ---- Router side (mcnet.c; tree.c, path.c through their hooks) -------- */
 
-struct sim;
-struct flit;
-struct msg;
+/*
+ * A hardware multicast mechanism as the router drives it: tree.c's
+ * ml_mc_tree (tree-based multicast with pruning), path.c's ml_mc_path
+ * (Dual-Path and PM path worms).  sim.c picks one for --multicast and
+ * hands it to ml_mc_init; router.c calls it through s->mc->ops.
+ */
+struct ml_mc_ops {
+	/* Routing unit, for input VC id of node: -1 when the head is not
+	 * this mechanism's worm (the engine routes it), else 1 for a
+	 * successful decision, 0 for none. */
+	int (*route)(struct sim *s, unsigned node, uint32_t id);
+	/* Switch stage of an input VC holding a worm (ivc.mc set). */
+	void (*sw)(struct sim *s, unsigned node, uint32_t id);
+	/* Start of every cycle, before the routers, or NULL. */
+	void (*cycle)(struct sim *s);
+};
+
+extern const struct ml_mc_ops ml_mc_tree, ml_mc_path;
 
 /* Per input VC state of a hardware multicast worm (ivc.mc != IVM_NONE). */
 struct mcin {
@@ -140,25 +161,19 @@ struct mcnet {
 	int pruning;
 	unsigned prune_wait;
 	int pm; /* path worms: PM (else Dual-Path) */
+	const struct ml_mc_ops *ops; /* the mechanism */
 };
 
-/* Allocate the multicast state when p->multicast is tree, dual-path or
- * pm (s->mc stays NULL otherwise); 0 or -1 (no memory). */
-int ml_mc_init(struct sim *s);
+/* mcnet.c.  Allocate the multicast state for the mechanism ops (s->mc
+ * stays NULL when ops is NULL: no hardware multicast); 0 or -1 (no
+ * memory). */
+int ml_mc_init(struct sim *s, const struct ml_mc_ops *ops);
 void ml_mc_free(struct sim *s);
-/* Start of every cycle: end marks that reached an empty input VC in the
- * previous cycle release that input's branches (notes A2). */
-void ml_mc_cycle(struct sim *s);
-/* Routing unit, for input VC id of node: -1 when the head is not a
- * hardware multicast worm (the engine routes it), else 1 for a
- * successful decision, 0 for none. */
-int ml_mc_route(struct sim *s, unsigned node, uint32_t id);
-/* Switch stage of a multicast input VC (ivc.mc set). */
-void ml_mc_switch(struct sim *s, unsigned node, uint32_t id);
 /* Flit f of a hardware multicast message reaches the node through
- * delivery channel l. */
-void ml_mc_deliver(struct sim *s, unsigned node, unsigned l,
-		   const struct flit *f);
+ * delivery channel l: 1 when the node now has the whole message (its
+ * address and every data flit; the caller tells traffic.c), else 0. */
+int ml_mc_deliver(struct sim *s, unsigned node, unsigned l,
+		  const struct flit *f);
 /* The sent-th flit of hardware multicast message m at its source. */
 void ml_mc_flit(const struct sim *s, const struct msg *m, unsigned sent,
 		struct flit *f);
@@ -173,8 +188,43 @@ void ml_mc_mark(struct sim *s, uint32_t id, int on);
  * flit, or pass the mark downstream. */
 void ml_mc_mark_end(struct sim *s, uint32_t o);
 
-/* path.c */
-int ml_path_route(struct sim *s, unsigned node, uint32_t id);
-void ml_path_switch(struct sim *s, unsigned node, uint32_t id);
+/* The i-th flit queued in input VC id. */
+static inline struct flit *ml_mc_iq_at(const struct sim *s, uint32_t id,
+				       unsigned i)
+{
+	unsigned slot = s->iv[id].head + i;
+
+	if (slot >= s->B)
+		slot -= s->B;
+	return &s->iq[(size_t)id * s->B + slot];
+}
+
+/* Which queue position of tree input VC id waits for the routing unit:
+ * 0, 1, or -1. */
+static inline int ml_mc_tree_pending(const struct sim *s, uint32_t id)
+{
+	const struct ivc *iv = &s->iv[id];
+	const struct mcin *t = &s->mc->in[id];
+	const struct flit *h;
+
+	if (iv->cnt == 0 || t->replay)
+		return -1;
+	h = ml_mc_iq_at(s, id, 0);
+	if (h->kind == FK_ADDR && !t->rt)
+		return 0;
+	if (iv->cnt >= 2 && !t->rt1 && ml_mc_iq_at(s, id, 1)->kind == FK_ADDR)
+		return 1;
+	return -1;
+}
+
+/* The input VC at the far end of network output VC o. */
+static inline uint32_t ml_mc_downstream(const struct sim *s, uint32_t o)
+{
+	unsigned node = o / s->nvc_node, port = o % s->nvc_node / s->V;
+
+	return (s->t.nbr[(size_t)node * s->t.P + port] * s->t.nport + port) *
+		   s->V +
+	       o % s->V;
+}
 
 #endif

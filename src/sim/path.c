@@ -2,7 +2,8 @@
  * path.c - the path-based rivals of tree multicast (SPEC section 8;
  * notes/multicast_mechanisms.md sections 1 and 2): their pure routing
  * functions and destination orders, and their worms in the router
- * (ml_path_route, ml_path_switch: absorb and forward, at the end of the file).
+ * (path_route, path_switch: absorb and forward, at the end of the file,
+ * reached by router.c through the hooks of ml_mc_path).
  *
  * Dual-Path (Lin & Ni 1991; Lin, McKinley & Ni 1994).  The boustrophedon
  * labelling L(x, y) = y w + x (y even), y w + (w - 1 - x) (y odd) is a
@@ -192,7 +193,7 @@ size_t ml_path_layout(const unsigned *dests, size_t n, unsigned data,
  * channel classes, notes A6; with one delivery channel they share it);
  * PM takes any free delivery channel. */
 
-int ml_path_route(struct sim *s, unsigned node, uint32_t id)
+static int path_route(struct sim *s, unsigned node, uint32_t id)
 {
 	struct ivc *iv = &s->iv[id];
 	struct mcin *t = &s->mc->in[id];
@@ -260,7 +261,34 @@ int ml_path_route(struct sim *s, unsigned node, uint32_t id)
 	return 1;
 }
 
-void ml_path_switch(struct sim *s, unsigned node, uint32_t id)
+/* The routing unit's hook: -1 when the head is not a path worm (the
+ * engine routes it), else 1 for a successful decision, 0 for none. */
+static int path_route_hook(struct sim *s, unsigned node, uint32_t id)
+{
+	struct ivc *iv = &s->iv[id];
+	const struct mcin *t = &s->mc->in[id];
+	const struct flit *f;
+
+	if (iv->cnt == 0) {
+		if (!iv->mc)
+			return -1;
+		ml_mc_settle(s, node, id);
+		return 0;
+	}
+	f = ml_mc_iq_at(s, id, 0);
+	if (iv->mc == IVM_NONE) {
+		if (iv->state != IV_IDLE || s->msgs[f->msg].kind != MK_PATH)
+			return -1;
+		return path_route(s, node, id);
+	}
+	if (f->kind != FK_ADDR || t->rt || !(t->hold || iv->state == IV_IDLE)) {
+		ml_mc_settle(s, node, id); /* nothing to route: out of the mask */
+		return 0;
+	}
+	return path_route(s, node, id);
+}
+
+static void path_switch(struct sim *s, unsigned node, uint32_t id)
 {
 	struct ivc *iv = &s->iv[id];
 	struct mcin *t = &s->mc->in[id];
@@ -316,3 +344,8 @@ void ml_path_switch(struct sim *s, unsigned node, uint32_t id)
 	}
 	ml_mc_settle(s, node, id);
 }
+
+const struct ml_mc_ops ml_mc_path = {
+    .route = path_route_hook,
+    .sw = path_switch,
+};

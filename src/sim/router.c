@@ -47,7 +47,10 @@
  * follows it (ivc.out) until the flit marked FF_TAIL has been switched;
  * the output VC is freed when that flit crosses the link.
  *
- * How multicast plugs in (tree.c, path.c).  A flit is typed (address/data),
+ * How multicast plugs in (tree.c, path.c, through the hooks of struct
+ * ml_mc_ops in s->mc->ops; what they share is mcnet.c's: a destination
+ * that has its whole message is reported by ml_mc_deliver's return, and
+ * this file tells traffic.c).  A flit is typed (address/data),
  * carries its message and, for addresses, its destination, and any flit
  * can carry the end-of-worm mark FF_TAIL.  The per-input state keeps
  * "where the head flit goes this cycle" (ivc.out) apart from what the
@@ -285,8 +288,10 @@ HOT void route_phase(struct sim *s, unsigned node, unsigned W)
 				if ((pass == 0) != (b >= start) ||
 				    arrived_now(&s->iv[base + b], s->now))
 					continue;
-				if (s->mc) { /* tree and path worms: tree.c */
-					int r = ml_mc_route(s, node, base + b);
+				if (s->mc) { /* tree and path worms: the
+					      * mechanism's hook */
+					int r = s->mc->ops->route(s, node,
+								  base + b);
 
 					if (r > 0) {
 						s->rr_route[node] = b + 1;
@@ -312,7 +317,7 @@ HOT void switch_phase(struct sim *s, unsigned node, unsigned W)
 	uint64_t *m = s->imask + (size_t)node * W;
 	uint64_t *om = s->omask + (size_t)node * W;
 	uint64_t *rm = s->rmask + (size_t)node * W;
-	/* multicast worms: ml_mc_switch decides (tree.c) */
+	/* multicast worms: the mechanism's switch hook decides */
 	const uint64_t *mcm = s->mc ? s->mc->mask + (size_t)node * W : NULL;
 	struct ivc *ivs = s->iv;
 	struct ovc *ovs = s->ov;
@@ -337,8 +342,8 @@ HOT void switch_phase(struct sim *s, unsigned node, unsigned W)
 			const struct flit *f;
 
 			bits &= bits - 1;
-			if (iv->mc) { /* a tree or path worm: tree.c */
-				ml_mc_switch(s, node, id);
+			if (iv->mc) { /* a tree or path worm: its hook */
+				s->mc->ops->sw(s, node, id);
 				continue;
 			}
 			/* One branch for the three reasons not to move, each a
@@ -434,7 +439,8 @@ HOT void link_port(struct sim *s, unsigned node, unsigned port, unsigned W)
 	if (s->hooks && s->hooks->flit)
 		s->hooks->flit(s->hooks->arg, node, port, v, &f, s->now);
 	if (dn == SIM_NONE && s->mc && s->msgs[f.msg].kind >= MK_TREE) {
-		ml_mc_deliver(s, node, port - s->t.P, &f);
+		if (ml_mc_deliver(s, node, port - s->t.P, &f))
+			ml_traffic_mc_done(s, node, f.msg);
 		return;
 	}
 	if (dn == SIM_NONE) {
@@ -533,34 +539,6 @@ void ml_net_routers_cycle(struct sim *s, unsigned n)
 /* ------------------------------------------------------------------ */
 /* 4. Injection channels. */
 
-static void inj_next(struct sim *s, struct inj *in)
-{
-	uint32_t m = in->qhead;
-
-	in->cur = m;
-	in->sent = 0;
-	if (m == SIM_NONE)
-		return;
-	in->qhead = s->msgs[m].next;
-	if (in->qhead == SIM_NONE)
-		in->qtail = SIM_NONE;
-}
-
-/* Append message m to the source queue of injection channel ch. */
-void ml_traffic_inj_activate(struct sim *s, uint32_t ch)
-{
-	struct inj *in = &s->inj[ch];
-
-	if (in->cur == SIM_NONE) {
-		inj_next(s, in);
-		in->start_at = s->now + s->p->delta;
-	}
-	if (!in->active) {
-		in->active = 1;
-		s->inj_act[s->ninj_act++] = ch;
-	}
-}
-
 /* The fields of struct sim are read into locals once: the stores through
  * uint32_t and uint64_t pointers below may alias them (router.c's HOT
  * phases do the same). */
@@ -628,7 +606,7 @@ void ml_net_inject_phase(struct sim *s)
 		if (++in->sent == m->flits) {
 			in->qlen--;
 			s->queued--;
-			inj_next(s, in);
+			ml_inj_next(s, in);
 			in->start_at = now + 1 + s->p->delta;
 		}
 	}

@@ -308,6 +308,22 @@ static void sim_free(struct sim *s)
 		gsl_rng_free(s->rng);
 }
 
+/* The hardware multicast mechanism of --multicast, whose hooks the
+ * router calls (sim/mcast.h), or NULL: unicasts and software multicast
+ * need none. */
+static const struct ml_mc_ops *mc_mechanism(const struct ml_sim_params *p)
+{
+	switch (p->multicast) {
+	case ML_SIM_TREE:
+		return &ml_mc_tree;
+	case ML_SIM_DUAL_PATH:
+	case ML_SIM_PM:
+		return &ml_mc_path;
+	default:
+		return NULL;
+	}
+}
+
 static int sim_init(struct sim *s, const struct ml_sim_params *p,
 		    unsigned long seed)
 {
@@ -325,7 +341,8 @@ static int sim_init(struct sim *s, const struct ml_sim_params *p,
 	if (!s->rng)
 		return -1;
 	gsl_rng_set(s->rng, seed);
-	if (ml_net_init(s) || ml_traffic_init(s) || ml_mc_init(s))
+	if (ml_net_init(s) || ml_traffic_init(s) ||
+	    ml_mc_init(s, mc_mechanism(p)))
 		return -1;
 	ml_batches_init(&s->bat, p->trace != NULL);
 	ml_batches_init(&s->bat_u, p->trace != NULL);
@@ -519,8 +536,8 @@ static uint64_t deadlock_cycles(const struct sim *s)
 
 static void one_cycle(struct sim *s)
 {
-	if (s->mc) /* end marks of tree branches (tree.c) */
-		ml_mc_cycle(s);
+	if (s->mc && s->mc->ops->cycle) /* end marks of tree branches */
+		s->mc->ops->cycle(s);
 	/* routers activated by an arrival in this pass hold only flits that
 	 * arrived this cycle: nothing to do for them until the next */
 	ml_net_routers_cycle(s, s->nact);

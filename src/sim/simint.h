@@ -11,9 +11,19 @@
  *   traffic.c generation, patterns, source queues, software multicasts
  *   stats.c   batch means, Student t interval, accumulators
  *   sim.c     params, validation, the cycle loop, stopping, replications
- *   tree.c    tree multicast with pruning in the router; what tree and
- *             path worms share (state, end marks, delivery): sim/mcast.h
- *   path.c    Dual-Path and PM: routing functions, path worms in the router
+ *   mcnet.c   what the hardware multicast mechanisms share in the
+ *             router (state, masks, end marks, layouts, delivery)
+ *   tree.c    tree multicast with pruning in the router (ml_mc_tree)
+ *   path.c    Dual-Path and PM: routing functions, path worms in the
+ *             router (ml_mc_path)
+ *
+ * Each file stands above what it calls (tests/cli/layers.sh): sim.c
+ * calls the others; router.c calls route.c, topo.c, traffic.c (a message
+ * delivered) and mcnet.c, and drives tree.c or path.c only through the
+ * table of hooks sim.c picks (struct ml_mc_ops, sim/mcast.h), as it
+ * drives routing through route.c's candidates; tree.c and path.c call
+ * mcnet.c and route.c and report through return values; traffic.c
+ * calls route.c, topo.c and path.c's pure functions, never the router.
  */
 #ifndef MCASTLAT_SIMINT_H
 #define MCASTLAT_SIMINT_H
@@ -425,7 +435,26 @@ static inline void oq_push(struct sim *s, unsigned node, uint32_t o,
 	}
 }
 
-/* router.c */
+/* Make the next message of injection channel in's source queue its
+ * current one (none: in->cur = SIM_NONE): router.c's injection phase
+ * when a message has left, traffic.c when a message joins an idle
+ * channel. */
+static inline void ml_inj_next(struct sim *s, struct inj *in)
+{
+	uint32_t m = in->qhead;
+
+	in->cur = m;
+	in->sent = 0;
+	if (m == SIM_NONE)
+		return;
+	in->qhead = s->msgs[m].next;
+	if (in->qhead == SIM_NONE)
+		in->qtail = SIM_NONE;
+}
+
+/* router.c: the network, called by sim.c; it tells traffic.c of every
+ * message delivered (ml_traffic_delivered, ml_traffic_mc_done) and
+ * drives the multicast mechanisms through their hooks (sim/mcast.h). */
 int ml_net_init(struct sim *s);
 void ml_net_free(struct sim *s);
 /* The cycle of the first n routers of the active list, in its order. */
@@ -435,19 +464,20 @@ uint32_t ml_net_select(struct sim *s, unsigned node, const struct cand *c,
 void ml_net_inject_phase(struct sim *s);
 void ml_net_compact(struct sim *s);
 
-/* traffic.c */
+/* traffic.c: messages, their source queues and their completion; calls
+ * nothing of router.c, tree.c or sim.c. */
 int ml_traffic_init(struct sim *s);
 void ml_traffic_free(struct sim *s);
 int ml_traffic_generate(struct sim *s); /* messages born this cycle */
 uint64_t ml_traffic_next_event(const struct sim *s);
 void ml_traffic_delivered(struct sim *s, unsigned node, uint32_t m);
 unsigned ml_traffic_pattern_dest(struct sim *s, unsigned src);
-void ml_traffic_inj_activate(struct sim *s, uint32_t ch);
 int ml_traffic_failed(const struct sim *s); /* an allocation failed */
 
-/* Hardware multicast: tree.c and path.c (declared in sim/mcast.h).
- * traffic.c: a destination of hardware multicast message m has the whole
- * message. */
+/* Hardware multicast: mcnet.c, tree.c and path.c (declared in
+ * sim/mcast.h).  traffic.c: a destination of hardware multicast message
+ * m has the whole message (router.c calls it when ml_mc_deliver says
+ * so). */
 void ml_traffic_mc_done(struct sim *s, unsigned node, uint32_t m);
 
 /* sim.c */

@@ -375,6 +375,23 @@ unsigned ml_traffic_pattern_dest(struct sim *s, unsigned src)
 /* ------------------------------------------------------------------ */
 /* Source queues. */
 
+/* Injection channel ch has a message in its source queue: make it the
+ * channel's current one if it has none, and put the channel on the
+ * injection phase's active list. */
+static void inj_activate(struct sim *s, uint32_t ch)
+{
+	struct inj *in = &s->inj[ch];
+
+	if (in->cur == SIM_NONE) {
+		ml_inj_next(s, in);
+		in->start_at = s->now + s->p->delta;
+	}
+	if (!in->active) {
+		in->active = 1;
+		s->inj_act[s->ninj_act++] = ch;
+	}
+}
+
 static void enqueue(struct sim *s, unsigned node, uint32_t m)
 {
 	unsigned L = s->t.L, lp = 0;
@@ -394,7 +411,7 @@ static void enqueue(struct sim *s, unsigned node, uint32_t m)
 	in->qtail = m;
 	in->qlen++;
 	s->queued++;
-	ml_traffic_inj_activate(s, ch);
+	inj_activate(s, ch);
 }
 
 static uint32_t new_copy(struct sim *s, uint32_t o, unsigned src, unsigned dest,

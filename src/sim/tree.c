@@ -1,8 +1,10 @@
 /*
  * tree.c - tree-based multicast with pruning (Malumbres & Duato, paper
  * 004 sections 2 to 4; SPEC section 8; notes/multicast_mechanisms.md
- * section 3 and ambiguities A1-A15) in the router of router.c, and what
- * tree and path worms share: their state, end marks, delivery.
+ * section 3 and ambiguities A1-A15) in the router of router.c: the tree
+ * worm's routing, switching, pruning and release, driven by router.c
+ * through the hooks of ml_mc_tree.  What tree and path worms share
+ * (their state, masks, end marks, delivery) is mcnet.c's.
  *
  * The worm is [d_1, data_1 .. data_D, d_2 .. d_n] (004 Figure 1).  At
  * every input VC (struct mcin):
@@ -68,69 +70,7 @@ size_t ml_tree_layout(const unsigned *dests, size_t n, unsigned data,
 }
 
 /* ------------------------------------------------------------------ */
-/* State. */
-
-int ml_mc_init(struct sim *s)
-{
-	const struct ml_sim_params *p = s->p;
-	size_t nvc = (size_t)s->t.N * s->nvc_node;
-	size_t ndl = (size_t)s->t.N * s->t.L;
-	struct mcnet *mc;
-
-	if (p->multicast != ML_SIM_TREE && p->multicast != ML_SIM_DUAL_PATH &&
-	    p->multicast != ML_SIM_PM)
-		return 0;
-	mc = calloc(1, sizeof(*mc));
-	if (!mc)
-		return -1;
-	s->mc = mc;
-	/* DOR: at most one VC per port and dateline class, one delivery
-	 * channel (the destinations are distinct) */
-	mc->maxbr = 2 * s->t.P + s->t.L;
-	mc->in = calloc(nvc, sizeof(*mc->in));
-	mc->br = malloc(nvc * mc->maxbr * sizeof(*mc->br));
-	mc->dcnt = calloc(ndl, sizeof(*mc->dcnt));
-	mc->darm = calloc(ndl, 1);
-	mc->pend = malloc(nvc * sizeof(*mc->pend));
-	mc->mask = calloc((size_t)s->t.N * s->W, sizeof(*mc->mask));
-	mc->pnext = malloc(nvc * sizeof(*mc->pnext));
-	if (!mc->in || !mc->br || !mc->dcnt || !mc->darm || !mc->pend ||
-	    !mc->pnext || !mc->mask)
-		return -1;
-	mc->pruning = p->pruning;
-	mc->prune_wait = p->prune_wait ? p->prune_wait : 1;
-	mc->pm = p->multicast == ML_SIM_PM;
-	return 0;
-}
-
-void ml_mc_free(struct sim *s)
-{
-	struct mcnet *mc = s->mc;
-
-	if (!mc)
-		return;
-	free(mc->in);
-	free(mc->br);
-	free(mc->dcnt);
-	free(mc->darm);
-	free(mc->pend);
-	free(mc->pnext);
-	free(mc->mask);
-	free(mc);
-	s->mc = NULL;
-}
-
-/* ------------------------------------------------------------------ */
 /* Queues. */
-
-static inline struct flit *iq_at(const struct sim *s, uint32_t id, unsigned i)
-{
-	unsigned slot = s->iv[id].head + i;
-
-	if (slot >= s->B)
-		slot -= s->B;
-	return &s->iq[(size_t)id * s->B + slot];
-}
 
 /* Drop the head flit of input VC id of node. */
 static void pop_in(struct sim *s, uint32_t id)
@@ -142,102 +82,6 @@ static void pop_in(struct sim *s, uint32_t id)
 	iv->cnt--;
 	iv->pop_at = s->now;
 	s->last_move = s->now;
-}
-
-/* Which queue position waits for the routing unit: 0, 1, or -1. */
-static int tree_pending(const struct sim *s, uint32_t id)
-{
-	const struct ivc *iv = &s->iv[id];
-	const struct mcin *t = &s->mc->in[id];
-	const struct flit *h;
-
-	if (iv->cnt == 0 || t->replay)
-		return -1;
-	h = iq_at(s, id, 0);
-	if (h->kind == FK_ADDR && !t->rt)
-		return 0;
-	if (iv->cnt >= 2 && !t->rt1 && iq_at(s, id, 1)->kind == FK_ADDR)
-		return 1;
-	return -1;
-}
-
-void ml_mc_settle(struct sim *s, unsigned node, uint32_t id)
-{
-	const struct ivc *iv = &s->iv[id];
-	const struct mcin *t = &s->mc->in[id];
-	unsigned b = id - node * s->nvc_node;
-	uint64_t bit = (uint64_t)1 << (b & 63);
-	uint64_t *im = s->imask + (size_t)node * s->W + (b >> 6);
-	uint64_t *rm = s->rmask + (size_t)node * s->W + (b >> 6);
-	int need = 0;
-
-	if (iv->cnt || (iv->mc == IVM_TREE && t->replay))
-		*im |= bit;
-	else
-		*im &= ~bit;
-	if (iv->mc == IVM_TREE) {
-		need = tree_pending(s, id) >= 0;
-	} else if (iv->cnt) {
-		const struct flit *f = iq_at(s, id, 0);
-
-		if (iv->mc == IVM_NONE)
-			need = iv->state == IV_IDLE;
-		else if (f->kind == FK_ADDR && !t->rt)
-			need = t->hold || iv->state == IV_IDLE;
-	}
-	if (need)
-		*rm |= bit;
-	else
-		*rm &= ~bit;
-}
-
-/* The input VC at the far end of network output VC o. */
-static uint32_t downstream(const struct sim *s, uint32_t o)
-{
-	unsigned node = o / s->nvc_node, port = o % s->nvc_node / s->V;
-
-	return (s->t.nbr[(size_t)node * s->t.P + port] * s->t.nport + port) *
-		   s->V +
-	       o % s->V;
-}
-
-void ml_mc_mark(struct sim *s, uint32_t id, int on)
-{
-	unsigned node = id / s->nvc_node, b = id - node * s->nvc_node;
-	uint64_t *w = s->mc->mask + (size_t)node * s->W + (b >> 6);
-
-	if (on)
-		*w |= (uint64_t)1 << (b & 63);
-	else
-		*w &= ~((uint64_t)1 << (b & 63));
-}
-
-void ml_mc_mark_end(struct sim *s, uint32_t o)
-{
-	struct ovc *ov = &s->ov[o];
-	uint32_t d;
-
-	if (ov->cnt) { /* the branch's last flit is still here */
-		unsigned slot = ov->head + ov->cnt - 1;
-
-		if (slot >= s->B)
-			slot -= s->B;
-		s->oq[(size_t)o * s->B + slot].flags |= FF_TAIL;
-		return;
-	}
-	if (o % s->nvc_node / s->V >= s->t.P) { /* delivery: all there */
-		ov->owner = SIM_NONE;
-		return;
-	}
-	d = downstream(s, o);
-	if (s->iv[d].cnt) { /* no other worm can be behind it */
-		iq_at(s, d, s->iv[d].cnt - 1u)->flags |= FF_TAIL;
-		ov->owner = SIM_NONE;
-		return;
-	}
-	/* the mark crosses the link next cycle; o stays taken until then,
-	 * so no new worm can reach d before d has ended this one */
-	s->mc->pnext[s->mc->npnext++] = o;
 }
 
 static struct mop *op_of(struct sim *s, uint32_t m)
@@ -288,7 +132,9 @@ static void prune(struct sim *s, uint32_t id, uint32_t keep)
 	ml_mc_settle(s, id / s->nvc_node, id);
 }
 
-void ml_mc_cycle(struct sim *s)
+/* Start of every cycle: end marks that reached an empty input VC in the
+ * previous cycle release that input's branches (notes A2). */
+static void tree_cycle(struct sim *s)
 {
 	struct mcnet *mc = s->mc;
 	uint32_t *x = mc->pend;
@@ -301,7 +147,7 @@ void ml_mc_cycle(struct sim *s)
 	mc->npend = n;
 	mc->npnext = 0;
 	for (i = 0; i < n; i++) {
-		uint32_t o = mc->pend[i], d = downstream(s, o);
+		uint32_t o = mc->pend[i], d = ml_mc_downstream(s, o);
 		struct mcin *t = &mc->in[d];
 
 		s->ov[o].owner = SIM_NONE;
@@ -340,16 +186,16 @@ static int tree_route(struct sim *s, unsigned node, uint32_t id)
 		memset(t, 0, sizeof(*t));
 		iv->mc = IVM_TREE;
 		ml_mc_mark(s, id, 1);
-		t->msg = iq_at(s, id, 0)->msg;
+		t->msg = ml_mc_iq_at(s, id, 0)->msg;
 	}
-	pos = tree_pending(s, id);
+	pos = ml_mc_tree_pending(s, id);
 	if (pos < 0) {
 		ml_mc_settle(s, node, id);
 		return 0;
 	}
 	if (pos == 1 && iv->cnt == 2 && iv->arr_at == s->now)
 		return 0; /* arrived this cycle: next cycle */
-	f = iq_at(s, id, (unsigned)pos);
+	f = ml_mc_iq_at(s, id, (unsigned)pos);
 	nc = ml_route_cands(&s->t, &s->rc, node, f->dest, f->wrapped, c);
 	/* reuse a branch the routing function permits (004 2.1(b), A14) */
 	for (i = 0; i < t->nbr && o == SIM_NONE; i++) {
@@ -387,7 +233,7 @@ static int tree_route(struct sim *s, unsigned node, uint32_t id)
 			uint32_t keep = SIM_NONE;
 
 			if (pos == 1)
-				keep = iq_at(s, id, 0)->kind == FK_ADDR
+				keep = ml_mc_iq_at(s, id, 0)->kind == FK_ADDR
 					   ? iv->out
 					   : t->cur;
 			if (t->nbr > (keep != SIM_NONE))
@@ -415,10 +261,11 @@ static int tree_route(struct sim *s, unsigned node, uint32_t id)
 	return 1;
 }
 
-int ml_mc_route(struct sim *s, unsigned node, uint32_t id)
+/* The routing unit's hook: -1 when the head is not a tree worm (the
+ * engine routes it), else 1 for a successful decision, 0 for none. */
+static int tree_route_hook(struct sim *s, unsigned node, uint32_t id)
 {
 	struct ivc *iv = &s->iv[id];
-	struct mcin *t = &s->mc->in[id];
 	const struct flit *f;
 
 	if (iv->cnt == 0) {
@@ -427,29 +274,11 @@ int ml_mc_route(struct sim *s, unsigned node, uint32_t id)
 		ml_mc_settle(s, node, id);
 		return 0;
 	}
-	f = iq_at(s, id, 0);
-	switch (iv->mc) {
-	case IVM_NONE:
-		if (iv->state != IV_IDLE)
-			return -1;
-		switch (s->msgs[f->msg].kind) {
-		case MK_TREE:
-			return tree_route(s, node, id);
-		case MK_PATH:
-			return ml_path_route(s, node, id);
-		default:
-			return -1;
-		}
-	case IVM_TREE:
-		return tree_route(s, node, id);
-	default:
-		if (f->kind != FK_ADDR || t->rt ||
-		    !(t->hold || iv->state == IV_IDLE))
-			break;
-		return ml_path_route(s, node, id);
-	}
-	ml_mc_settle(s, node, id); /* nothing to route: out of the mask */
-	return 0;
+	f = ml_mc_iq_at(s, id, 0);
+	if (iv->mc == IVM_NONE &&
+	    (iv->state != IV_IDLE || s->msgs[f->msg].kind != MK_TREE))
+		return -1;
+	return tree_route(s, node, id);
 }
 
 /* ------------------------------------------------------------------ */
@@ -494,7 +323,7 @@ static void tree_switch(struct sim *s, unsigned node, uint32_t id)
 	}
 	if (iv->cnt == 0 || (iv->cnt == 1 && iv->arr_at == s->now))
 		return; /* nothing, or a flit that arrived this cycle */
-	f = iq_at(s, id, 0);
+	f = ml_mc_iq_at(s, id, 0);
 	if (f->kind == FK_ADDR) {
 		if (!t->rt || iv->sw_at > s->now)
 			return; /* not routed yet, or in its R cycles */
@@ -541,78 +370,8 @@ static void tree_switch(struct sim *s, unsigned node, uint32_t id)
 	ml_mc_settle(s, node, id);
 }
 
-void ml_mc_switch(struct sim *s, unsigned node, uint32_t id)
-{
-	if (s->iv[id].mc == IVM_TREE)
-		tree_switch(s, node, id);
-	else
-		ml_path_switch(s, node, id);
-}
-
-/* ------------------------------------------------------------------ */
-/* Source and delivery. */
-
-void ml_mc_flit(const struct sim *s, const struct msg *m, unsigned sent,
-		struct flit *f)
-{
-	const struct mop *op = &s->ops[m->op];
-	const uint32_t *l = s->lists + (size_t)op->list * s->list_slot + m->lo;
-	unsigned n = m->hi - m->lo, D = m->flits - n;
-
-	if (m->kind == MK_TREE) { /* [d_1, data, d_2 .. d_n] */
-		if (sent == 0 || sent > D) {
-			f->kind = FK_ADDR;
-			f->dest = l[sent ? sent - D : 0];
-		} else {
-			f->kind = FK_DATA;
-		}
-		return;
-	}
-	if (sent < n) { /* [a_1 .. a_n][data] */
-		f->kind = FK_ADDR;
-		f->dest = l[sent];
-	} else {
-		f->kind = FK_DATA;
-	}
-}
-
-void ml_mc_deliver(struct sim *s, unsigned node, unsigned l,
-		   const struct flit *f)
-{
-	struct mcnet *mc = s->mc;
-	size_t ch = (size_t)node * s->t.L + l;
-	const struct msg *m = &s->msgs[f->msg];
-
-	s->flits_in_net--;
-	s->cnt.flits_delivered++;
-	if (f->kind == FK_ADDR) {
-		if (f->dest != node)
-			return; /* a path worm's later address: not counted */
-		if (mc->darm[ch])
-			s->cnt.bad_flits++;
-		mc->darm[ch] = 1;
-		mc->dcnt[ch] = 0;
-		if (s->measuring) {
-			s->accepted_flits += 1;
-			s->node_flits[node]++;
-		}
-		if (m->flits ==
-		    m->hi - m->lo) { /* no data (a 1-flit unicast) */
-			mc->darm[ch] = 0;
-			ml_traffic_mc_done(s, node, f->msg);
-		}
-		return;
-	}
-	if (!mc->darm[ch]) { /* data without its address */
-		s->cnt.bad_flits++;
-		return;
-	}
-	if (s->measuring) {
-		s->accepted_flits += 1;
-		s->node_flits[node]++;
-	}
-	if (++mc->dcnt[ch] == m->flits - (m->hi - m->lo)) {
-		mc->darm[ch] = 0;
-		ml_traffic_mc_done(s, node, f->msg);
-	}
-}
+const struct ml_mc_ops ml_mc_tree = {
+    .route = tree_route_hook,
+    .sw = tree_switch,
+    .cycle = tree_cycle,
+};
