@@ -135,6 +135,37 @@ expect 2 '' "mcastlat: kbinomial: --input: $tmp/keep.csv: 'id' is not an option 
 expect 2 '' 'mcastlat: kbinomial: --keep: copies columns of an --input file: give one\n' \
 	-- kbinomial --keep
 
+# --input, table (issue 27): a column the same on every row goes on the
+# "# name=value" line, as a single value on the command line does; one
+# that differs, a list (that row sweeps it) or empty cells (the command
+# line's value) stay columns; a pipe, which cannot be read twice, keeps
+# every column; --format csv is unchanged.  kbinomial nodes 2 / 1000
+# with the binomial tree: 30 / 75 us.
+c='  packets   k  L1  steps  latency[us]  binomial_steps  binomial_latency[us]  speedup  status'
+r2='        1   1   1      1           30               1                    30        1  ok'
+r1000='        1  10  10     10           75              10                    75        1  ok'
+printf 'ts,nodes,tree,packet_size\n12.5,2,binomial,\n12.5,1000,binomial,\n' > "$tmp/const.csv"
+expect 0 "# tree=binomial tie=largest ts=12.5us tr=12.5us tns=3us tnr=2us tprop=0us\nnodes  packet_size$c\n    2         auto$r2\n 1000         auto$r1000\n" '' -- \
+	kbinomial --input "$tmp/const.csv"
+printf 'ts,nodes\n12.5,"2,1000"\n' > "$tmp/list.csv"
+expect 0 "# tree=binomial tie=largest ts=12.5us tr=12.5us tns=3us tnr=2us tprop=0us\nnodes$c\n    2$r2\n 1000$r1000\n" '' -- \
+	kbinomial --input "$tmp/list.csv" --tree binomial
+printf 'ts,nodes\n12.5,2\n13,2\n' > "$tmp/differ.csv"
+expect 0 "# nodes=2 tree=binomial tie=largest tr=12.5us tns=3us tnr=2us tprop=0us\nts[us]  packets  k  L1  steps  latency[us]  binomial_steps  binomial_latency[us]  speedup  status\n  12.5        1  1   1      1           30               1                    30        1  ok\n    13        1  1   1      1         30.5               1                  30.5        1  ok\n" '' -- \
+	kbinomial --input "$tmp/differ.csv" --tree binomial
+"$bin" kbinomial --input - < "$tmp/const.csv" > "$tmp/file.out"
+cat "$tmp/const.csv" | "$bin" kbinomial --input - > "$tmp/pipe.out"
+"$bin" kbinomial --input "$tmp/const.csv" --format csv > "$tmp/csv.out"
+if head -n 1 "$tmp/file.out" | grep -q ' ts=12.5us ' &&
+	head -n 1 "$tmp/pipe.out" | grep -q -v ' ts=' &&
+	sed -n 2p "$tmp/pipe.out" | grep -q '  ts\[us\]' &&
+	head -n 1 "$tmp/csv.out" | grep -q '^nodes,packet_size,tree,tie,ts,'; then
+	pass=$((pass + 1))
+else
+	bad "--input: constant columns from a redirected file, a pipe, CSV"
+	head -n 2 "$tmp/file.out" "$tmp/pipe.out" "$tmp/csv.out"
+fi
+
 # -o: written whole, replaced only on success.
 cd "$tmp" || exit 1
 "$bin" kbinomial --nodes 2:5 --format csv -o out.csv > stdout.txt

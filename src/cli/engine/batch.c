@@ -52,6 +52,7 @@ struct batch {
 	size_t norder;
 	const char **unit; /* per file column: the time unit its header
 			    * names ("os_fixed[ns]"), or NULL: the model's */
+	union ml_val *constval; /* the # line's values (r->constval) */
 };
 
 /* Header cells are trimmed: "k, group" names k and group. */
@@ -167,6 +168,111 @@ static const char *suggest_header(const struct ml_command *cmd,
  * Then the columns of the run are chosen, knowing which options the file
  * gives, and the header is printed.
  */
+/*
+ * The columns of the file whose cell is the same on every data row: as
+ * a single value on the command line does, such an option goes on the
+ * table's "# name=value" line rather than in a column of its own
+ * (r->varies false, its value in r->constval).  The rest of the file is
+ * read ahead from the current position and the position restored, so
+ * only a file that can be read twice gets this (a pipe keeps every
+ * column); any line the run itself would stop at (too long, a NUL byte,
+ * a read error) or a row of the wrong length leaves every column as it
+ * is.  A cell that is empty or "auto" (the command line's value), a list
+ * (that row sweeps it), an echo of a result or a text option is never
+ * constant.
+ */
+static void batch_constants(struct batch *bt)
+{
+	struct run *r = bt->r;
+	const struct ml_command *cmd = r->cmd;
+	size_t ncols = bt->ncols, k, nf, cap = 0, len, nconst = 0;
+	char *line = NULL, **f = calloc(ncols + 1, sizeof(*f));
+	char **same = calloc(ncols + 1, sizeof(*same));
+	bool *differ = calloc(ncols + 1, sizeof(*differ));
+	bool ok = true, any = false;
+	long pos = ftell(bt->f);
+	int got;
+
+	if (pos < 0 || fseek(bt->f, pos, SEEK_SET) != 0 || !f || !same ||
+	    !differ)
+		goto out;
+	while ((got = ml_read_line(bt->f, &line, &cap, &len)) != 0) {
+		if (got < 0 || memchr(line, '\0', len)) {
+			ok = false;
+			break;
+		}
+		chomp(line);
+		if (blank_line(line))
+			continue;
+		if (ml_csv_split(line, f, ncols + 1, &nf) || nf != ncols) {
+			ok = false;
+			break;
+		}
+		for (k = 0; k < ncols; k++) {
+			if (differ[k])
+				continue;
+			if (!any) {
+				same[k] = strdup(f[k]);
+				if (same[k] == NULL)
+					ok = false;
+			} else if (strcmp(same[k], f[k]) != 0) {
+				differ[k] = true;
+			}
+		}
+		any = true;
+		if (!ok)
+			break;
+	}
+	clearerr(bt->f);
+	if (fseek(bt->f, pos, SEEK_SET) != 0 || !ok || !any)
+		goto out;
+	bt->constval = malloc(cmd->nopts * sizeof(*bt->constval));
+	if (bt->constval == NULL)
+		goto out;
+	memcpy(bt->constval, bt->base, cmd->nopts * sizeof(*bt->constval));
+	for (k = 0; k < ncols; k++) {
+		size_t i = bt->colopt[k];
+		struct ml_vlist one = {0};
+		char err[256], tbuf[80];
+		const char *text = same[k];
+		double x;
+
+		if (differ[k] || i >= cmd->nopts || bt->echo[k] ||
+		    text[0] == '\0' || strcmp(text, "auto") == 0 ||
+		    cmd->opts[i].kind == ML_OPT_TEXT ||
+		    cmd->opts[i].kind == ML_OPT_FLAG)
+			continue;
+		/* a time in the unit its header names, as batch_row */
+		if (cmd->opts[i].kind == ML_OPT_TIME && bt->unit[k] &&
+		    strcmp(bt->unit[k], cmd->time_unit) != 0 &&
+		    ml_parse_real(text, &x) == NULL) {
+			snprintf(tbuf, sizeof(tbuf), "%.60s%s", text,
+				 bt->unit[k]);
+			text = tbuf;
+		}
+		if (ml_build_vlist(cmd, i, text, &one, bt->constval, err,
+				   sizeof(err)) == 0 &&
+		    one.count == 1) {
+			bt->constval[i] = ml_vlist_at(&one, 0);
+			r->varies[i] = false;
+			nconst++;
+		}
+		ml_vlist_free(&one);
+	}
+	if (nconst == 0) {
+		free(bt->constval);
+		bt->constval = NULL;
+	}
+	r->constval = bt->constval;
+out:
+	for (k = 0; same && k < ncols; k++)
+		free(same[k]);
+	free(same);
+	free(differ);
+	free(f);
+	free(line);
+}
+
 static int batch_header(struct batch *bt, char *line, char **f, size_t maxf,
 			struct sink *sk)
 {
@@ -253,6 +359,8 @@ static int batch_header(struct batch *bt, char *line, char **f, size_t maxf,
 		r->given[i] = r->varies[i] = true;
 	}
 	bt->ncols = nf;
+	if (r->spec.fmt == ML_FMT_TABLE && !r->collist && !r->allcols)
+		batch_constants(bt);
 	rc = ml_sink_columns(sk, r);
 	if (rc == 0) {
 		struct ml_buf hb = {0};
@@ -445,7 +553,7 @@ int ml_run_batch(struct run *r, const char *fname,
 		     const size_t *order, size_t norder, struct sink *sk)
 {
 	struct batch bt = {r,	 fname, NULL, NULL,  NULL, 0,
-			   NULL, vl,	base, order, norder, NULL};
+			   NULL, vl,	base, order, norder, NULL, NULL};
 	char *line = NULL, **f = NULL;
 	size_t cap = 0, maxf;
 	size_t len;
@@ -543,6 +651,8 @@ int ml_run_batch(struct run *r, const char *fname,
 	free(bt.echo);
 	free(bt.unit);
 	free(bt.keepv);
+	r->constval = NULL;
+	free(bt.constval);
 	while (r->nkeep > 0)
 		free((char *)r->keepnames[--r->nkeep]);
 	free(r->keepnames);

@@ -408,7 +408,7 @@ static void const_item(struct run *r, size_t i, struct ml_buf *b)
 
 	full.precision = 0;
 	full.fmt = ML_FMT_CSV;
-	ml_cell_from_opt(r, i, r->base[i], &c);
+	ml_cell_from_opt(r, i, r->constval ? r->constval[i] : r->base[i], &c);
 	if (c.kind == ML_CELL_TEXT)
 		t = c.v.s;
 	else

@@ -59,6 +59,10 @@ struct run {
 	bool *varies;		/* per option: more than one value in the
 				 * run (a swept list or an --input column) */
 	const union ml_val *base;
+	/* The values of the table's "# name=value" line where they differ
+	 * from base (an --input column the same on every row: batch.c),
+	 * or NULL: base. */
+	const union ml_val *constval;
 	const char **keepnames;	/* --keep: unknown --input columns */
 	size_t nkeep;
 	char *names;		/* storage of the printed column names */
