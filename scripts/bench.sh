@@ -2,11 +2,20 @@
 # bench.sh - the performance figures of SPEC section 6, each the median of
 # repeated runs, with its target.  Run by `make bench` after an -O2 build.
 # Whole-process timings use scripts/bench_exec (fork, exec, wait4).
+#
+#   scripts/bench.sh            every figure, PASS or FAIL beside each; the
+#                               last line counts the targets missed
+#   scripts/bench.sh -h|--help  this text
+#
+# MCASTLAT names the binary (see common.sh); BUILD the build directory
+# (default build), CC the compiler of the helpers (default cc),
+# FIT_DRAWS the fitting coverage study's draws per model (default 5000).
 set -eu
 here=${0%/*}
 [ "$here" != "$0" ] || here=.
 # shellcheck source=scripts/common.sh
 . "$here/common.sh"
+[ $# -eq 0 ] || ml_bad_usage "takes no arguments (BUILD, CC, FIT_DRAWS in the environment)"
 bin=$mcastlat
 cd "$here/.."
 B=${BUILD:-build}

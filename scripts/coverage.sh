@@ -16,6 +16,9 @@
 #     saturation at about rate 0.0125 (scripts/bench_sim.c)
 #   4x4 torus, likewise, unicasts of 8 flits: saturation at about 0.041
 #     (0.33 flits/node/cycle)
+#
+#   SEEDS=100 SEEDS8=50 nice sh scripts/coverage.sh > coverage.txt
+#   scripts/coverage.sh -h|--help
 set -eu
 here=${0%/*}
 [ "$here" != "$0" ] || here=.

@@ -122,7 +122,8 @@ cmp -s "$tmp/whole.csv" "$tmp/run/all.csv" && ok ||
 	bad "shard-sweep.sh: all.csv differs from the unsharded run"
 
 # One argument convention (issue 21): -h and --help print the header's
-# usage and exit 0, whatever else is missing, and create nothing; a
+# usage, with its usage lines ("  scripts/NAME ...", issue 27), and exit
+# 0, whatever else is missing, and create nothing; a
 # figure script takes -o DIR and figure names, and says what is wrong
 # with anything else (exit 2).
 for s in "$src"/*.sh; do
@@ -134,6 +135,7 @@ for s in "$src"/*.sh; do
 		rc=$?
 		if [ $rc = 0 ] && [ ! -s "$tmp/e" ] &&
 			head -n 1 "$tmp/o" | grep -q "^$name " &&
+			grep -q "^  .*scripts/$name" "$tmp/o" &&
 			[ -z "$(ls -A "$tmp/empty")" ]; then
 			ok
 		else
@@ -142,6 +144,13 @@ for s in "$src"/*.sh; do
 		rm -rf "$tmp/empty" && mkdir "$tmp/empty"
 	done
 done
+# bench.sh takes no arguments: one line, exit 2, nothing run (issue 27).
+(cd "$tmp/empty" && MCASTLAT=$bin PATH=/usr/bin:/bin sh "$src/bench.sh" \
+	--quick > "$tmp/o" 2> "$tmp/e")
+rc=$?
+[ $rc = 2 ] && [ "$(wc -l < "$tmp/e")" = 1 ] && [ ! -s "$tmp/o" ] &&
+	grep -q "^bench.sh: takes no arguments .*(see bench.sh --help)\$" "$tmp/e" &&
+	ok || bad "bench.sh --quick: exit $rc, stderr $(cat "$tmp/e")"
 for args in "outdir" "--bogus" "-o"; do
 	(cd "$tmp/empty" && MCASTLAT=$bin PATH=$tmp/stub:/usr/bin:/bin \
 		sh "$src/fig1-hypercube.sh" $args > "$tmp/o" 2> "$tmp/e")
