@@ -87,6 +87,16 @@ struct ml_unused {
 	const char *opt, *flag, *value;
 };
 
+/* An option that only some values of a CHOICE option use (simulate
+ * --prune-wait is for --multicast tree only): when it is given and some
+ * points have another value, one warning per run names the option and
+ * those values; the rows are unchanged (a sweep over the choice stays
+ * legal). */
+struct ml_ignored {
+	const char *opt, *flag;
+	const char *const *uses; /* the flag's values that use opt */
+};
+
 enum ml_col_kind {
 	ML_COL_INT,	/* printed exactly */
 	ML_COL_REAL,	/* %.*g */
@@ -194,9 +204,10 @@ struct ml_command {
 	 * row as soon as it and the rows before it are done.
 	 */
 	bool slow;
-	/* Both lists end with an entry of NULLs; either may be NULL. */
+	/* These lists end with an entry of NULLs; any may be NULL. */
 	const struct ml_alias *aliases;
 	const struct ml_unused *unused;
+	const struct ml_ignored *ignored;
 	/*
 	 * Every status a row of this command can have (ok first), each
 	 * with what it means for this command: --help prints the list and

@@ -166,6 +166,30 @@ else
 	head -n 2 "$tmp/file.out" "$tmp/pipe.out" "$tmp/csv.out"
 fi
 
+# An option the point's mechanism or pattern ignores (issue 27): one
+# warning per option per run, naming the points' values that ignore it;
+# the rows as without it; none when every point uses it.  A sweep over
+# mechanisms stays legal; an --input row says so too.
+sim='simulate --topology mesh --k 4 --max-cycles 1000 --format csv'
+expect 0 'multicast,rate\nunicast,0.01\nunicast,0.02\ntree,0.01\ntree,0.02\n' \
+	'mcastlat: warning: simulate: --prune-wait: ignored by the points with --multicast unicast (used by --multicast tree only)\nmcastlat: warning: simulate: --hotspot: ignored by the points with --pattern uniform (used by --pattern hotspot only)\n' -- \
+	$sim --multicast unicast,tree --rate 0.01,0.02 --prune-wait 5 --hotspot 3 --columns multicast,rate
+expect 0 'multicast,pattern\ntree,hotspot\n' '' -- \
+	$sim --multicast tree --pattern hotspot --prune-wait 5 --aux 31 --pruning off --hotspot 3 --hotspot-fraction 0.2 --columns multicast,pattern
+expect 0 'multicast\nbinomial\ntree\n' \
+	'mcastlat: warning: simulate: --prep-cycles: ignored by the points with --multicast binomial,tree (used by --multicast dual-path,pm only)\n' -- \
+	$sim --multicast binomial,tree --prep-cycles 2 --columns multicast
+"$bin" $sim --multicast unicast --warmup 50 --rate 0.02 --prune-wait 5 \
+	--columns multicast,latency,messages,cycles > "$tmp/with" 2> /dev/null
+"$bin" $sim --multicast unicast --warmup 50 --rate 0.02 \
+	--columns multicast,latency,messages,cycles > "$tmp/without" 2> /dev/null
+grep -q '^unicast,[0-9n]' "$tmp/with" && cmp -s "$tmp/with" "$tmp/without" &&
+	ok || bad "--prune-wait ignored: the rows differ"
+printf 'multicast,pruning\ntree,on\nunicast,off\n' > "$tmp/mech.csv"
+expect 0 'multicast,pruning\ntree,on\nunicast,off\n' \
+	'mcastlat: warning: simulate: --pruning: ignored by the points with --multicast unicast (used by --multicast tree only)\n' -- \
+	$sim --input "$tmp/mech.csv" --columns multicast,pruning
+
 # -o: written whole, replaced only on success.
 cd "$tmp" || exit 1
 "$bin" kbinomial --nodes 2:5 --format csv -o out.csv > stdout.txt

@@ -351,6 +351,20 @@ static enum ml_status eval(const struct ml_point *pt, union ml_val *out)
 static const struct ml_unused unused[] = {{"k", "topology", "hypercube"},
 					  {NULL, NULL, NULL}};
 
+/* Options only some mechanisms or patterns use: a note when given and
+ * some points have another (the simulator ignores them there). */
+static const char *const tree_only[] = {"tree", NULL};
+static const char *const path_only[] = {"dual-path", "pm", NULL};
+static const char *const hotspot_only[] = {"hotspot", NULL};
+static const struct ml_ignored ignored[] = {
+    {"aux", "multicast", tree_only},
+    {"prune-wait", "multicast", tree_only},
+    {"pruning", "multicast", tree_only},
+    {"prep-cycles", "multicast", path_only},
+    {"hotspot", "pattern", hotspot_only},
+    {"hotspot-fraction", "pattern", hotspot_only},
+    {NULL, NULL, NULL}};
+
 /* The statuses of a row (man page: STATUS). */
 static const struct ml_status_doc statuses[] = {
     {ML_OK, "the interval target was met"},
@@ -379,5 +393,6 @@ const struct ml_command ml_cmd_simulate = {
     .release = release,
     .slow = true,
     .unused = unused,
+    .ignored = ignored,
     .statuses = statuses,
 };

@@ -534,6 +534,7 @@ static int batch_row(struct batch *bt, char *line, unsigned long lineno,
 		       dg.param ? dg.param : "?", dg.msg);
 		goto out;
 	}
+	ml_note_ignored(bt->r, vl);
 	rc = ml_sweep_range(bt->r, &sw, 0, total, sk) ? -1 : 0;
 out:
 	if (prep != NULL)

@@ -175,6 +175,71 @@ bool ml_unused_everywhere(const struct run *r, const struct ml_unused *u)
 	       r->base[ic].i == c;
 }
 
+/* The choice index of value v of CHOICE option o, or -1 (an integer of
+ * an INTOK option). */
+static long long choice_of(const struct ml_opt *o, union ml_val v)
+{
+	if (o->flags & ML_OPT_INTOK)
+		return v.i < 0 ? -v.i - 1 : -1;
+	return v.i;
+}
+
+static bool listed_name(const char *const *names, const char *name)
+{
+	for (; names && *names; names++)
+		if (strcmp(*names, name) == 0)
+			return true;
+	return false;
+}
+
+void ml_note_ignored(struct run *r, const struct ml_vlist *const *vl)
+{
+	const struct ml_command *cmd = r->cmd;
+	const struct ml_ignored *g;
+	size_t e;
+
+	for (e = 0, g = cmd->ignored; g && g->opt && e < 64; e++, g++) {
+		size_t io = opt_index(cmd, g->opt), ic = opt_index(cmd, g->flag);
+		const struct ml_opt *fo;
+		const struct ml_vlist *fl;
+		char names[256] = "", uses[256] = "";
+		unsigned long long k, seen = 0;
+		size_t n = 0;
+
+		if ((r->ignored_noted >> e) & 1 || io >= cmd->nopts ||
+		    ic >= cmd->nopts || !r->given[io] ||
+		    cmd->opts[ic].kind != ML_OPT_CHOICE)
+			continue;
+		fo = &cmd->opts[ic];
+		fl = vl[ic];
+		for (k = 0; k < fl->count; k++) {
+			long long c = choice_of(fo, ml_vlist_at(fl, k));
+
+			if (c < 0 || c >= 64 || (seen >> c) & 1 ||
+			    listed_name(g->uses, fo->choices[c]))
+				continue;
+			seen |= 1ULL << c;
+			n += (size_t)snprintf(names + n,
+					      n < sizeof(names) ? sizeof(names) - n
+								: 0,
+					      "%s%s", n ? "," : "",
+					      fo->choices[c]);
+		}
+		if (seen == 0)
+			continue;
+		for (n = 0, k = 0; g->uses[k]; k++)
+			n += (size_t)snprintf(uses + n,
+					      n < sizeof(uses) ? sizeof(uses) - n
+							       : 0,
+					      "%s%s", k ? "," : "", g->uses[k]);
+		r->ignored_noted |= 1ULL << e;
+		ml_warn(r->ctx,
+			"%s: --%s: ignored by the points with --%s %s (used by "
+			"--%s %s only)",
+			cmd->name, g->opt, g->flag, names, g->flag, uses);
+	}
+}
+
 /* Every value of fl, the list of u's flag (option ic), is u's value. */
 static bool all_unused(const struct ml_command *cmd, size_t ic,
 		       const struct ml_vlist *fl, const struct ml_unused *u)

@@ -25,6 +25,13 @@ bool ml_unused_in_row(const struct ml_command *cmd,
 		      const struct ml_vlist *const *vl,
 		      const struct ml_unused *u);
 
+/* One warning per entry of cmd->ignored, once per run (r->ignored_noted),
+ * when its option is given and some values of its flag's list in vl[]
+ * (vl[i] points to option i's list) do not use it: "simulate:
+ * --prune-wait: ignored by the points with --multicast unicast (used by
+ * --multicast tree only)". */
+void ml_note_ignored(struct run *r, const struct ml_vlist *const *vl);
+
 /* The cell of option i at value v (time in --unit; "auto" as text). */
 void ml_cell_from_opt(const struct run *r, size_t i, union ml_val v,
 		      struct ml_cell *c);

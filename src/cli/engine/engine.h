@@ -68,6 +68,7 @@ struct run {
 	char *names;		/* storage of the printed column names */
 	size_t names_len;
 	char *constline;	/* table: "# name=value ...\n", or NULL */
+	unsigned long long ignored_noted; /* bit i: cmd->ignored[i] said */
 	struct ml_progress *prog; /* the progress line, for the progress
 				   * inside a slow point; or NULL */
 };

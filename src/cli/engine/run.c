@@ -232,10 +232,12 @@ int ml_run(const struct ml_command *cmd, int argc, char **argv,
 		}
 		ctx->out = of.f;
 	}
-	if (a.input)
+	if (a.input) {
 		rc = ml_run_batch(&r, a.input, vlp, base, a.order, a.norder, &sk);
-	else
+	} else {
+		ml_note_ignored(&r, (const struct ml_vlist *const *)vlp);
 		rc = run_sweep(&r, vlp, base, a.order, a.norder, &sk);
+	}
 	if (sk.table) {
 		if (ml_table_finish(sk.table, ctx->out))
 			sk.failed = true;
