@@ -2,14 +2,15 @@
  * engine.h - what the parts of the engine share (internal to src/cli/):
  * the fixed state of a run, column references and limits.  The engine is
  * run.c (the driver), args.c (command line), columns.c (which columns),
- * sweep.c (evaluating and printing points) and batch.c (--input).
+ * sweep.c (evaluating and printing points) and batch.c (--input), with
+ * table.c, progress.c, outfile.c, output.c, parse.c, shortest.c,
+ * csvline.c and msg.c (messages, usage errors included) below them.
  *
- * Its files are layers, each calling only those below it (checked by
- * tests/cli/layers.sh): main.c; run.c (and fit/fit_cmd.c, `mcastlat fit`);
- * batch.c (and help.c); args.c; sweep.c; columns.c; the commands (and
- * fit_out.c); table.c, progress.c, outfile.c (and fitdata.c with the
- * read_*.c readers of fit's files); output.c; parse.c; msg.c
- * (messages, usage errors included).
+ * Its files stand above what they call, from main.c down (run.c; batch.c;
+ * args.c; sweep.c; columns.c; the commands; table.c, progress.c,
+ * outfile.c; output.c; parse.c; msg.c): tests/cli/layers.sh fails on a
+ * circle of calls between files.  The commands (src/cli/commands/) are
+ * reached through the command table, never called by name.
  */
 #ifndef MCASTLAT_CLI_ENGINE_H
 #define MCASTLAT_CLI_ENGINE_H
