@@ -268,6 +268,7 @@ cli: $(BIN) $(BUILD)/completion/mcastlat
 	tests/cli/scripts.sh $(RUN_BIN)
 	tests/cli/statuses.sh $(RUN_BIN)
 	tests/cli/layers.sh src
+	tests/cli/layers.sh --self-test
 
 # Hard inputs: every command fed every class of bad value (exit 2, one
 # stderr line, no stdout), malformed and BOM/CRLF batch files.
