@@ -21,6 +21,8 @@
 #include "mcastlat/fit.h"
 #include "mcastlat/status.h"
 
+struct ml_ctx;
+
 /* One value of one option or one result cell. */
 union ml_val {
 	double r;	/* ML_OPT_REAL, ML_OPT_TIME; ML_COL_REAL, ML_COL_TIME */
@@ -67,6 +69,9 @@ struct ml_opt {
 	unsigned flags;
 	const char *const *choices; /* CHOICE: NULL-terminated list */
 	const char *help;	/* one line for --help */
+	/* ML_OPT_ALL: "all" expands to the first all_count choices (the
+	 * concrete ones, before words such as "best"); 0: every choice. */
+	size_t all_count;
 };
 
 /* Another name an option answers to on the command line and in --input
@@ -228,6 +233,15 @@ struct ml_command {
 	 */
 	const char *fit_pair;
 	bool (*fit_collective)(const union ml_val *v);
+	/*
+	 * Optional: runs before the engine with the command's own argv
+	 * (argv[0] the command name).  It returns -1 to let the engine run
+	 * the command as usual, or an exit status when it has done the
+	 * work itself (collective --schedule prints messages, not rows).
+	 * It may use ml_parse_args and ml_build_vlist (args.h).
+	 */
+	int (*takeover)(const struct ml_command *cmd, int argc, char **argv,
+			struct ml_ctx *ctx);
 };
 
 /* Decode an ML_OPT_INTOK choice value: returns the choice index, or -1

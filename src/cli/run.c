@@ -137,6 +137,15 @@ int ml_run(const struct ml_command *cmd, int argc, char **argv,
 	char err[256];
 	int rc;
 
+	if (cmd->takeover) {
+		rc = cmd->takeover(cmd, argc, argv, ctx);
+		if (rc >= 0) {
+			free(vl);
+			free(vlp);
+			free(base);
+			return rc;
+		}
+	}
 	a.progress = -1;
 	a.raw = calloc(n + 1, sizeof(*a.raw));
 	a.order = calloc(n + 1, sizeof(*a.order));
