@@ -116,9 +116,12 @@ struct ml_coll_msg {
 	double arrival; /* its last byte reached the receiver */
 };
 
-/* Called once per message in the order messages start (ties by the
- * order of posting); a nonzero return stops the evaluation, which then
- * returns ML_EINVAL. */
+/* Called once per message, in the order the messages are served: the
+ * order they became ready (posted, for rendezvous with the handshake),
+ * ties by rank, then posting order; their starts need not be in order (a
+ * message may wait for a busy resource while a later one starts on free
+ * ones).  A nonzero return stops the evaluation, which then returns
+ * ML_EINVAL. */
 typedef int (*ml_coll_msg_fn)(void *arg, const struct ml_coll_msg *m);
 
 /*
@@ -184,6 +187,19 @@ ML_API enum ml_status ml_collective_tree(enum ml_coll_alg kind,
 					 long long ranks, long long arg,
 					 long long v, long long *parent,
 					 long long *kids, int cap, int *nkids);
+
+/*
+ * The fastest of the nine algorithms at *p (p->algorithm is ignored;
+ * ties go to the lower id): its id into *best, its result into *r, and
+ * the runner-up's latency over the best's into *margin.  An algorithm
+ * whose lower bound is no better than the runner-up so far is not run
+ * (the ring's P - 1 dependent steps of at least min L_c each), which
+ * changes no result.  ML_OK, ML_EINVAL, ML_ENOMEM.
+ */
+ML_API enum ml_status ml_collective_best(const struct ml_collective_params *p,
+					 enum ml_coll_alg *best,
+					 struct ml_collective_result *r,
+					 double *margin);
 
 /* The algorithm's name as --algorithm takes it ("split-binary"). */
 ML_API const char *ml_collective_alg_name(enum ml_coll_alg a);

@@ -22,6 +22,7 @@
 #include "mcastlat/status.h"
 
 struct ml_ctx;
+struct ml_vlist;
 
 /* One value of one option or one result cell. */
 union ml_val {
@@ -234,14 +235,16 @@ struct ml_command {
 	const char *fit_pair;
 	bool (*fit_collective)(const union ml_val *v);
 	/*
-	 * Optional: runs before the engine with the command's own argv
-	 * (argv[0] the command name).  It returns -1 to let the engine run
-	 * the command as usual, or an exit status when it has done the
-	 * work itself (collective --schedule prints messages, not rows).
-	 * It may use ml_parse_args and ml_build_vlist (args.h).
+	 * Optional: runs once the command line is parsed, with every
+	 * option's value list (vl[i] for opts[i]), the first values
+	 * (base) and --format (NULL: table).  It returns -1 to let the
+	 * engine run the command as usual, or an exit status when it has
+	 * done the work itself (collective --schedule prints messages, not
+	 * rows).
 	 */
-	int (*takeover)(const struct ml_command *cmd, int argc, char **argv,
-			struct ml_ctx *ctx);
+	int (*takeover)(const struct ml_command *cmd,
+			const struct ml_vlist *vl, const union ml_val *base,
+			const char *format, struct ml_ctx *ctx);
 };
 
 /* Decode an ML_OPT_INTOK choice value: returns the choice index, or -1

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/args.h"
+#include "cli/parse.h"
 #include "cli/cmd.h"
 #include "cli/msg.h"
 #include "mcastlat/collective.h"
@@ -75,8 +75,10 @@ static const struct ml_opt opts[NOPTS] = {
 		     .flags = ML_OPT_ALL | ML_OPT_INTOK,
 		     .all_count = 9,
 		     .choices = alg_names,
-		     .help = "Open MPI's algorithm (id 1-9), ompi (its fixed "
-			     "decision), best, or all"},
+		     .help = "linear, chain, pipeline, split-binary, binary, "
+			     "binomial, knomial, scatter-allgather, "
+			     "scatter-allgather-ring (or Open MPI's id 1-9), ompi "
+			     "(its fixed decision), best, or all"},
     [O_RANKS] = {.name = "ranks",
 		 .kind = ML_OPT_INT,
 		 .def = "2",
@@ -258,39 +260,17 @@ static void ompi_params(struct ml_collective_params *p)
 	p->fanout = 0;
 }
 
-/* The fastest of the nine at *p (ties to the lower id) into *p's
- * algorithm and *r; *margin the runner-up's latency over the best's. */
+/* The fastest of the nine at *p into p->algorithm and *r. */
 static enum ml_status best_of(struct ml_collective_params *p,
 			      struct ml_collective_result *r, double *margin)
 {
-	struct ml_collective_result x;
-	double second = INFINITY;
-	enum ml_coll_alg a, best = ML_COLL_LINEAR;
+	enum ml_coll_alg best;
 	enum ml_status st;
-	int found = 0;
 
-	for (a = ML_COLL_LINEAR; a <= ML_COLL_NALG; a++) {
-		p->algorithm = a;
-		st = ml_collective_eval(p, &x);
-		if (st == ML_EINVAL)
-			continue; /* e.g. too many messages for this one */
-		if (st != ML_OK)
-			return st;
-		if (!found || x.latency < r->latency) {
-			if (found)
-				second = r->latency;
-			*r = x;
-			best = a;
-			found = 1;
-		} else if (x.latency < second) {
-			second = x.latency;
-		}
-	}
-	if (!found)
-		return ML_EINVAL;
-	p->algorithm = best;
-	*margin = second / r->latency;
-	return ML_OK;
+	st = ml_collective_best(p, &best, r, margin);
+	if (st == ML_OK)
+		p->algorithm = best;
+	return st;
 }
 
 /* Resolve the point into the params actually run (ompi, best). */
@@ -399,28 +379,8 @@ static int print_msg(void *arg, const struct ml_coll_msg *m)
 	return ferror(o->f) ? 1 : 0;
 }
 
-/* Parse the command line into vl[] and base[]; 0 or an exit status. */
-static int parse_all(const struct ml_command *cmd, int argc, char **argv,
-		     struct ml_ctx *ctx, struct args *a, struct ml_vlist *vl,
-		     union ml_val *base)
-{
-	char err[256];
-	size_t i;
-	int rc;
-
-	rc = ml_parse_args(cmd, argc, argv, ctx, a);
-	if (rc)
-		return rc;
-	for (i = 0; i < cmd->nopts; i++)
-		if (ml_build_vlist(cmd, i, a->raw[i], &vl[i], base, err,
-				   sizeof err))
-			return ml_usage_err(ctx, cmd->name, cmd->opts[i].name,
-					    err);
-	return 0;
-}
-
 static int run_schedule(const struct ml_command *cmd, struct ml_ctx *ctx,
-			const struct args *a, const struct ml_vlist *vl,
+			const char *format, const struct ml_vlist *vl,
 			const union ml_val *base)
 {
 	struct ml_collective_params p;
@@ -441,7 +401,7 @@ static int run_schedule(const struct ml_command *cmd, struct ml_ctx *ctx,
 	if (resolve(base, &p, &r, &margin, &d) != ML_OK)
 		return ml_usage_err(ctx, cmd->name, d.param ? d.param : "msg",
 				    d.msg[0] ? d.msg : "cannot be evaluated");
-	o.csv = a->format && strcmp(a->format, "table") != 0;
+	o.csv = format && strcmp(format, "table") != 0;
 	fprintf(o.f, "# algorithm=%s ranks=%lld msg=%lld latency=%.17g "
 		     "messages=%lld\n",
 		ml_collective_alg_name(r.ran), p.ranks, p.msg, r.latency,
@@ -609,41 +569,15 @@ out:
 
 /* --schedule runs here; --rules writes its file, then the engine
  * prints the sweep's rows as usual. */
-static int takeover(const struct ml_command *cmd, int argc, char **argv,
+static int takeover(const struct ml_command *cmd, const struct ml_vlist *vl,
+		    const union ml_val *base, const char *format,
 		    struct ml_ctx *ctx)
 {
-	size_t n = cmd->nopts, i;
-	struct args a = {0};
-	struct ml_vlist *vl = calloc(n + 1, sizeof *vl);
-	union ml_val *base = calloc(n + 1, sizeof *base);
-	int rc = -1, want = 0;
-
-	for (i = 1; i < (size_t)argc; i++)
-		if (strcmp(argv[i], "--schedule") == 0 ||
-		    strncmp(argv[i], "--rules", 7) == 0)
-			want = 1;
-	a.progress = -1;
-	a.raw = calloc(n + 1, sizeof *a.raw);
-	a.order = calloc(n + 1, sizeof *a.order);
-	if (!want || !vl || !base || !a.raw || !a.order)
-		goto out;
-	rc = parse_all(cmd, argc, argv, ctx, &a, vl, base);
-	if (rc == 0 && (a.help || a.version))
-		rc = -1;
-	else if (rc == 0 && base[O_SCHEDULE].i)
-		rc = run_schedule(cmd, ctx, &a, vl, base);
-	else if (rc == 0 && base[O_RULES].s)
-		rc = write_rules(cmd, ctx, vl, base) ? ML_EXIT_USAGE : -1;
-	else if (rc == 0)
-		rc = -1;
-out:
-	for (i = 0; vl && i < n; i++)
-		ml_vlist_free(&vl[i]);
-	free(vl);
-	free(base);
-	free(a.raw);
-	free(a.order);
-	return rc;
+	if (base[O_SCHEDULE].i)
+		return run_schedule(cmd, ctx, format, vl, base);
+	if (base[O_RULES].s)
+		return write_rules(cmd, ctx, vl, base) ? ML_EXIT_USAGE : -1;
+	return -1;
 }
 
 static const struct ml_status_doc statuses[] = {

@@ -137,15 +137,6 @@ int ml_run(const struct ml_command *cmd, int argc, char **argv,
 	char err[256];
 	int rc;
 
-	if (cmd->takeover) {
-		rc = cmd->takeover(cmd, argc, argv, ctx);
-		if (rc >= 0) {
-			free(vl);
-			free(vlp);
-			free(base);
-			return rc;
-		}
-	}
 	a.progress = -1;
 	a.raw = calloc(n + 1, sizeof(*a.raw));
 	a.order = calloc(n + 1, sizeof(*a.order));
@@ -202,6 +193,12 @@ int ml_run(const struct ml_command *cmd, int argc, char **argv,
 			rc = ml_usage_err(ctx, cmd->name, u->opt, err);
 			goto out;
 		}
+	}
+	if (cmd->takeover) {
+		rc = cmd->takeover(cmd, vl, base, a.format, ctx);
+		if (rc >= 0)
+			goto out;
+		rc = 0;
 	}
 	r.collist = a.value ? a.value : a.columns;
 	r.allcols = a.allcols;

@@ -343,3 +343,66 @@ enum ml_status ml_collective_tree(enum ml_coll_alg kind, long long ranks,
 	*nkids = n;
 	return ML_OK;
 }
+
+/*
+ * A lower bound on the latency of algorithm a at *p, or 0.  The ring's
+ * allgather: rank v finishes step i no earlier than rank v-1 finished
+ * step i-1, plus the latency and bytes of the block it then sent; along
+ * that chain the block is the same one, so the rank that ends a chain
+ * carrying block 0 (a full block of ceil(M/P) bytes) finishes after at
+ * least P - 1 times (min L_c + ceil(M/P) min G_c).
+ */
+static double lower_bound(const struct ml_collective_params *p,
+			  enum ml_coll_alg a)
+{
+	double lmin = p->lat[0], gmin = p->byte[0];
+	long long sc = (p->msg + p->ranks - 1) / p->ranks;
+	int c;
+
+	if (a != ML_COLL_SCATTER_ALLGATHER_RING || p->msg < p->ranks)
+		return 0;
+	for (c = 1; c < ML_COLL_NCHANNEL; c++) {
+		lmin = p->lat[c] < lmin ? p->lat[c] : lmin;
+		gmin = p->byte[c] < gmin ? p->byte[c] : gmin;
+	}
+	return (double)(p->ranks - 1) * (lmin + (double)sc * gmin);
+}
+
+enum ml_status ml_collective_best(const struct ml_collective_params *p,
+				  enum ml_coll_alg *best,
+				  struct ml_collective_result *r,
+				  double *margin)
+{
+	struct ml_collective_params q = *p;
+	struct ml_collective_result x, b;
+	double second = INFINITY;
+	enum ml_coll_alg a, pick = ML_COLL_LINEAR;
+	enum ml_status st;
+	int found = 0;
+
+	for (a = ML_COLL_LINEAR; a <= ML_COLL_NALG; a++) {
+		q.algorithm = a;
+		if (found && lower_bound(&q, a) >= second)
+			continue;
+		st = ml_collective_eval(&q, &x);
+		if (st == ML_EINVAL)
+			continue; /* e.g. too many messages for this one */
+		if (st != ML_OK)
+			return st;
+		if (!found || x.latency < b.latency) {
+			if (found)
+				second = b.latency;
+			b = x;
+			pick = a;
+			found = 1;
+		} else if (x.latency < second) {
+			second = x.latency;
+		}
+	}
+	if (!found)
+		return ML_EINVAL;
+	*best = pick;
+	*r = b;
+	*margin = second / b.latency;
+	return ML_OK;
+}
