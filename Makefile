@@ -97,15 +97,15 @@ LIB_SRC := $(sort $(wildcard src/models/*.c) $(wildcard src/sim/*.c) \
 	$(wildcard src/collective/*.c) \
 	$(wildcard src/fit/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
-CLI_SRC := $(sort $(filter-out src/cli/main.c,$(wildcard src/cli/*.c)))
+CLI_SRC := $(sort $(wildcard src/cli/*/*.c))
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/%.o)
 CLI_LIB := $(BUILD)/libmcastlat-cli.a
 MAIN_OBJ := $(BUILD)/src/cli/main.o
 TEST_SRC := $(sort $(wildcard tests/check_*.c)) tests/runner.c
 # The command table and the test-suite registry are generated from the
-# files present, so adding a model is one cmd_<name>.c and one
-# check_<name>.c: no list to edit by hand.
-CMD_NAMES := $(sort $(patsubst src/cli/cmd_%.c,%,$(wildcard src/cli/cmd_*.c)))
+# files present, so adding a model is one src/cli/commands/cmd_<name>.c
+# and one check_<name>.c: no list to edit by hand.
+CMD_NAMES := $(sort $(patsubst src/cli/commands/cmd_%.c,%,$(wildcard src/cli/commands/cmd_*.c)))
 SUITE_NAMES := $(sort $(patsubst tests/check_%.c,%,$(wildcard tests/check_*.c)))
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o)
 LIB := $(BUILD)/libmcastlat.a
@@ -210,7 +210,7 @@ $(BUILD)/mcastlat.pc: mcastlat.pc.in FORCE
 	@printf 'X(%s)\n' $(SUITE_NAMES) > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 
-$(BUILD)/src/cli/commands.o: $(BUILD)/gen/gen_commands.h
+$(BUILD)/src/cli/engine/commands.o: $(BUILD)/gen/gen_commands.h
 $(BUILD)/tests/runner.o: $(BUILD)/gen/gen_suites.h
 
 $(BUILD)/%.o: %.c
@@ -328,7 +328,7 @@ fuzz-replay: $(REPLAY)
 		$(BUILD)/fuzz/replay_$$t -v $$dirs 2>&1 | tail -n 20; exit 1; \
 	done
 
-$(FUZZ_BUILD)/src/cli/commands.o: $(FUZZ_BUILD)/gen/gen_commands.h
+$(FUZZ_BUILD)/src/cli/engine/commands.o: $(FUZZ_BUILD)/gen/gen_commands.h
 
 $(FUZZ_BUILD)/src/%.o: src/%.c
 	@mkdir -p $(dir $@)

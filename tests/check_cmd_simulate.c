@@ -1,5 +1,5 @@
 /*
- * check_cmd_simulate.c - the simulate command (src/cli/cmd_simulate.c)
+ * check_cmd_simulate.c - the simulate command (src/cli/commands/cmd_simulate.c)
  * run through the engine: --compare's columns recomputed independently
  * (the model through its own library call, with either --model-load;
  * error_pct from the printed numbers), and the work limit that keeps fuzzed
@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/commands.h"
-#include "cli/parse.h"
-#include "cli/run.h"
+#include "cli/engine/commands.h"
+#include "cli/engine/parse.h"
+#include "cli/engine/run.h"
 #include "mcastlat/hypercube.h"
 
 struct out {

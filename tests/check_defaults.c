@@ -3,7 +3,7 @@
  * against the paper's value (cited per model), a result at the defaults
  * by hand, and the command run with no options against the library
  * evaluated at params_init, so that the option tables' default strings
- * (src/cli/cmd_<model>.c) and params_init cannot drift apart.
+ * (src/cli/commands/cmd_<model>.c) and params_init cannot drift apart.
  */
 #include <check.h>
 #include <math.h>
@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/commands.h"
-#include "cli/run.h"
+#include "cli/engine/commands.h"
+#include "cli/engine/run.h"
 #include "mcastlat.h"
 #include "mcastlat/cluster.h"
 #include "mcastlat/hypercube.h"

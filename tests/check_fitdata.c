@@ -1,6 +1,6 @@
 /*
  * check_fitdata.c - the --data readers of `mcastlat fit`
- * (src/cli/fitdata.c, read_csv.c, read_osu.c, read_imb.c): each format
+ * (src/cli/fit/fitdata.c, read_csv.c, read_osu.c, read_imb.c): each format
  * from small literal texts written to temporary files, the FILE:key=value
  * spec, and every fatal error.  Expected values are the literal numbers
  * of the inputs.
@@ -12,8 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/csvline.h"
-#include "cli/fitdata.h"
+#include "cli/engine/csvline.h"
+#include "cli/fit/fitdata.h"
 
 /* A temporary file holding text; its name in path (PATH_LEN bytes). */
 #define PATH_LEN 64

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/output.h"
-#include "cli/table.h"
+#include "cli/engine/output.h"
+#include "cli/engine/table.h"
 
 /* A small deterministic generator (xorshift64*), local to the test. */
 static uint64_t next_rand(uint64_t *s)

@@ -1,9 +1,9 @@
-/* check_parse.c - strict numbers and value lists (src/cli/parse.c). */
+/* check_parse.c - strict numbers and value lists (src/cli/engine/parse.c). */
 #include <check.h>
 #include <math.h>
 #include <string.h>
 
-#include "cli/parse.h"
+#include "cli/engine/parse.h"
 
 static const char *const choices[] = {"alpha", "beta", "gamma", NULL};
 

@@ -1,5 +1,5 @@
 /*
- * check_run.c - the engine (src/cli/run.c and the files it drives)
+ * check_run.c - the engine (src/cli/engine/run.c and the files it drives)
  * driven through a fake command: sweep order, defaults, --columns,
  * --unit, per-point checks, statuses, --jobs and --shard equality, batch
  * files and usage errors; and through a slow fake: prepare() once per
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/run.h"
+#include "cli/engine/run.h"
 
 static const char *const modes[] = {"x", "y", NULL};
 

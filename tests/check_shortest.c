@@ -1,5 +1,5 @@
 /*
- * check_shortest.c - shortest round-trip printing (src/cli/shortest.c)
+ * check_shortest.c - shortest round-trip printing (src/cli/engine/shortest.c)
  * against the C library as an independent oracle, over millions of
  * doubles drawn with GSL's generator (fixed seed) and hand-picked edges.
  *
@@ -23,7 +23,7 @@
 
 #include <gsl/gsl_rng.h>
 
-#include "cli/shortest.h"
+#include "cli/engine/shortest.h"
 
 /* Significant digits of a printed number (mantissa without sign, point,
  * leading zeros and exponent) into dig; returns their count. */

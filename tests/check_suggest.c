@@ -10,9 +10,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/outfile.h"
-#include "cli/progress.h"
-#include "cli/suggest.h"
+#include "cli/engine/outfile.h"
+#include "cli/engine/progress.h"
+#include "cli/meta/suggest.h"
 
 /* Distances worked by hand: one substitution, insertion, deletion or
  * swap of neighbours each count 1. */

@@ -1,5 +1,5 @@
 /*
- * check_trace.c - the --trace reader (src/cli/trace.c): a good file read
+ * check_trace.c - the --trace reader (src/cli/commands/trace.c): a good file read
  * field by field, and every kind of bad file rejected with the one-line
  * message that names its line.
  */
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/trace.h"
+#include "cli/commands/trace.h"
 
 /* Read text as file "t.csv"; returns ml_trace_read's status. */
 static int read_text(const char *text, size_t len, struct ml_trace *t,

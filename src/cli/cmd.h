@@ -9,6 +9,10 @@
  * lists into a streamed cartesian product, calls check and eval per point
  * and prints rows through the output module.  A command file therefore
  * only converts values to a model's params struct and back.
+ *
+ * It stands at the top of src/cli, between the rooms: the commands
+ * (commands/cmd_<name>.c) include it as "cli/cmd.h" and nothing else of
+ * the engine (engine/), which includes it to run them.
  */
 #ifndef MCASTLAT_CLI_CMD_H
 #define MCASTLAT_CLI_CMD_H
@@ -207,7 +211,7 @@ struct ml_command {
 	 */
 	const struct ml_status_doc *statuses;
 	/*
-	 * mcastlat fit (fit.c); fit_model NULL: the command cannot be
+	 * mcastlat fit (fit/fit_cmd.c); fit_model NULL: the command cannot be
 	 * fitted.  fit_params converts one point's option values to the
 	 * model's params struct (ML_EINVAL with *d for a rule of the
 	 * options the model does not know).  fit_inputs (NULL-terminated)
@@ -254,7 +258,7 @@ static inline long long ml_choice_of(long long v)
 	return v < 0 ? -v - 1 : -1;
 }
 
-/* Each command is one file src/cli/cmd_<name>.c defining
+/* Each command is one file src/cli/commands/cmd_<name>.c defining
  *   const struct ml_command ml_cmd_<name>;
  * the command table is generated from those files (see the Makefile). */
 

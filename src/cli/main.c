@@ -11,11 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/commands.h"
-#include "cli/completion.h"
-#include "cli/fit.h"
-#include "cli/run.h"
-#include "cli/suggest.h"
+#include "cli/engine/commands.h"
+#include "cli/meta/completion.h"
+#include "cli/fit/fit_cmd.h"
+#include "cli/engine/run.h"
+#include "cli/meta/suggest.h"
 #include "mcastlat.h"
 
 

@@ -1,7 +1,7 @@
 /*
  * fit_models.c - the fitting adapters of the models that are affine in
  * their costs: kbinomial, torus and hypercube.  The core finds each
- * point's row by probing the model itself (fit.c, make_pieces), so
+ * point's row by probing the model itself (lsq.c, make_pieces), so
  * these only name the costs and the --free auto carriers.
  *
  *   kbinomial  latency = (ts + tr) + steps(n, m, k) (tns + tprop + tnr):

@@ -2,7 +2,7 @@
  * fitint.h - what a model's fitting adapter tells the fitting core
  * (internal to src/fit/).
  *
- * The core (fit.c) knows nothing of any model.  An adapter names the
+ * The core (lsq.c) knows nothing of any model.  An adapter names the
  * time costs a fit may free (each a double field of the params struct),
  * evaluates the model, and, for a model that is only piecewise linear in
  * its costs, gives each point's pieces and the assignments of pieces to
@@ -73,5 +73,15 @@ struct ml_fit_model {
 	enum ml_status (*check_data)(const void *points, size_t n,
 				     struct ml_diag *d);
 };
+
+/* Index of the cost called name in m->params, or -1 (fitapi.c). */
+long ml_fit_param_index(const struct ml_fit_model *m, const char *name);
+
+/* The k-th cost of m in the params struct p. */
+static inline double *fit_field(const struct ml_fit_model *m, void *p,
+				size_t k)
+{
+	return (double *)((char *)p + m->params[k].offset);
+}
 
 #endif

@@ -1,65 +1,154 @@
 #!/bin/sh
-# layers.sh - the engine of src/cli reads top-down: every call from one
-# file to a function of another goes down the layers below, never up or
-# across, so the files form layers a newcomer reads from main and run
-# down to the leaves (issue 21).
+# layers.sh - the shape of src/ (issues 21 and 27): each file stands above
+# what it uses, so a newcomer reads from main.c down to the leaves.
 #
-#   layers.sh [SRCDIR]        (default src/cli)
+#   layers.sh [SRCDIR]        (default src)
 #
-# A function is a file's when the file defines it (a line starting with
-# its type and "ml_name("); a call is "ml_name(" anywhere else in another
-# file.  A file not in the table is reported and left unchecked (a new
-# file is placed here when it comes).
+# Fails on
+#   - a file under SRCDIR longer than 1000 lines (cut it where its
+#     concerns part);
+#   - a .c file directly in SRCDIR/cli other than main.c (each file lives
+#     in a room: engine/, meta/, commands/, fit/);
+#   - a circle of includes: header A includes B which (through others)
+#     includes A;
+#   - a circle of calls between files: file A calls a function defined in
+#     B, and B (through others) calls one of A's.
+#
+# A function is a file's when the file defines it with external linkage
+# (a line that starts with its type, not `static`, and holds "name(");
+# a call is "name(" in another .c file, comments left out.  A function
+# reached through a table of pointers (a command's eval, a reader, a
+# multicast mechanism's hooks) is no call: the table is how a lower file
+# is driven by a higher one without naming it.
 set -u
-dir=${1:-src/cli}
+dir=${1:-src}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+fail=0
 
-# Layer of each file, from the top.
-layer() {
-	case $1 in
-	main.c) echo 0 ;;
-	commands.c | completion.c) echo 1 ;;
-	run.c | fit.c) echo 2 ;;
-	help.c | batch.c) echo 3 ;;
-	args.c) echo 4 ;;
-	sweep.c) echo 5 ;;
-	columns.c) echo 6 ;;
-	cmd_*.c | fit_out.c) echo 7 ;;
-	table.c | progress.c | outfile.c | trace.c) echo 8 ;;
-	fitdata.c | read_*.c) echo 8 ;;
-	output.c) echo 9 ;;
-	parse.c | suggest.c | shortest.c | csvline.c) echo 10 ;;
-	msg.c) echo 11 ;;
-	*) echo - ;;
-	esac
+bad() {
+	echo "FAIL: $*" >&2
+	fail=$((fail + 1))
 }
 
-pass=0 fail=0
-for f in "$dir"/*.c; do
-	b=${f##*/}
-	grep -o '^[a-z][a-z0-9_ *]*[ *]ml_[a-z0-9_]*(' "$f" |
-		grep -o 'ml_[a-z0-9_]*' | sed "s|\$| $b|"
-done | sort -u > "$tmp/defs"
-for f in "$dir"/*.c; do
-	b=${f##*/}
-	lf=$(layer "$b")
-	if [ "$lf" = - ]; then
-		echo "layers: $b is not placed in tests/cli/layers.sh (not checked)" >&2
-		continue
+find "$dir" -name '*.[ch]' | LC_ALL=C sort > "$tmp/files"
+grep '\.c$' "$tmp/files" > "$tmp/cfiles"
+
+# 1. Length.
+nlong=0
+while read -r f; do
+	n=$(wc -l < "$f")
+	if [ "$n" -gt 1000 ]; then
+		bad "$f: $n lines (at most 1000)"
+		nlong=$((nlong + 1))
 	fi
-	while read -r fn owner; do
-		[ "$owner" = "$b" ] && continue
-		grep -q "\\b$fn(" "$f" || continue
-		lo=$(layer "$owner")
-		[ "$lo" = - ] && continue
-		if [ "$lo" -gt "$lf" ]; then
-			pass=$((pass + 1))
-		else
-			echo "FAIL: $b (layer $lf) calls $fn of $owner (layer $lo): up or across" >&2
-			fail=$((fail + 1))
-		fi
-	done < "$tmp/defs"
+done < "$tmp/files"
+
+# 2. Rooms.
+for f in "$dir"/cli/*.c; do
+	[ -e "$f" ] || continue
+	case ${f##*/} in
+	main.c) ;;
+	cmd_*.c) bad "$f: not in a room (a command goes in $dir/cli/commands/)" ;;
+	*) bad "$f: not in a room (engine/, meta/, commands/ or fit/)" ;;
+	esac
 done
-echo "layers: $pass calls down, $fail up or across"
-[ $fail = 0 ] && [ $pass -gt 50 ]
+
+# Circles in a graph of "from to" lines ($1): prints one line per edge
+# that closes a circle, "a -> b -> ... -> a".
+circles() {
+	awk '
+	{ if (!($1 SUBSEP $2 in seen)) { seen[$1, $2] = 1;
+	      adj[$1] = adj[$1] " " $2; } node[$1] = 1; node[$2] = 1 }
+	function dfs(u,    i, n, v, k, path) {
+		color[u] = 1
+		stack[++top] = u
+		n = split(adj[u], nb, " ")
+		for (i = 1; i <= n; i++) {
+			v = nb[i]
+			if (color[v] == 1) {
+				path = v
+				for (k = top; k >= 1 && stack[k] != v; k--)
+					;
+				for (k = k + 1; k <= top; k++)
+					path = path " -> " stack[k]
+				print path " -> " v
+				found++
+			} else if (color[v] == 0) {
+				dfs(v)
+				n = split(adj[u], nb, " ")
+			}
+		}
+		top--
+		color[u] = 2
+	}
+	END { for (u in node) if (color[u] == 0) dfs(u); exit found > 0 }
+	' "$1"
+}
+
+# 3. Includes: "x/y.h" is looked for beside the file, in SRCDIR and in
+# include/ (as the Makefile's -Isrc -Iinclude).
+: > "$tmp/incl"
+while read -r f; do
+	d=${f%/*}
+	sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f" | while read -r h; do
+		for c in "$d/$h" "$dir/$h" "src/$h" "include/$h"; do
+			if [ -f "$c" ]; then
+				echo "$f $c"
+				break
+			fi
+		done
+	done >> "$tmp/incl"
+done < "$tmp/files"
+if ! circles "$tmp/incl" > "$tmp/icirc"; then
+	while read -r c; do bad "include circle: $c"; done < "$tmp/icirc"
+fi
+
+# 4. Calls.  Comments out (they name functions freely), then each file's
+# functions and the names it calls.
+mkdir -p "$tmp/nc"
+i=0
+while read -r f; do
+	i=$((i + 1))
+	awk '{
+		s = $0; out = ""
+		while (s != "") {
+			if (inc) {
+				p = index(s, "*/")
+				if (!p) { s = ""; break }
+				s = substr(s, p + 2); inc = 0
+			} else {
+				p = index(s, "/*")
+				if (!p) { out = out s; s = ""; break }
+				out = out substr(s, 1, p - 1); s = substr(s, p + 2); inc = 1
+			}
+		}
+		print out
+	}' "$f" > "$tmp/nc/$i"
+	echo "$i $f" >> "$tmp/index"
+done < "$tmp/cfiles"
+while read -r i f; do
+	grep -E '^[a-z][a-z0-9_ *]*[ *][a-z_][a-z0-9_]*\(' "$tmp/nc/$i" |
+		grep -v -E '^(static|extern|typedef|return|else|if|for|while|switch|case)\b' |
+		grep -v ';[[:space:]]*$' |
+		sed -E 's/^[a-z][a-z0-9_ *]*[ *]([a-z_][a-z0-9_]*)\(.*/\1/' |
+		sed "s|\$| $f|"
+done < "$tmp/index" | LC_ALL=C sort -u > "$tmp/defs"
+# a name defined twice (two programs' mains, say) is nobody's
+awk '{ n[$1]++; f[$1] = $2 } END { for (k in n) if (n[k] == 1) print k, f[k] }' \
+	"$tmp/defs" > "$tmp/owner"
+while read -r i f; do
+	grep -o -E '[A-Za-z_][A-Za-z0-9_]*[[:space:]]*\(' "$tmp/nc/$i" |
+		tr -d ' \t(' | LC_ALL=C sort -u | sed "s|^|$f |"
+done < "$tmp/index" > "$tmp/uses"
+awk 'NR == FNR { own[$1] = $2; next }
+     ($2 in own) && own[$2] != $1 { print $1, own[$2] }' \
+	"$tmp/owner" "$tmp/uses" | LC_ALL=C sort -u > "$tmp/calls"
+if ! circles "$tmp/calls" > "$tmp/ccirc"; then
+	while read -r c; do bad "call circle: $c"; done < "$tmp/ccirc"
+fi
+
+echo "layers: $(wc -l < "$tmp/files") files, $nlong over 1000 lines," \
+	"$(wc -l < "$tmp/incl") includes, $(wc -l < "$tmp/calls") file-to-file" \
+	"call edges, $fail problem(s)"
+[ $fail = 0 ] && [ "$(wc -l < "$tmp/calls")" -gt 50 ]

@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/commands.h"
-#include "cli/msg.h"
-#include "cli/run.h"
+#include "cli/engine/commands.h"
+#include "cli/engine/msg.h"
+#include "cli/engine/run.h"
 
 /* Called by libFuzzer, or by replay.c, once per input. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -1,6 +1,6 @@
 /*
  * fuzz_fitdata.c - fuzz target: the --data readers of `mcastlat fit`
- * (src/cli/fitdata.c, read_csv.c, read_osu.c, read_imb.c) on any input
+ * (src/cli/fit/fitdata.c, read_csv.c, read_osu.c, read_imb.c) on any input
  * read as standard input: format detection, CSV quoting, OSU and IMB
  * tables, NUL bytes, CRLF, lines longer than ML_LINE_MAX.
  *
@@ -25,7 +25,7 @@
 #include <ctype.h>
 #include <math.h>
 
-#include "cli/fitdata.h"
+#include "cli/fit/fitdata.h"
 #include "fuzz_common.h"
 
 /* true when s is "-:" followed by key=value items: a spec that reads

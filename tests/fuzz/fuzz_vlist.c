@@ -1,5 +1,5 @@
 /*
- * fuzz_vlist.c - fuzz target: value-list parsing (src/cli/parse.c).
+ * fuzz_vlist.c - fuzz target: value-list parsing (src/cli/engine/parse.c).
  *
  * Reproduce (builds with clang, runs every target for FUZZ_SECONDS):
  *   make fuzz FUZZ_SECONDS=600 FUZZ_TARGETS=vlist
@@ -23,8 +23,8 @@
 #include <limits.h>
 #include <math.h>
 
-#include "cli/output.h"
-#include "cli/parse.h"
+#include "cli/engine/output.h"
+#include "cli/engine/parse.h"
 #include "fuzz_common.h"
 
 static const char *const abc[] = {"alpha", "beta", "gamma", NULL};

@@ -1,0 +1,527 @@
+/*
+ * columns.c - which columns a run prints, under which names: the input
+ * columns, the result columns shown for the flags given, the status, the
+ * --keep columns of an --input file, and the selection among them
+ * (--columns, --value; for the table, the inputs that vary, the constant
+ * ones going to one "# name=value ..." line above the header).
+ *
+ * An input column is an option that is not a flag or free text, named
+ * as the option with '-' -> '_' (jq and pandas take no hyphens).  A
+ * NOCOL option (a detail, or one a result column echoes) is a column
+ * only when the user gave it; an option the mode ignores (only_with /
+ * only_without) is none; a result column of the same name stands for
+ * the option (it echoes the value used).  Adding a column is one entry
+ * in a command's table: nothing here names a command.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/engine/columns.h"
+#include "cli/engine/shortest.h"
+#include "cli/meta/suggest.h"
+
+static bool flag_set(const struct ml_command *cmd, const union ml_val *base,
+		     const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < cmd->nopts; i++)
+		if (cmd->opts[i].kind == ML_OPT_FLAG &&
+		    strcmp(cmd->opts[i].name, name) == 0)
+			return base[i].i != 0;
+	return false;
+}
+
+static bool res_visible(const struct ml_command *cmd, const union ml_val *base,
+			size_t j)
+{
+	const struct ml_col *c = &cmd->cols[j];
+
+	if (c->only_with && !flag_set(cmd, base, c->only_with))
+		return false;
+	if (c->only_without && flag_set(cmd, base, c->only_without))
+		return false;
+	return true;
+}
+
+/* n bytes of a and b are equal, '-' and '_' alike. */
+static bool same_n(const char *a, const char *b, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if ((a[i] == '-' ? '_' : a[i]) != (b[i] == '-' ? '_' : b[i]))
+			return false;
+	return true;
+}
+
+/* "packet-size" and "packet_size" name the same column. */
+bool ml_same_name(const char *a, const char *b, size_t blen)
+{
+	size_t i;
+
+	for (i = 0; i < blen; i++, a++) {
+		char x = *a == '-' ? '_' : *a, y = b[i] == '-' ? '_' : b[i];
+
+		if (*a == '\0' || x != y)
+			return false;
+	}
+	return *a == '\0';
+}
+
+/* Result column j of the run (visible) has this name. */
+static bool res_named(const struct run *r, const char *name)
+{
+	size_t j;
+
+	for (j = 0; j < r->cmd->ncols; j++)
+		if (res_visible(r->cmd, r->base, j) &&
+		    ml_same_name(r->cmd->cols[j].name, name, strlen(name)))
+			return true;
+	return false;
+}
+
+void ml_cell_from_opt(const struct run *r, size_t i, union ml_val v,
+		      struct ml_cell *c)
+{
+	const struct ml_opt *o = &r->cmd->opts[i];
+
+	switch (o->kind) {
+	case ML_OPT_INT:
+		if (v.i == ML_AUTO_INT) {
+			c->kind = ML_CELL_TEXT;
+			c->v.s = "auto";
+		} else {
+			c->kind = ML_CELL_INT;
+			c->v = v;
+		}
+		return;
+	case ML_OPT_REAL:
+	case ML_OPT_TIME:
+		if (isnan(v.r)) {
+			c->kind = ML_CELL_TEXT;
+			c->v.s = "auto";
+			return;
+		}
+		c->kind = ML_CELL_REAL;
+		c->v.r = o->kind == ML_OPT_TIME ? v.r / r->unit_scale : v.r;
+		return;
+	case ML_OPT_CHOICE:
+		if (v.i == ML_AUTO_INT) {
+			c->kind = ML_CELL_TEXT;
+			c->v.s = "auto";
+			return;
+		}
+		if ((o->flags & ML_OPT_INTOK) && v.i >= 0) {
+			c->kind = ML_CELL_INT;
+			c->v = v;
+			return;
+		}
+		c->kind = ML_CELL_TEXT;
+		c->v.s = o->choices[(o->flags & ML_OPT_INTOK) ? ml_choice_of(v.i)
+							      : v.i];
+		return;
+	case ML_OPT_FLAG:
+	case ML_OPT_TEXT:
+		break;
+	}
+	c->kind = ML_CELL_TEXT;
+	c->v.s = "";
+}
+
+const char *ml_alias_of(const struct ml_command *cmd, size_t i)
+{
+	size_t k;
+
+	for (k = 0; cmd->aliases && cmd->aliases[k].opt; k++)
+		if (strcmp(cmd->aliases[k].opt, cmd->opts[i].name) == 0)
+			return cmd->aliases[k].alias;
+	return NULL;
+}
+
+/* The index of the option named name, or cmd->nopts. */
+static size_t opt_index(const struct ml_command *cmd, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < cmd->nopts; i++)
+		if (strcmp(cmd->opts[i].name, name) == 0)
+			break;
+	return i;
+}
+
+/* The choice index of u->value in its option, or -1. */
+static long long unused_choice(const struct ml_command *cmd, size_t ic,
+			       const struct ml_unused *u)
+{
+	long long c;
+
+	for (c = 0; ic < cmd->nopts && cmd->opts[ic].choices &&
+		    cmd->opts[ic].choices[c];
+	     c++)
+		if (strcmp(cmd->opts[ic].choices[c], u->value) == 0)
+			return (cmd->opts[ic].flags & ML_OPT_INTOK) ? -c - 1 : c;
+	return -1;
+}
+
+bool ml_unused_everywhere(const struct run *r, const struct ml_unused *u)
+{
+	size_t ic = opt_index(r->cmd, u->flag);
+	long long c = unused_choice(r->cmd, ic, u);
+
+	return c >= 0 && r->base && r->varies && !r->varies[ic] &&
+	       r->base[ic].i == c;
+}
+
+/* Every value of fl, the list of u's flag (option ic), is u's value. */
+static bool all_unused(const struct ml_command *cmd, size_t ic,
+		       const struct ml_vlist *fl, const struct ml_unused *u)
+{
+	long long c = unused_choice(cmd, ic, u);
+	unsigned long long k;
+
+	if (c < 0 || fl->count == 0)
+		return false;
+	for (k = 0; k < fl->count; k++)
+		if (ml_vlist_at(fl, k).i != c)
+			return false;
+	return true;
+}
+
+bool ml_unused_in_all(const struct ml_command *cmd,
+		      const struct ml_vlist *vl, const struct ml_unused *u)
+{
+	size_t ic = opt_index(cmd, u->flag);
+
+	return ic < cmd->nopts && all_unused(cmd, ic, &vl[ic], u);
+}
+
+bool ml_unused_in_row(const struct ml_command *cmd,
+		      const struct ml_vlist *const *vl,
+		      const struct ml_unused *u)
+{
+	size_t ic = opt_index(cmd, u->flag);
+
+	return ic < cmd->nopts && vl[ic] && all_unused(cmd, ic, vl[ic], u);
+}
+
+bool ml_opt_is_column(const struct run *r, size_t i)
+{
+	const struct ml_opt *o = &r->cmd->opts[i];
+	size_t k;
+
+	if (o->kind == ML_OPT_FLAG || o->kind == ML_OPT_TEXT)
+		return false;
+	if ((o->flags & ML_OPT_NOCOL) && !(r->given && r->given[i]))
+		return false;
+	for (k = 0; r->cmd->unused && r->cmd->unused[k].opt; k++)
+		if (strcmp(r->cmd->unused[k].opt, o->name) == 0 &&
+		    (r->cmd->unused[k].value
+			     ? ml_unused_everywhere(r, &r->cmd->unused[k])
+			     : flag_set(r->cmd, r->base,
+					r->cmd->unused[k].flag)))
+			return false;
+	return !res_named(r, o->name);
+}
+
+/* Append a column name to r->names: the plain name with '-' -> '_', and
+ * a time column's unit, "latency[us]" ("[us/byte]" for a time per
+ * byte): in the table always, in CSV and JSON when --unit is not the
+ * model's own, so that --input reads the file back in its unit. */
+static const char *add_name(struct run *r, const char *name, bool time,
+			    const char *unit)
+{
+	char *d = r->names + r->names_len;
+	size_t n = strlen(name), i;
+	const char *per = unit ? strchr(unit, '/') : NULL;
+
+	for (i = 0; i < n; i++)
+		d[i] = name[i] == '-' ? '_' : name[i];
+	if (time && (r->spec.fmt == ML_FMT_TABLE ||
+		     strcmp(r->unit_name, r->cmd->time_unit) != 0))
+		n += (size_t)sprintf(d + n, "[%s%.20s]", r->unit_name,
+				     per ? per : "");
+	d[n] = '\0';
+	r->names_len += n + 1;
+	return d;
+}
+
+/* Every column that may be printed, in default order: --keep columns,
+ * inputs, results, status. */
+static size_t all_columns(struct run *r, struct ml_outcol *oc,
+			  struct colref *refs)
+{
+	const struct ml_command *cmd = r->cmd;
+	size_t i, n = 0;
+
+	for (i = 0; i < r->nkeep; i++) {
+		oc[n].name = add_name(r, r->keepnames[i], false, NULL);
+		oc[n].left = true;
+		refs[n].src = SRC_KEEP;
+		refs[n++].idx = i;
+	}
+	for (i = 0; i < cmd->nopts; i++) {
+		const struct ml_opt *o = &cmd->opts[i];
+
+		if (!ml_opt_is_column(r, i))
+			continue;
+		oc[n].name = add_name(r, o->name, o->kind == ML_OPT_TIME,
+				      o->unit);
+		oc[n].left = o->kind == ML_OPT_CHOICE;
+		refs[n].src = SRC_OPT;
+		refs[n++].idx = i;
+	}
+	for (i = 0; i < cmd->ncols; i++) {
+		const struct ml_col *c = &cmd->cols[i];
+
+		if (!res_visible(cmd, r->base, i))
+			continue;
+		oc[n].name = add_name(r, c->name, c->kind == ML_COL_TIME, NULL);
+		oc[n].left = c->kind == ML_COL_TEXT;
+		refs[n].src = SRC_RES;
+		refs[n++].idx = i;
+	}
+	oc[n].name = "status";
+	oc[n].left = true;
+	refs[n].src = SRC_STATUS;
+	refs[n++].idx = 0;
+	return n;
+}
+
+/* The column of the option whose alias is the len bytes at tok, or
+ * nall. */
+static size_t by_alias(const struct run *r, const char *tok, size_t len,
+		       size_t nall, const struct ml_outcol *oc)
+{
+	const struct ml_alias *a = r->cmd->aliases;
+	size_t k, n;
+
+	for (; a && a->opt; a++) {
+		if (strlen(a->alias) != len || !same_n(a->alias, tok, len))
+			continue;
+		n = strlen(a->opt);
+		for (k = 0; k < nall; k++)
+			if (strcspn(oc[k].name, "[") == n &&
+			    same_n(a->opt, oc[k].name, n))
+				return k;
+	}
+	return nall;
+}
+
+/* The column name nearest a mistyped one (suggest.c), or NULL. */
+static const char *suggest_column(const char *name, size_t nall,
+				  const struct ml_outcol *oc)
+{
+	char plain[64][64];
+	const char *names[64] = {NULL};
+	size_t k, n = 0;
+
+	for (k = 0; k < nall && n < 64; k++) {
+		snprintf(plain[n], sizeof(plain[n]), "%.*s",
+			 (int)strcspn(oc[k].name, "["), oc[k].name);
+		names[n] = plain[n];
+		n++;
+	}
+	const char *pick = n ? ml_suggest(name, names, n) : NULL;
+
+	for (k = 0; pick && k < n; k++)
+		if (pick == plain[k])
+			return oc[k].name;
+	return NULL;
+}
+
+/* Number of names in a --columns list (commas + 1). */
+static size_t count_names(const char *list)
+{
+	size_t n = 1;
+
+	for (; *list; list++)
+		n += *list == ',';
+	return n;
+}
+
+/*
+ * Keep only the --columns, in that order.  A name given twice is printed
+ * twice (as cut -f does not, but as a user who asks for it expects); an
+ * empty name ("a,,b", "a,") is an error.  Names match with '-' or '_'
+ * and without the table's "[unit]".  r->ocols holds count_names().
+ */
+static int select_columns(struct run *r, const char *list, size_t nall,
+			  const struct ml_outcol *oc, const struct colref *refs)
+{
+	const char *tok = list;
+	size_t n = 0, k, len, plen;
+	char msg[160], q[ML_QUOTE_LEN];
+	const char *opt = r->colopt ? r->colopt : "columns";
+
+	for (;; tok += len + 1) {
+		len = strcspn(tok, ",");
+		if (len == 0) {
+			snprintf(msg, sizeof(msg),
+				 "%s has an empty column name",
+				 ml_quote(q, sizeof(q), list));
+			return ml_usage_err(r->ctx, r->cmd->name, opt, msg);
+		}
+		for (k = 0; k < nall; k++) {
+			plen = strcspn(oc[k].name, "[");
+			if (plen == len && same_n(tok, oc[k].name, len))
+				break;
+		}
+		if (k == nall) /* an alias names its option's column */
+			k = by_alias(r, tok, len, nall, oc);
+		if (k == nall) {
+			char *name = strndup(tok, len);
+			const char *pick = name ? suggest_column(name, nall, oc)
+						: NULL;
+
+			if (pick)
+				snprintf(msg, sizeof(msg),
+					 "%s is not a column (did you mean %.*s?)",
+					 ml_quote(q, sizeof(q), name),
+					 (int)strcspn(pick, "["), pick);
+			else
+				snprintf(msg, sizeof(msg),
+					 "%s is not a column (see --help)",
+					 ml_quote(q, sizeof(q), name ? name : "?"));
+			free(name);
+			return ml_usage_err(r->ctx, r->cmd->name, opt, msg);
+		}
+		r->ocols[n] = oc[k];
+		r->refs[n++] = refs[k];
+		if (tok[len] == '\0')
+			break;
+	}
+	r->spec.ncols = n;
+	return 0;
+}
+
+/* " name=value" of a constant input (its first value) into the line. */
+static void const_item(struct run *r, size_t i, struct ml_buf *b)
+{
+	const struct ml_opt *o = &r->cmd->opts[i];
+	struct ml_outspec full = r->spec;
+	struct ml_cell c;
+	char num[48], name[80];
+	const char *t = num;
+
+	full.precision = 0;
+	full.fmt = ML_FMT_CSV;
+	ml_cell_from_opt(r, i, r->base[i], &c);
+	if (c.kind == ML_CELL_TEXT)
+		t = c.v.s;
+	else
+		ml_out_number(&full, &c, num);
+	snprintf(name, sizeof(name), "%s", o->name);
+	for (char *p = name; *p; p++)
+		if (*p == '-')
+			*p = '_';
+	ml_buf_put(b, " ", 1);
+	ml_buf_put(b, name, strlen(name));
+	ml_buf_put(b, "=", 1);
+	ml_buf_put(b, t, strlen(t));
+	/* 12.5us reads back as an option value; cycles take no suffix */
+	if (o->kind == ML_OPT_TIME && c.kind != ML_CELL_TEXT &&
+	    ml_time_scale(r->unit_name) != 0.0)
+		ml_buf_put(b, r->unit_name, strlen(r->unit_name));
+}
+
+/*
+ * The default table: the inputs that vary, then results and status; the
+ * constant inputs go on the "# name=value ..." line (r->constline).
+ */
+static int table_columns(struct run *r, size_t nall,
+			 const struct ml_outcol *oc, const struct colref *refs)
+{
+	struct ml_buf b = {0};
+	size_t k, n = 0;
+
+	ml_buf_put(&b, "#", 1);
+	for (k = 0; k < nall; k++) {
+		if (refs[k].src == SRC_OPT && !r->varies[refs[k].idx]) {
+			const_item(r, refs[k].idx, &b);
+			continue;
+		}
+		r->ocols[n] = oc[k];
+		r->refs[n++] = refs[k];
+	}
+	r->spec.ncols = n;
+	ml_buf_put(&b, "\n", 2); /* with its NUL */
+	if (b.oom) {
+		ml_buf_free(&b);
+		return ml_usage_err(r->ctx, r->cmd->name, NULL, "out of memory");
+	}
+	if (b.len > 3)
+		r->constline = b.p;
+	else
+		ml_buf_free(&b);
+	return 0;
+}
+
+int ml_setup_columns(struct run *r)
+{
+	const struct ml_command *cmd = r->cmd;
+	size_t max = cmd->nopts + cmd->ncols + 1 + r->nkeep, nall, k;
+	struct ml_outcol *oc = calloc(max, sizeof(*oc));
+	struct colref *refs = calloc(max, sizeof(*refs));
+	const char *list = r->collist;
+	size_t room = max + (list ? count_names(list) : 0), nbytes = 0;
+	int rc = 0;
+
+	ml_free_columns(r);
+	for (k = 0; k < r->nkeep; k++)
+		nbytes += strlen(r->keepnames[k]) + 1;
+	nbytes += max * 96;
+	r->names = malloc(nbytes);
+	r->names_len = 0;
+	/* Room for every name --columns gives, repeated or not. */
+	r->ocols = calloc(room, sizeof(*r->ocols));
+	r->refs = calloc(room, sizeof(*r->refs));
+	r->finite = calloc(cmd->ncols + 1, sizeof(*r->finite));
+	if (!oc || !refs || !r->ocols || !r->refs || !r->finite || !r->names) {
+		rc = ml_usage_err(r->ctx, cmd->name, NULL, "out of memory");
+		goto out;
+	}
+	nall = all_columns(r, oc, refs);
+	for (k = 0; k < cmd->ncols; k++)
+		r->finite[k] = res_visible(cmd, r->base, k) &&
+			       !cmd->cols[k].na &&
+			       cmd->cols[k].kind != ML_COL_TEXT &&
+			       cmd->cols[k].kind != ML_COL_INT;
+	if (list) {
+		rc = select_columns(r, list, nall, oc, refs);
+	} else if (r->spec.fmt == ML_FMT_TABLE && !r->allcols) {
+		rc = table_columns(r, nall, oc, refs);
+	} else {
+		memcpy(r->ocols, oc, nall * sizeof(*oc));
+		memcpy(r->refs, refs, nall * sizeof(*refs));
+		r->spec.ncols = nall;
+	}
+	r->spec.cols = r->ocols;
+out:
+	free(oc);
+	free(refs);
+	return rc;
+}
+
+void ml_free_columns(struct run *r)
+{
+	free(r->ocols);
+	free(r->refs);
+	free(r->finite);
+	free(r->names);
+	free(r->constline);
+	r->ocols = NULL;
+	r->refs = NULL;
+	r->finite = NULL;
+	r->names = NULL;
+	r->constline = NULL;
+}
+
+void ml_out_preamble(const struct run *r, struct ml_buf *b)
+{
+	if (r->constline && r->spec.header)
+		ml_buf_put(b, r->constline, strlen(r->constline));
+	ml_out_header(&r->spec, b);
+}

@@ -1,0 +1,481 @@
+/*
+ * fit_cmd.c - `mcastlat fit MODEL --data FILE...`: the command line, the
+ * measurements turned into points of the model, and the fits (one per
+ * value of a discrete option given as a list; the lowest residual
+ * wins).  This file owns the fits and the command's main; the command
+ * line is fit_args.c's, the data to points fit_points.c's.  The fitting itself is the library's (mcastlat/fit.h); the
+ * files are read by fitdata.c and the read_*.c readers; what is printed
+ * is fit_out.c's.
+ */
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/engine/columns.h"
+#include "cli/engine/commands.h"
+#include "cli/fit/fit_cmd.h"
+#include "cli/engine/outfile.h"
+#include "cli/meta/suggest.h"
+
+/* ------------------------------------------------------------------ */
+/* The fits. */
+
+static const char *fittable(const struct ml_command *cmd, const char *name)
+{
+	const char *names[ML_FIT_MAXFREE * 2];
+	size_t n = ml_fit_param_names(cmd->fit_model, names, 2 * ML_FIT_MAXFREE),
+	       i;
+
+	for (i = 0; i < n && i < 2 * ML_FIT_MAXFREE; i++)
+		if (strcmp(names[i], name) == 0)
+			return names[i];
+	return NULL;
+}
+
+/* --free LIST into out->freeset (the library's own name strings). */
+static int parse_free(struct ml_ctx *ctx, const struct fit_args *a,
+		      struct fit_outcome *out)
+{
+	const struct ml_command *cmd = a->cmd;
+	const char *s = a->free;
+
+	out->nfree = 0;
+	while (*s) {
+		size_t len = strcspn(s, ","), i;
+		char name[64];
+		const char *f;
+
+		snprintf(name, sizeof(name), "%.*s", (int)(len < 63 ? len : 63),
+			 s);
+		i = ml_fit_find_opt(cmd, name, strlen(name));
+		f = i < cmd->nopts ? fittable(cmd, cmd->opts[i].name) : NULL;
+		if (!f) {
+			const char *names[ML_FIT_MAXFREE * 2], *pick;
+			size_t n = ml_fit_param_names(cmd->fit_model, names,
+						      2 * ML_FIT_MAXFREE);
+			char list[400] = "";
+
+			pick = ml_suggest(name, names, n);
+			for (i = 0; i < n; i++)
+				snprintf(list + strlen(list),
+					 sizeof(list) - strlen(list), "%s%s",
+					 i ? ", " : "", names[i]);
+			if (pick)
+				return ml_fit_usage_err(ctx, "free", "'%s' is not a "
+						 "cost %s can fit (did you mean "
+						 "%s?)", name, cmd->name, pick);
+			return ml_fit_usage_err(ctx, "free", "'%s' is not a cost %s "
+					 "can fit (%s, or auto)", name,
+					 cmd->name, list);
+		}
+		if (a->given[i])
+			return ml_fit_usage_err(ctx, "free", "%s is fixed on the "
+					 "command line (--%s): free it or fix "
+					 "it, not both", f, f);
+		if (out->nfree == ML_FIT_MAXFREE)
+			return ml_fit_usage_err(ctx, "free", "more than %d parameters",
+					 ML_FIT_MAXFREE);
+		out->freeset[out->nfree++] = f;
+		s += len;
+		if (*s == ',')
+			s++;
+	}
+	if (out->nfree == 0)
+		return ml_fit_usage_err(ctx, "free", "no parameter named");
+	return 0;
+}
+
+static void copy_base(const struct fit_args *a, size_t combo,
+		      union ml_val *base)
+{
+	size_t i;
+
+	for (i = 0; i < a->cmd->nopts; i++) {
+		base[i] = a->defaults[i];
+		if (a->given[i] && a->vl[i].count > 0) {
+			base[i] = ml_vlist_at(&a->vl[i],
+					      combo % a->vl[i].count);
+			combo /= a->vl[i].count;
+		}
+	}
+}
+
+/* The given options that a fit must not free or change. */
+static size_t given_names(const struct fit_args *a, const char **names)
+{
+	size_t i, n = 0;
+	const char *f;
+
+	for (i = 0; i < a->cmd->nopts; i++)
+		if (a->given[i] && (f = fittable(a->cmd, a->cmd->opts[i].name)))
+			names[n++] = f;
+	return n;
+}
+
+static void run_fit(const struct fit_args *a, struct fit_points *p,
+		    struct fit_outcome *out)
+{
+	struct ml_fit_options o;
+	struct ml_fit_data data = {p->params, p->n, p->y,
+				   p->has_w ? p->w : NULL, p->use};
+	const char *given[64];
+	size_t ng = given_names(a, given), i, j;
+	ml_fit_options_init(&o);
+	o.relative = a->relative;
+	o.robust = a->robust;
+	if (out->automatic) {
+		out->st = ml_fit_auto(a->cmd->fit_model, &data, given, ng, &o,
+				      out->freeset, &out->nfree, out->zeroed,
+				      &out->nzeroed, &out->d);
+		if (out->st == ML_OK && out->nfree == 0) {
+			out->st = ML_EUNIDENT;
+			out->res.ncombo = 0;
+		}
+		/* The zeroed partners hold 0 in every point's option
+		 * values too (--emit, # predict:). */
+		for (i = 0; i < p->n && out->st == ML_OK; i++)
+			for (j = 0; j < out->nzeroed; j++) {
+				size_t k = ml_fit_find_opt(a->cmd, out->zeroed[j],
+						    strlen(out->zeroed[j]));
+
+				if (k < a->cmd->nopts)
+					p->v[i * a->cmd->nopts + k].r = 0;
+			}
+		if (out->st != ML_OK)
+			return;
+	}
+	out->st = ml_fit(a->cmd->fit_model, &data, out->freeset, out->nfree,
+			 &o, &out->res, &out->d);
+}
+
+/* The Akaike weight of value c among the values of a discrete option
+ * that fitted (Burnham and Anderson 2002, section 2.9): exp(-D_c / 2)
+ * over the sum of the same, D the AIC less the smallest; about the
+ * probability that c is the best of the values tried.  Fits with chi2
+ * = 0 (AIC -inf) share the weight equally. */
+static double akaike_weight(const struct fit_outcome *outs, size_t nc,
+			    size_t c)
+{
+	double min = INFINITY, sum = 0, a;
+	size_t i, nexact = 0;
+
+	for (i = 0; i < nc; i++)
+		if (outs[i].st == ML_OK) {
+			a = ml_fit_aic(&outs[i].res);
+			nexact += a == -INFINITY;
+			if (a < min)
+				min = a;
+		}
+	if (nexact)
+		return ml_fit_aic(&outs[c].res) == -INFINITY ? 1.0 / nexact
+							     : 0.0;
+	for (i = 0; i < nc; i++)
+		if (outs[i].st == ML_OK)
+			sum += exp(-(ml_fit_aic(&outs[i].res) - min) / 2);
+	return exp(-(ml_fit_aic(&outs[c].res) - min) / 2) / sum;
+}
+
+/* The message of a fit that did not succeed; the exit status. */
+static int fit_failed(struct ml_ctx *ctx, const struct fit_args *a,
+		      const struct fit_outcome *out)
+{
+	const struct ml_fit_result *r = &out->res;
+	char list[400] = "";
+	size_t i;
+
+	for (i = 0; i < r->ncombo; i++)
+		snprintf(list + strlen(list), sizeof(list) - strlen(list),
+			 "%s%s", i == 0 ? "" : i + 1 == r->ncombo ? " and " : ", ",
+			 r->combo[i]);
+	switch (out->st) {
+	case ML_EUNIDENT:
+		if (r->ncombo == 0)
+			return ml_fit_usage_err(ctx, "free", "these data determine no "
+					 "parameter of %s (see the table in "
+					 "mcastlat-fit(1))", a->cmd->name);
+		if (r->combo_absent)
+			return ml_fit_usage_err(ctx, "free", "%s %s not enter these "
+					 "data: fix %s", list,
+					 r->ncombo > 1 ? "do" : "does",
+					 r->ncombo > 1 ? "them" : "it");
+		if (r->combo_sum)
+			return ml_fit_usage_err(ctx, "free", "%s enter these data "
+					 "only as their sum: free one of them",
+					 list);
+		return ml_fit_usage_err(ctx, "free", "%s enter these data only in a "
+				 "fixed combination: free fewer of them (see "
+				 "mcastlat-fit(1))", list);
+	case ML_ENOCONV:
+		ml_err(ctx, "fit: the fit did not converge: %s",
+		       r->reason[0] ? r->reason : out->d.msg);
+		return ML_EXIT_NOTOK;
+	case ML_ENOMEM:
+		return ml_fit_usage_err(ctx, NULL, "out of memory");
+	default:
+		if (out->d.param)
+			return ml_fit_usage_err(ctx, NULL, "%s: %s", out->d.param,
+					 out->d.msg);
+		return ml_fit_usage_err(ctx, NULL, "%s", out->d.msg);
+	}
+}
+
+static size_t ncombos(const struct fit_args *a)
+{
+	size_t i, n = 1;
+
+	for (i = 0; i < a->cmd->nopts; i++)
+		if (a->given[i] && a->vl[i].count > 1) {
+			if (n > FIT_MAX_COMBOS / a->vl[i].count)
+				return FIT_MAX_COMBOS + 1;
+			n *= a->vl[i].count;
+		}
+	return n;
+}
+
+/* Read every --data file into one set; 0 or the exit status. */
+static int read_data(struct ml_ctx *ctx, const struct fit_args *a,
+		     struct fd_set *set, size_t *nskip)
+{
+	char err[512];
+	size_t i;
+
+	for (i = 0; i < a->ndata; i++)
+		if (fd_read(set, a->data[i], ctx->in, err, sizeof(err)))
+			return ml_fit_usage_err(ctx, "data", "%s", err);
+	for (i = 0; i < set->nnotes; i++)
+		ml_err(ctx, "fit: note: %s", set->notes[i]);
+	for (i = 0; i < set->nbad; i++) {
+		if (!a->skip_bad) {
+			ml_err(ctx, "fit: %s: %s", set->bad[i].where,
+			       set->bad[i].msg);
+			return ML_EXIT_USAGE;
+		}
+		ml_warn(ctx, "fit: %s: %s (skipped)", set->bad[i].where,
+			set->bad[i].msg);
+	}
+	*nskip += set->nbad;
+	return 0;
+}
+
+/* The fits of every discrete value; the best is printed. */
+static int fit_all(struct ml_ctx *ctx, struct fit_args *a,
+		   const struct fd_set *set, size_t *nskip, FILE *f)
+{
+	size_t nc = ncombos(a), c, best = 0;
+	struct fit_outcome *outs;
+	struct fit_points pts = {0}, bestpts = {0};
+	union ml_val *base;
+	char extra[4096] = "";
+	int rc = 0;
+
+	if (nc > FIT_MAX_COMBOS)
+		return ml_fit_usage_err(ctx, NULL, "more than %d combinations of "
+				 "listed values to try", FIT_MAX_COMBOS);
+	outs = calloc(nc, sizeof(*outs));
+	base = calloc(a->cmd->nopts, sizeof(*base));
+	if (!outs || !base) {
+		free(outs);
+		free(base);
+		return ml_fit_usage_err(ctx, NULL, "out of memory");
+	}
+	for (c = 0; c < nc && rc == 0; c++) {
+		outs[c].combo = c;
+		outs[c].automatic = strcmp(a->free, "auto") == 0;
+		if (!outs[c].automatic)
+			rc = parse_free(ctx, a, &outs[c]);
+		if (rc)
+			break;
+		copy_base(a, c, base);
+		/* The first values' bad rows are reported (or skipped and
+		 * counted); a later value under which a row is bad is a
+		 * value the data rule out: a # tried: line says so. */
+		{
+			size_t ignored = 0;
+
+			rc = ml_fit_build_points(ctx, a, set, base, &pts,
+					  c == 0 ? nskip : &ignored, c == 0);
+		}
+		if (rc && c == 0) {
+			ml_fit_points_free(&pts);
+			break;
+		}
+		if (rc) {
+			rc = 0;
+			outs[c].st = ML_EINVAL;
+			ml_fit_points_free(&pts);
+			continue;
+		}
+		run_fit(a, &pts, &outs[c]);
+		if (c == 0 || (outs[c].st == ML_OK &&
+			       (outs[best].st != ML_OK ||
+				ml_fit_aic(&outs[c].res) <
+				    ml_fit_aic(&outs[best].res)))) {
+			best = c;
+			ml_fit_points_free(&bestpts);
+			bestpts = pts;
+			memset(&pts, 0, sizeof(pts));
+		}
+		ml_fit_points_free(&pts);
+	}
+	if (rc == 0 && outs[best].st != ML_OK)
+		rc = fit_failed(ctx, a, &outs[best]);
+	if (rc == 0 && nc > 1) {
+		/* The other values, on # lines. */
+		for (c = 0; c < nc; c++) {
+			char desc[256] = "";
+			size_t i;
+
+			copy_base(a, c, base);
+			for (i = 0; i < a->cmd->nopts; i++)
+				if (a->given[i] && a->vl[i].count > 1) {
+					char t[64];
+
+					snprintf(desc + strlen(desc),
+						 sizeof(desc) - strlen(desc),
+						 "%s%s=%s", *desc ? " " : "",
+						 a->cmd->opts[i].name,
+						 ml_fit_value_text(
+						     &a->cmd->opts[i], base[i],
+						     t, sizeof(t)));
+				}
+			if (outs[c].st == ML_OK)
+				snprintf(extra + strlen(extra),
+					 sizeof(extra) - strlen(extra),
+					 "# tried: %s: rms %.3g %%, chi2 %.6g, "
+					 "Akaike weight %.3g%s\n",
+					 desc, 100 * outs[c].res.rms_rel,
+					 outs[c].res.chi2,
+					 akaike_weight(outs, nc, c),
+					 c == best ? " (best)" : "");
+			else
+				snprintf(extra + strlen(extra),
+					 sizeof(extra) - strlen(extra),
+					 "# tried: %s: %s\n", desc,
+					 outs[c].st == ML_EINVAL
+					     ? "a data point is outside the "
+					       "model"
+					     : ml_status_word(outs[c].st));
+		}
+	}
+	if (rc == 0) {
+		copy_base(a, best, base);
+		{
+			size_t i, j;
+
+			/* base carries the fitted values and the zeroed
+			 * partners, for --emit and # predict: */
+			for (j = 0; j < outs[best].nzeroed; j++) {
+				i = ml_fit_find_opt(a->cmd, outs[best].zeroed[j],
+					     strlen(outs[best].zeroed[j]));
+				if (i < a->cmd->nopts)
+					base[i].r = 0;
+			}
+			for (j = 0; j < outs[best].res.nfree; j++) {
+				i = ml_fit_find_opt(a->cmd, outs[best].res.names[j],
+					     strlen(outs[best].res.names[j]));
+				if (i < a->cmd->nopts)
+					base[i].r = outs[best].res.value[j];
+			}
+			if (ml_fit_print(ctx, f, a, &bestpts, base,
+					 &outs[best], extra))
+				rc = ML_EXIT_ROWS;
+			if (rc == 0 && a->emit && ml_fit_emit(ctx, a, base))
+				rc = ML_EXIT_USAGE;
+		}
+	}
+	ml_fit_points_free(&bestpts);
+	for (c = 0; c < nc; c++)
+		ml_fit_result_free(&outs[c].res);
+	free(outs);
+	free(base);
+	return rc;
+}
+
+static int find_model(struct ml_ctx *ctx, const char *name,
+		      const struct ml_command **cmd)
+{
+	const char *names[] = {"cluster", "hypercube", "kbinomial", "torus"};
+	char q[ML_QUOTE_LEN];
+	const char *pick;
+	size_t i;
+
+	/* the table itself: fit sits below the command table's layer */
+	*cmd = NULL;
+	for (i = 0; i < ml_ncommands; i++)
+		if (strcmp(ml_commands[i]->name, name) == 0)
+			*cmd = ml_commands[i];
+	if (*cmd && (*cmd)->fit_model)
+		return 0;
+	if (*cmd)
+		return ml_fit_usage_err(ctx, NULL, "%s is a simulator, not a model "
+				 "with parameters to fit (fit hypercube to "
+				 "its output instead)", name);
+	pick = ml_suggest(name, names, 4);
+	return ml_fit_usage_err(ctx, NULL, "%s is not a model fit knows%s%s%s "
+			 "(cluster, hypercube, kbinomial, torus)",
+			 ml_quote(q, sizeof(q), name),
+			 pick ? " (did you mean " : "", pick ? pick : "",
+			 pick ? "?)" : "");
+}
+
+int ml_fit_main(int argc, char **argv, struct ml_ctx *ctx)
+{
+	struct fit_args a = {0};
+	struct fd_set set = {0};
+	struct ml_outfile of = {0};
+	size_t nskip = 0;
+	char err[512];
+	FILE *f = ctx->out;
+	int rc;
+
+	if (argc < 2 || strcmp(argv[1], "--help") == 0 ||
+	    strcmp(argv[1], "-h") == 0) {
+		if (argc < 2) {
+			ml_err(ctx, "fit: no model given (cluster, hypercube, "
+				    "kbinomial or torus)");
+			return ML_EXIT_USAGE;
+		}
+		ml_fit_usage(ctx->out);
+		return ML_EXIT_OK;
+	}
+	rc = find_model(ctx, argv[1], &a.cmd);
+	if (rc)
+		return rc;
+	a.free = "auto";
+	a.relative = true;
+	a.header = true;
+	a.precision = -1;
+	a.fmt = ML_FMT_TABLE;
+	a.unit_scale = 1;
+	rc = ml_fit_parse_args(ctx, &a, argc - 1, argv + 1);
+	/* as the other commands: 7 digits in a table, else the shortest
+	 * text that reads back as the same double */
+	if (a.precision < 0)
+		a.precision = a.fmt == ML_FMT_TABLE ? 7 : 0;
+	if (rc == 0)
+		rc = read_data(ctx, &a, &set, &nskip);
+	if (rc == 0 && a.output) {
+		if (ml_outfile_open(&of, a.output, err, sizeof(err)))
+			rc = ml_fit_usage_err(ctx, "output", "%s", err);
+		else
+			f = of.f;
+	}
+	if (rc == 0)
+		rc = fit_all(ctx, &a, &set, &nskip, f);
+	if (a.output && of.f) {
+		if (rc == 0 && ml_outfile_commit(&of, err, sizeof(err)))
+			rc = ml_fit_usage_err(ctx, "output", "%s", err);
+		else if (rc != 0)
+			ml_outfile_abort(&of);
+	}
+	if (rc == 0 && nskip > 0) {
+		ml_warn(ctx, "fit: %zu bad rows skipped", nskip);
+		rc = ML_EXIT_ROWS;
+	}
+	fd_free(&set);
+	ml_fit_args_free(&a);
+	return rc < 0 ? ML_EXIT_OK : rc;
+}

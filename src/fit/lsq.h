@@ -1,0 +1,78 @@
+/*
+ * lsq.h - the state of one fit, shared by the core (lsq.c: pieces,
+ * candidates, linear solves, polish, ml_fit) and its diagnostics
+ * (diag.c: the true model at an estimate, identifiability, covariance,
+ * the result's statistics); internal to src/fit/.  lsq.c calls diag.c,
+ * never the reverse.
+ */
+#ifndef MCASTLAT_FIT_LSQ_H
+#define MCASTLAT_FIT_LSQ_H
+
+#include <gsl/gsl_matrix.h>
+#include <gsl/gsl_multifit.h>
+#include <gsl/gsl_vector.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "fit/fitint.h"
+
+/* The state of one fit. */
+
+struct work {
+	const struct ml_fit_model *m;
+	const struct ml_fit_options *o;
+	size_t n, p, nfit;
+	size_t fidx[ML_FIT_MAXFREE]; /* free costs' indices in m->params */
+	unsigned char *pts;	     /* working copy of the points */
+	const double *y;
+	double *sw;	 /* square root of each point's weight (1/y_i:
+			  * no underflow of 1/y_i^2 for huge times) */
+	size_t *fit_of;	 /* the fitted points' indices */
+	struct fit_piece *pc; /* FIT_NPIECE per point */
+	unsigned char *npc;
+	unsigned char *assign; /* ncand * n */
+	size_t ncand;
+	gsl_matrix *X, *Xs, *G, *L;
+	gsl_vector *yy, *c, *b, *x;
+	gsl_matrix *cov;
+	gsl_multifit_linear_workspace *lw;
+	double cs[ML_FIT_MAXFREE]; /* column scales of X */
+};
+
+
+static inline void *lsq_point(const struct work *w, size_t i)
+{
+	return w->pts + i * w->m->size;
+}
+
+static inline double lsq_piece_at(const struct work *w,
+				  const struct fit_piece *pc,
+				  const double *theta)
+{
+	double v = pc->value;
+	size_t j;
+
+	for (j = 0; j < w->p; j++)
+		v += pc->row[w->fidx[j]] * theta[j];
+	return v;
+}
+
+/* Set the free costs of every point's working copy to theta. */
+void ml_lsq_set_theta(struct work *w, const double *theta);
+
+/* chi^2 of the true model at theta over the fitted points, and the
+ * prediction of every point in pred[] (NaN where the model has none).
+ * INFINITY when the model fails at a fitted point. */
+double ml_lsq_chi2(struct work *w, const double *theta, double *pred);
+
+/* Fill the statistics of res from theta (the final estimate), on the
+ * candidate assignment a, the free costs named names[]. */
+enum ml_status ml_lsq_finish(struct work *w, const double *theta,
+			     const unsigned char *a, const char *const *names,
+			     struct ml_fit_result *res);
+
+/* Intervals, relative errors, holdout and outlier flags. */
+void ml_lsq_summarise(struct work *w, const bool *use,
+		      struct ml_fit_result *res);
+
+#endif
