@@ -93,6 +93,9 @@ enum ml_status coll_engine_run(const struct ml_collective_params *p,
 			       const struct coll_alg *a, ml_coll_msg_fn fn,
 			       void *arg, struct ml_collective_result *r);
 
+/* Placement (place.c).  Node and socket (within its node) of rank r. */
+void coll_place_one(const struct ml_collective_params *p, long long nodes,
+		    long long r, long long *node, long long *socket);
 /* Node and socket of every rank: node[r] and sock[r] (socket index
  * unique over the machine: node * sockets + socket). */
 void coll_place_all(const struct ml_collective_params *p, long long nodes,

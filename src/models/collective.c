@@ -1,14 +1,9 @@
 /*
  * collective.c - the collective model's interface (SPEC 10): defaults,
- * the domain, placement of ranks on nodes and sockets, Open MPI 4.1's
- * fixed decision, and evaluation through the engine in src/collective/
- * (trees.c, programs.c, engine.c).
- *
- * Placement (mpirun --map-by), for rank r, ppn cores per node in S
- * sockets of C = ppn / S cores, N nodes:
- *   core    node r / ppn, socket (r mod ppn) / C
- *   socket  node r / ppn, socket (r mod ppn) mod S
- *   node    node r mod N, socket (r / N) / C
+ * the domain, Open MPI 4.1's fixed decision, the fastest algorithm, and
+ * evaluation through the engine in src/collective/ (place.c where ranks
+ * sit, trees.c Open MPI's trees, programs.c what each rank does,
+ * engine.c the event-driven machine).
  */
 #include <math.h>
 #include <stddef.h>
@@ -59,11 +54,6 @@ const char *ml_collective_alg_name(enum ml_coll_alg a)
 	    "scatter-allgather-ring"};
 
 	return a >= 1 && a <= ML_COLL_NALG ? names[a] : "unknown";
-}
-
-long long coll_nodes(const struct ml_collective_params *p)
-{
-	return p->nodes > 0 ? p->nodes : (p->ranks + p->ppn - 1) / p->ppn;
 }
 
 static int bad_time(double x)
@@ -146,56 +136,14 @@ enum ml_status ml_collective_validate(const struct ml_collective_params *p,
 	return ML_OK;
 }
 
-void coll_place_all(const struct ml_collective_params *p, long long nodes,
-		    uint32_t *node, uint32_t *sock)
-{
-	long long r, n, s, per = p->ppn / p->sockets;
-
-	for (r = 0; r < p->ranks; r++) {
-		switch (p->map_by) {
-		case ML_COLL_MAP_SOCKET:
-			n = r / p->ppn;
-			s = (r % p->ppn) % p->sockets;
-			break;
-		case ML_COLL_MAP_NODE:
-			n = r % nodes;
-			s = (r / nodes) / per;
-			break;
-		default:
-			n = r / p->ppn;
-			s = (r % p->ppn) / per;
-			break;
-		}
-		node[r] = (uint32_t)n;
-		sock[r] = (uint32_t)(n * p->sockets + s);
-	}
-}
-
 enum ml_status ml_collective_place(const struct ml_collective_params *p,
 				   long long r, long long *node,
 				   long long *socket)
 {
-	long long nodes, per;
-
 	if (ml_collective_validate(p, NULL) != ML_OK || r < 0 ||
 	    r >= p->ranks)
 		return ML_EINVAL;
-	nodes = coll_nodes(p);
-	per = p->ppn / p->sockets;
-	switch (p->map_by) {
-	case ML_COLL_MAP_SOCKET:
-		*node = r / p->ppn;
-		*socket = (r % p->ppn) % p->sockets;
-		break;
-	case ML_COLL_MAP_NODE:
-		*node = r % nodes;
-		*socket = (r / nodes) / per;
-		break;
-	default:
-		*node = r / p->ppn;
-		*socket = (r % p->ppn) / per;
-		break;
-	}
+	coll_place_one(p, coll_nodes(p), r, node, socket);
 	return ML_OK;
 }
 

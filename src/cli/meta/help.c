@@ -42,7 +42,7 @@ static void opt_arg(const struct ml_opt *o, char *buf, size_t len)
 		break;
 	}
 	buf[0] = '\0';
-	if (choices_width(o) > 48) { /* the help text and the page list them */
+	if (choices_width(o) > 90) { /* the help text and the page list them */
 		snprintf(buf, len, "WORD");
 		return;
 	}

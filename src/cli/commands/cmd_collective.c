@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/parse.h"
+#include "cli/engine/parse.h"
 #include "cli/cmd.h"
-#include "cli/msg.h"
+#include "cli/engine/msg.h"
 #include "mcastlat/collective.h"
 
 /* --algorithm: Open MPI's ids 1-9 in order, then the two words. */
