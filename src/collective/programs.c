@@ -12,6 +12,8 @@
  * ompi_coll_base_sendrecv (irecv, blocking send, wait) is IRECV + ISEND
  * + WAIT_BOTH.  Ranks are virtual ranks (root 0).
  */
+#include <limits.h>
+
 #include "collective/coll_int.h"
 
 /* Coroutine helpers: EMIT returns one operation and resumes after it. */
@@ -461,6 +463,12 @@ enum ml_status coll_alg_setup(const struct ml_collective_params *p,
 	return ML_OK;
 }
 
+/* a * b, saturated at LLONG_MAX (both >= 0). */
+static long long mul_sat(long long a, long long b)
+{
+	return b != 0 && a > LLONG_MAX / b ? LLONG_MAX : a * b;
+}
+
 long long coll_alg_messages_bound(const struct coll_alg *a)
 {
 	long long P = a->ranks, lg = 0;
@@ -471,12 +479,12 @@ long long coll_alg_messages_bound(const struct coll_alg *a)
 	case ML_COLL_LINEAR:
 		return P - 1;
 	case ML_COLL_SPLIT_BINARY:
-		return (a->hnseg[0] + 1) * P;
+		return mul_sat(a->hnseg[0] + 1, P);
 	case ML_COLL_SCATTER_ALLGATHER:
 		return P * (2 * lg + 1);
 	case ML_COLL_SCATTER_ALLGATHER_RING:
 		return P * P;
 	default:
-		return a->nseg * (P - 1);
+		return mul_sat(a->nseg, P - 1);
 	}
 }
