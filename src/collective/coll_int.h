@@ -17,20 +17,20 @@
 struct coll_tree {
 	enum ml_coll_alg kind; /* BINARY, BINOMIAL, KNOMIAL, CHAIN, PIPELINE */
 	long long ranks;
-	long long radix;       /* KNOMIAL */
-	long long chains;      /* CHAIN: fanout after Open MPI's caps */
-	long long chain_len;   /* CHAIN: maxchainlen */
-	long long chain_mark;  /* CHAIN: chains before mark are maxchainlen */
+	long long radix;      /* KNOMIAL */
+	long long chains;     /* CHAIN: fanout after Open MPI's caps */
+	long long chain_len;  /* CHAIN: maxchainlen */
+	long long chain_mark; /* CHAIN: chains before mark are maxchainlen */
 };
 
 /* Set up *t; arg is the radix (KNOMIAL) or the fanout (CHAIN; 0 -> 1,
  * capped at P - 1 as build_chain does).  Returns -1 for a bad kind. */
-int coll_tree_init(struct coll_tree *t, enum ml_coll_alg kind,
-		   long long ranks, long long arg);
-long long coll_tree_parent(const struct coll_tree *t, long long v);
-int coll_tree_nkids(const struct coll_tree *t, long long v);
-/* The c-th child (0-based, sending order) of v; c < coll_tree_nkids. */
-long long coll_tree_kid(const struct coll_tree *t, long long v, int c);
+int ml_coll_tree_init(struct coll_tree *t, enum ml_coll_alg kind,
+		      long long ranks, long long arg);
+long long ml_coll_tree_parent(const struct coll_tree *t, long long v);
+int ml_coll_tree_nkids(const struct coll_tree *t, long long v);
+/* The c-th child (0-based, sending order) of v; c < ml_coll_tree_nkids. */
+long long ml_coll_tree_kid(const struct coll_tree *t, long long v, int c);
 
 /* ------------------------------------------------------------------ */
 /* Programs: what one rank does, one operation at a time.              */
@@ -62,44 +62,44 @@ struct coll_prog {
 
 /* Everything an algorithm's programs need, fixed for one evaluation. */
 struct coll_alg {
-	enum ml_coll_alg alg;	/* after the fall-backs */
+	enum ml_coll_alg alg; /* after the fall-backs */
 	long long ranks, msg;
-	struct coll_tree tree;	/* tree algorithms */
-	long long segcount;	/* bytes per segment (generic engine) */
-	long long nseg;		/* segments (generic engine) */
-	long long half[2];	/* split-binary: the halves' bytes */
-	long long hseg;		/* split-binary: bytes per segment */
-	long long hnseg[2];	/* split-binary: segments per half */
-	long long sc;		/* scatter-allgather: block bytes */
+	struct coll_tree tree; /* tree algorithms */
+	long long segcount;    /* bytes per segment (generic engine) */
+	long long nseg;	       /* segments (generic engine) */
+	long long half[2];     /* split-binary: the halves' bytes */
+	long long hseg;	       /* split-binary: bytes per segment */
+	long long hnseg[2];    /* split-binary: segments per half */
+	long long sc;	       /* scatter-allgather: block bytes */
 };
 
 /* Resolve the fall-backs and segmentation of Open MPI's code for *p
  * into *a.  Returns ML_OK or ML_EINVAL. */
-enum ml_status coll_alg_setup(const struct ml_collective_params *p,
-			      struct coll_alg *a);
+enum ml_status ml_coll_alg_setup(const struct ml_collective_params *p,
+				 struct coll_alg *a);
 
 /* An upper bound on the messages *a sends (for the domain check). */
-long long coll_alg_messages_bound(const struct coll_alg *a);
+long long ml_coll_alg_messages_bound(const struct coll_alg *a);
 
 /* The next operation of rank v (root 0: ranks are virtual ranks). */
-void coll_prog_next(const struct coll_alg *a, long long v,
-		    struct coll_prog *s, struct coll_op *op);
+void ml_coll_prog_next(const struct coll_alg *a, long long v,
+		       struct coll_prog *s, struct coll_op *op);
 
 /* ------------------------------------------------------------------ */
 /* The engine.                                                         */
 
 /* Run *a on the machine *p; fn (may be NULL) sees every message. */
-enum ml_status coll_engine_run(const struct ml_collective_params *p,
-			       const struct coll_alg *a, ml_coll_msg_fn fn,
-			       void *arg, struct ml_collective_result *r);
+enum ml_status ml_coll_engine_run(const struct ml_collective_params *p,
+				  const struct coll_alg *a, ml_coll_msg_fn fn,
+				  void *arg, struct ml_collective_result *r);
 
 /* Placement (place.c).  Node and socket (within its node) of rank r. */
-void coll_place_one(const struct ml_collective_params *p, long long nodes,
-		    long long r, long long *node, long long *socket);
+void ml_coll_place_one(const struct ml_collective_params *p, long long nodes,
+		       long long r, long long *node, long long *socket);
 /* Node and socket of every rank: node[r] and sock[r] (socket index
  * unique over the machine: node * sockets + socket). */
-void coll_place_all(const struct ml_collective_params *p, long long nodes,
-		    uint32_t *node, uint32_t *sock);
-long long coll_nodes(const struct ml_collective_params *p);
+void ml_coll_place_all(const struct ml_collective_params *p, long long nodes,
+		       uint32_t *node, uint32_t *sock);
+long long ml_coll_nodes(const struct ml_collective_params *p);
 
 #endif

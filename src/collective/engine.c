@@ -35,17 +35,17 @@ enum { W_NONE, W_SENDS, W_RECV, W_BOTH, W_PENDING, W_DONE };
 
 /* One open receive of a rank (at most two: the generic engine's). */
 struct rslot {
-	int32_t msg;	 /* matched message still in flight, or -1 */
+	int32_t msg; /* matched message still in flight, or -1 */
 	int32_t peer;
-	uint8_t known;	 /* arrival and bytes are known */
+	uint8_t known; /* arrival and bytes are known */
 	double post, arrival;
 	long long bytes;
 };
 
 struct rank {
 	struct coll_prog prog;
-	double t;	  /* the rank's clock */
-	double send_done; /* latest completion of its timed sends */
+	double t;	    /* the rank's clock */
+	double send_done;   /* latest completion of its timed sends */
 	double port, rside; /* its send port and receive side free at */
 	int32_t sends_open; /* sends posted but not yet timed */
 	uint8_t waiting, nrecv, rhead;
@@ -499,7 +499,7 @@ static void run_rank(struct eng *e, long long ri)
 
 	r->waiting = W_NONE;
 	while (!e->nomem && !e->stopped) {
-		coll_prog_next(e->a, ri, &r->prog, &op);
+		ml_coll_prog_next(e->a, ri, &r->prog, &op);
 		switch (op.code) {
 		case OP_ISEND:
 			do_isend(e, ri, &op);
@@ -526,7 +526,7 @@ static void run_rank(struct eng *e, long long ri)
 
 static enum ml_status eng_alloc(struct eng *e)
 {
-	long long i, P = e->P, N = coll_nodes(e->p);
+	long long i, P = e->P, N = ml_coll_nodes(e->p);
 
 	e->r = calloc((size_t)P, sizeof *e->r);
 	e->node = malloc((size_t)P * sizeof *e->node);
@@ -535,7 +535,7 @@ static enum ml_status eng_alloc(struct eng *e)
 	e->nic_in = calloc((size_t)N, sizeof *e->nic_in);
 	if (!e->r || !e->node || !e->sock || !e->nic_out || !e->nic_in)
 		return ML_ENOMEM;
-	coll_place_all(e->p, N, e->node, e->sock);
+	ml_coll_place_all(e->p, N, e->node, e->sock);
 	for (i = 0; i < P; i++) {
 		e->r[i].uhead = e->r[i].utail = -1;
 		e->r[i].rs[0].msg = e->r[i].rs[1].msg = -1;
@@ -575,16 +575,16 @@ static enum ml_status eng_result(const struct eng *e,
 	res->latency_min = min;
 	res->messages = e->messages;
 	res->ran = e->a->alg;
-	res->segments = e->a->alg == ML_COLL_SPLIT_BINARY ? e->a->hnseg[0]
-							  : e->a->nseg;
+	res->segments =
+	    e->a->alg == ML_COLL_SPLIT_BINARY ? e->a->hnseg[0] : e->a->nseg;
 	if (!isfinite(max) || !isfinite(sum))
 		return ML_OVERFLOW;
 	return ML_OK;
 }
 
-enum ml_status coll_engine_run(const struct ml_collective_params *p,
-			       const struct coll_alg *a, ml_coll_msg_fn fn,
-			       void *arg, struct ml_collective_result *res)
+enum ml_status ml_coll_engine_run(const struct ml_collective_params *p,
+				  const struct coll_alg *a, ml_coll_msg_fn fn,
+				  void *arg, struct ml_collective_result *res)
 {
 	struct eng e;
 	struct ev ev;

@@ -10,13 +10,13 @@
  */
 #include "collective/coll_int.h"
 
-long long coll_nodes(const struct ml_collective_params *p)
+long long ml_coll_nodes(const struct ml_collective_params *p)
 {
 	return p->nodes > 0 ? p->nodes : (p->ranks + p->ppn - 1) / p->ppn;
 }
 
-void coll_place_one(const struct ml_collective_params *p, long long nodes,
-		    long long r, long long *node, long long *socket)
+void ml_coll_place_one(const struct ml_collective_params *p, long long nodes,
+		       long long r, long long *node, long long *socket)
 {
 	long long per = p->ppn / p->sockets;
 
@@ -36,13 +36,13 @@ void coll_place_one(const struct ml_collective_params *p, long long nodes,
 	}
 }
 
-void coll_place_all(const struct ml_collective_params *p, long long nodes,
-		    uint32_t *node, uint32_t *sock)
+void ml_coll_place_all(const struct ml_collective_params *p, long long nodes,
+		       uint32_t *node, uint32_t *sock)
 {
 	long long r, n, s;
 
 	for (r = 0; r < p->ranks; r++) {
-		coll_place_one(p, nodes, r, &n, &s);
+		ml_coll_place_one(p, nodes, r, &n, &s);
 		node[r] = (uint32_t)n;
 		sock[r] = (uint32_t)(n * p->sockets + s);
 	}

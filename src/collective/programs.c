@@ -5,7 +5,7 @@
  * segmentation and fall-backs that code applies before it starts.
  *
  * Each program is a coroutine over struct coll_prog: the engine calls
- * coll_prog_next() for a rank's next operation until the rank blocks in
+ * ml_coll_prog_next() for a rank's next operation until the rank blocks in
  * a wait; pc records where to resume, and every value that must survive
  * a yield lives in the struct, never in a local.  A blocking send is
  * ISEND + WAIT_SENDS; a blocking receive IRECV + WAIT_RECV; Open MPI's
@@ -17,8 +17,10 @@
 #include "collective/coll_int.h"
 
 /* Coroutine helpers: EMIT returns one operation and resumes after it. */
-#define CO_BEGIN(s) switch ((s)->pc) { case 0:
-#define EMIT(s, op, c, pr, b, sg)                                             \
+#define CO_BEGIN(s)                                                            \
+	switch ((s)->pc) {                                                     \
+	case 0:
+#define EMIT(s, op, c, pr, b, sg)                                              \
 	do {                                                                   \
 		(op)->code = (c);                                              \
 		(op)->peer = (pr);                                             \
@@ -63,12 +65,14 @@ static void prog_generic(const struct coll_alg *a, long long v,
 	const struct coll_tree *t = &a->tree;
 
 	CO_BEGIN(s);
-	s->cnt = coll_tree_nkids(t, v);
-	s->mask = coll_tree_parent(t, v);
+	s->cnt = ml_coll_tree_nkids(t, v);
+	s->mask = ml_coll_tree_parent(t, v);
 	if (v == 0) {
 		for (s->i = 0; s->i < a->nseg; s->i++) {
 			for (s->j = 0; s->j < s->cnt; s->j++)
-				EMIT(s, op, OP_ISEND, coll_tree_kid(t, v, (int)s->j), seg_bytes(a, s->i), s->i);
+				EMIT(s, op, OP_ISEND,
+				     ml_coll_tree_kid(t, v, (int)s->j),
+				     seg_bytes(a, s->i), s->i);
 			EMIT(s, op, OP_WAIT_SENDS, 0, 0, 0);
 		}
 	} else if (s->cnt > 0) {
@@ -77,12 +81,15 @@ static void prog_generic(const struct coll_alg *a, long long v,
 			EMIT(s, op, OP_IRECV, s->mask, 0, s->i);
 			EMIT(s, op, OP_WAIT_RECV, 0, 0, 0);
 			for (s->j = 0; s->j < s->cnt; s->j++)
-				EMIT(s, op, OP_ISEND, coll_tree_kid(t, v, (int)s->j), seg_bytes(a, s->i - 1), s->i - 1);
+				EMIT(s, op, OP_ISEND,
+				     ml_coll_tree_kid(t, v, (int)s->j),
+				     seg_bytes(a, s->i - 1), s->i - 1);
 			EMIT(s, op, OP_WAIT_SENDS, 0, 0, 0);
 		}
 		EMIT(s, op, OP_WAIT_RECV, 0, 0, 0);
 		for (s->j = 0; s->j < s->cnt; s->j++)
-			EMIT(s, op, OP_ISEND, coll_tree_kid(t, v, (int)s->j), seg_bytes(a, a->nseg - 1), a->nseg - 1);
+			EMIT(s, op, OP_ISEND, ml_coll_tree_kid(t, v, (int)s->j),
+			     seg_bytes(a, a->nseg - 1), a->nseg - 1);
 		EMIT(s, op, OP_WAIT_SENDS, 0, 0, 0);
 	} else {
 		EMIT(s, op, OP_IRECV, s->mask, 0, 0);
@@ -133,15 +140,17 @@ static void prog_split(const struct coll_alg *a, long long v,
 	long long P = a->ranks;
 
 	CO_BEGIN(s);
-	s->cnt = coll_tree_nkids(t, v);
-	s->mask = coll_tree_parent(t, v);
+	s->cnt = ml_coll_tree_nkids(t, v);
+	s->mask = ml_coll_tree_parent(t, v);
 	s->mask2 = (v + 1) % 2;
 	if (v == 0) {
 		for (s->i = 0; s->i < a->hnseg[0]; s->i++)
 			for (s->j = 0; s->j < s->cnt && s->j < 2; s->j++) {
 				if (s->i >= a->hnseg[s->j])
 					continue;
-				EMIT(s, op, OP_ISEND, coll_tree_kid(t, 0, (int)s->j), half_bytes(a, (int)s->j, s->i), s->i);
+				EMIT(s, op, OP_ISEND,
+				     ml_coll_tree_kid(t, 0, (int)s->j),
+				     half_bytes(a, (int)s->j, s->i), s->i);
 				EMIT(s, op, OP_WAIT_SENDS, 0, 0, 0);
 			}
 	} else if (s->cnt > 0) {
@@ -150,13 +159,19 @@ static void prog_split(const struct coll_alg *a, long long v,
 			EMIT(s, op, OP_IRECV, s->mask, 0, s->i);
 			EMIT(s, op, OP_WAIT_RECV, 0, 0, 0);
 			for (s->j = 0; s->j < s->cnt; s->j++) {
-				EMIT(s, op, OP_ISEND, coll_tree_kid(t, v, (int)s->j), half_bytes(a, (int)s->mask2, s->i - 1), s->i - 1);
+				EMIT(s, op, OP_ISEND,
+				     ml_coll_tree_kid(t, v, (int)s->j),
+				     half_bytes(a, (int)s->mask2, s->i - 1),
+				     s->i - 1);
 				EMIT(s, op, OP_WAIT_SENDS, 0, 0, 0);
 			}
 		}
 		EMIT(s, op, OP_WAIT_RECV, 0, 0, 0);
 		for (s->j = 0; s->j < s->cnt; s->j++) {
-			EMIT(s, op, OP_ISEND, coll_tree_kid(t, v, (int)s->j), half_bytes(a, (int)s->mask2, a->hnseg[s->mask2] - 1), a->hnseg[s->mask2] - 1);
+			EMIT(s, op, OP_ISEND, ml_coll_tree_kid(t, v, (int)s->j),
+			     half_bytes(a, (int)s->mask2,
+					a->hnseg[s->mask2] - 1),
+			     a->hnseg[s->mask2] - 1);
 			EMIT(s, op, OP_WAIT_SENDS, 0, 0, 0);
 		}
 	} else {
@@ -212,11 +227,11 @@ static int scatter(const struct coll_alg *a, long long v, struct coll_prog *s,
 					op->segment = v;
 					s->pc = 1;
 					return 0;
-	case 1:
+				case 1:
 					op->code = OP_WAIT_RECV;
 					s->pc = 2;
 					return 0;
-	case 2:
+				case 2:
 					s->cnt = s->last_recv;
 				}
 				break;
@@ -235,11 +250,11 @@ static int scatter(const struct coll_alg *a, long long v, struct coll_prog *s,
 			op->segment = v + s->mask;
 			s->pc = 3;
 			return 0;
-	case 3:
+		case 3:
 			op->code = OP_WAIT_SENDS;
 			s->pc = 4;
 			return 0;
-	case 4:;
+		case 4:;
 		}
 		s->pc = 100;
 		return 1;
@@ -254,8 +269,8 @@ static int scatter(const struct coll_alg *a, long long v, struct coll_prog *s,
  * aligned group holds), with MPICH's recursive-halving fix-up where the
  * partner group is incomplete (P not a power of two).
  */
-static void prog_sag(const struct coll_alg *a, long long v,
-		     struct coll_prog *s, struct coll_op *op)
+static void prog_sag(const struct coll_alg *a, long long v, struct coll_prog *s,
+		     struct coll_op *op)
 {
 	long long P = a->ranks, sc = a->sc, vr, vtr, vrtr, nad, troot;
 
@@ -272,18 +287,18 @@ static void prog_sag(const struct coll_alg *a, long long v,
 				op->segment = s->mask;
 				s->pc = 101;
 				return;
-	case 101:
+			case 101:
 				op->code = OP_ISEND;
 				op->peer = v ^ s->mask;
 				op->bytes = s->cnt;
 				op->segment = s->mask;
 				s->pc = 102;
 				return;
-	case 102:
+			case 102:
 				op->code = OP_WAIT_BOTH;
 				s->pc = 103;
 				return;
-	case 103:
+			case 103:
 				s->cnt2 = s->last_recv;
 				s->cnt += s->cnt2;
 			}
@@ -291,35 +306,38 @@ static void prog_sag(const struct coll_alg *a, long long v,
 			vrtr = (v ^ s->mask) & ~(s->mask - 1);
 			if (vrtr + s->mask <= P)
 				continue;
-			for (s->mask2 = s->mask >> 1; s->mask2 > 0; s->mask2 >>= 1) {
+			for (s->mask2 = s->mask >> 1; s->mask2 > 0;
+			     s->mask2 >>= 1) {
 				vtr = v & ~(s->mask - 1);
 				nad = P - vtr - s->mask;
 				vr = v ^ s->mask2;
 				troot = v & ~((s->mask2 << 1) - 1);
-				if (vr > v && v < troot + nad && vr >= troot + nad && vr < P) {
+				if (vr > v && v < troot + nad &&
+				    vr >= troot + nad && vr < P) {
 					op->code = OP_ISEND;
 					op->peer = vr;
 					op->bytes = s->cnt2;
 					op->segment = s->mask2;
 					s->pc = 104;
 					return;
-	case 104:
+				case 104:
 					op->code = OP_WAIT_SENDS;
 					s->pc = 105;
 					return;
-	case 105:;
-				} else if (vr < v && vr < troot + nad && v >= troot + nad) {
+				case 105:;
+				} else if (vr < v && vr < troot + nad &&
+					   v >= troot + nad) {
 					op->code = OP_IRECV;
 					op->peer = vr;
 					op->bytes = 0;
 					op->segment = s->mask2;
 					s->pc = 106;
 					return;
-	case 106:
+				case 106:
 					op->code = OP_WAIT_RECV;
 					s->pc = 107;
 					return;
-	case 107:
+				case 107:
 					s->cnt2 = s->last_recv;
 					s->cnt += s->cnt2;
 				}
@@ -354,7 +372,7 @@ static void prog_ring(const struct coll_alg *a, long long v,
 			op->segment = (v - s->i + P) % P;
 			s->pc = 101;
 			return;
-	case 101:
+		case 101:
 			blk = (v - s->i + 1 + P) % P;
 			op->code = OP_ISEND;
 			op->peer = (v + 1) % P;
@@ -362,11 +380,11 @@ static void prog_ring(const struct coll_alg *a, long long v,
 			op->segment = blk;
 			s->pc = 102;
 			return;
-	case 102:
+		case 102:
 			op->code = OP_WAIT_BOTH;
 			s->pc = 103;
 			return;
-	case 103:;
+		case 103:;
 		}
 		s->pc = -1;
 		/* fall through */
@@ -375,8 +393,8 @@ static void prog_ring(const struct coll_alg *a, long long v,
 	}
 }
 
-void coll_prog_next(const struct coll_alg *a, long long v,
-		    struct coll_prog *s, struct coll_op *op)
+void ml_coll_prog_next(const struct coll_alg *a, long long v,
+		       struct coll_prog *s, struct coll_op *op)
 {
 	switch (a->alg) {
 	case ML_COLL_LINEAR:
@@ -402,13 +420,13 @@ void coll_prog_next(const struct coll_alg *a, long long v,
 static void generic_setup(const struct ml_collective_params *p,
 			  struct coll_alg *a)
 {
-	a->segcount = p->segment >= 1 && p->segment < a->msg ? p->segment
-							   : a->msg;
+	a->segcount =
+	    p->segment >= 1 && p->segment < a->msg ? p->segment : a->msg;
 	a->nseg = (a->msg + a->segcount - 1) / a->segcount;
 }
 
-enum ml_status coll_alg_setup(const struct ml_collective_params *p,
-			      struct coll_alg *a)
+enum ml_status ml_coll_alg_setup(const struct ml_collective_params *p,
+				 struct coll_alg *a)
 {
 	long long M = p->msg, P = p->ranks, seg = p->segment, arg = 0;
 	int h;
@@ -422,7 +440,8 @@ enum ml_status coll_alg_setup(const struct ml_collective_params *p,
 	a->hseg = 0;
 	a->half[0] = a->half[1] = a->hnseg[0] = a->hnseg[1] = 0;
 	if ((a->alg == ML_COLL_SCATTER_ALLGATHER ||
-	     a->alg == ML_COLL_SCATTER_ALLGATHER_RING) && M < P)
+	     a->alg == ML_COLL_SCATTER_ALLGATHER_RING) &&
+	    M < P)
 		a->alg = ML_COLL_LINEAR; /* count < comm_size */
 	if (a->alg == ML_COLL_SPLIT_BINARY) {
 		a->half[0] = (M + 1) / 2;
@@ -432,7 +451,8 @@ enum ml_status coll_alg_setup(const struct ml_collective_params *p,
 		} else {
 			for (h = 0; h < 2; h++) {
 				a->hseg = seg > 0 ? seg : a->half[h];
-				a->hnseg[h] = (a->half[h] + a->hseg - 1) / a->hseg;
+				a->hnseg[h] =
+				    (a->half[h] + a->hseg - 1) / a->hseg;
 			}
 			if (seg == 0) /* one segment each: its whole half */
 				a->hseg = a->half[0];
@@ -446,7 +466,7 @@ enum ml_status coll_alg_setup(const struct ml_collective_params *p,
 	case ML_COLL_LINEAR:
 		return ML_OK;
 	case ML_COLL_SPLIT_BINARY:
-		coll_tree_init(&a->tree, ML_COLL_BINARY, P, 0);
+		ml_coll_tree_init(&a->tree, ML_COLL_BINARY, P, 0);
 		return ML_OK;
 	case ML_COLL_KNOMIAL:
 		arg = p->radix;
@@ -457,7 +477,7 @@ enum ml_status coll_alg_setup(const struct ml_collective_params *p,
 	default:
 		break;
 	}
-	if (coll_tree_init(&a->tree, a->alg, P, arg) != 0)
+	if (ml_coll_tree_init(&a->tree, a->alg, P, arg) != 0)
 		return ML_EINVAL;
 	generic_setup(p, a);
 	return ML_OK;
@@ -469,7 +489,7 @@ static long long mul_sat(long long a, long long b)
 	return b != 0 && a > LLONG_MAX / b ? LLONG_MAX : a * b;
 }
 
-long long coll_alg_messages_bound(const struct coll_alg *a)
+long long ml_coll_alg_messages_bound(const struct coll_alg *a)
 {
 	long long P = a->ranks, lg = 0;
 

@@ -24,8 +24,8 @@ static int bitlen(unsigned long long v)
 	return v ? 64 - __builtin_clzll(v) : 0;
 }
 
-int coll_tree_init(struct coll_tree *t, enum ml_coll_alg kind,
-		   long long ranks, long long arg)
+int ml_coll_tree_init(struct coll_tree *t, enum ml_coll_alg kind,
+		      long long ranks, long long arg)
 {
 	long long f;
 
@@ -81,7 +81,7 @@ static void chain_of(const struct coll_tree *t, long long v, long long *head,
 	}
 }
 
-long long coll_tree_parent(const struct coll_tree *t, long long v)
+long long ml_coll_tree_parent(const struct coll_tree *t, long long v)
 {
 	long long head, len, m, level, above;
 
@@ -124,7 +124,7 @@ static long long kmtree_top(const struct coll_tree *t, long long v)
 	return m / t->radix;
 }
 
-int coll_tree_nkids(const struct coll_tree *t, long long v)
+int ml_coll_tree_nkids(const struct coll_tree *t, long long v)
 {
 	long long P = t->ranks, head, len, m, r;
 	int n = 0, k;
@@ -157,7 +157,7 @@ int coll_tree_nkids(const struct coll_tree *t, long long v)
 	}
 }
 
-long long coll_tree_kid(const struct coll_tree *t, long long v, int c)
+long long ml_coll_tree_kid(const struct coll_tree *t, long long v, int c)
 {
 	long long m, r, kid;
 	int n = 0, i;

@@ -47,11 +47,16 @@ void ml_collective_params_init(struct ml_collective_params *p)
 
 const char *ml_collective_alg_name(enum ml_coll_alg a)
 {
-	static const char *const names[] = {
-	    NULL,	    "linear",	 "chain",
-	    "pipeline",	    "split-binary", "binary",
-	    "binomial",	    "knomial",	   "scatter-allgather",
-	    "scatter-allgather-ring"};
+	static const char *const names[] = {NULL,
+					    "linear",
+					    "chain",
+					    "pipeline",
+					    "split-binary",
+					    "binary",
+					    "binomial",
+					    "knomial",
+					    "scatter-allgather",
+					    "scatter-allgather-ring"};
 
 	return a >= 1 && a <= ML_COLL_NALG ? names[a] : "unknown";
 }
@@ -125,9 +130,9 @@ enum ml_status ml_collective_validate(const struct ml_collective_params *p,
 		return ml_diag_set(d, "radix", "must be in [2, 2^24]");
 	if (check_machine(p, d) != ML_OK)
 		return ML_EINVAL;
-	if (coll_alg_setup(p, &a) != ML_OK)
+	if (ml_coll_alg_setup(p, &a) != ML_OK)
 		return ml_diag_set(d, "algorithm", "cannot be set up");
-	bound = coll_alg_messages_bound(&a);
+	bound = ml_coll_alg_messages_bound(&a);
 	if (bound > ML_COLL_MAX_MESSAGES)
 		return ml_diag_set(d, p->segment > 0 ? "segment" : "ranks",
 				   "%s would send about %lld messages, more "
@@ -140,10 +145,9 @@ enum ml_status ml_collective_place(const struct ml_collective_params *p,
 				   long long r, long long *node,
 				   long long *socket)
 {
-	if (ml_collective_validate(p, NULL) != ML_OK || r < 0 ||
-	    r >= p->ranks)
+	if (ml_collective_validate(p, NULL) != ML_OK || r < 0 || r >= p->ranks)
 		return ML_EINVAL;
-	coll_place_one(p, coll_nodes(p), r, node, socket);
+	ml_coll_place_one(p, ml_coll_nodes(p), r, node, socket);
 	return ML_OK;
 }
 
@@ -171,9 +175,9 @@ enum ml_status ml_collective_schedule(const struct ml_collective_params *p,
 	st = ml_collective_validate(p, NULL);
 	if (st != ML_OK)
 		return st;
-	if (coll_alg_setup(p, &a) != ML_OK)
+	if (ml_coll_alg_setup(p, &a) != ML_OK)
 		return ML_EINVAL;
-	st = coll_engine_run(p, &a, fn, arg, &tmp);
+	st = ml_coll_engine_run(p, &a, fn, arg, &tmp);
 	if (st == ML_OK)
 		*r = tmp;
 	return st;
@@ -214,43 +218,46 @@ struct dec_rule {
 	enum ml_coll_alg alg;
 };
 
-#define R(b, a) {b, ML_COLL_##a}
+#define R(b, a)                                                                \
+	{                                                                      \
+		b, ML_COLL_##a                                                 \
+	}
 static const struct dec_rule dec_p4[] = {
-    R(32, PIPELINE),	  R(256, BINARY),      R(512, PIPELINE),
-    R(1024, KNOMIAL),	  R(32768, LINEAR),    R(131072, BINARY),
-    R(262144, CHAIN),	  R(524288, LINEAR),   R(1048576, BINOMIAL),
+    R(32, PIPELINE),  R(256, BINARY),	 R(512, PIPELINE),
+    R(1024, KNOMIAL), R(32768, LINEAR),	 R(131072, BINARY),
+    R(262144, CHAIN), R(524288, LINEAR), R(1048576, BINOMIAL),
     R(0, BINARY)};
-static const struct dec_rule dec_p8[] = {
-    R(64, BINARY),   R(128, BINOMIAL), R(2048, BINARY),
-    R(8192, BINOMIAL), R(1048576, LINEAR), R(0, CHAIN)};
-static const struct dec_rule dec_p16[] = {
-    R(8, KNOMIAL),   R(64, BINARY),   R(4096, KNOMIAL),
-    R(16384, BINARY), R(32768, BINOMIAL), R(0, LINEAR)};
+static const struct dec_rule dec_p8[] = {R(64, BINARY),	     R(128, BINOMIAL),
+					 R(2048, BINARY),    R(8192, BINOMIAL),
+					 R(1048576, LINEAR), R(0, CHAIN)};
+static const struct dec_rule dec_p16[] = {R(8, KNOMIAL),      R(64, BINARY),
+					  R(4096, KNOMIAL),   R(16384, BINARY),
+					  R(32768, BINOMIAL), R(0, LINEAR)};
 static const struct dec_rule dec_p32[] = {
     R(4096, KNOMIAL), R(1048576, BINOMIAL), R(0, SCATTER_ALLGATHER)};
 static const struct dec_rule dec_p64[] = {R(2048, BINOMIAL), R(0, KNOMIAL)};
 static const struct dec_rule dec_p128[] = {R(0, KNOMIAL)};
-static const struct dec_rule dec_p256[] = {
-    R(2, BINOMIAL), R(16384, BINARY), R(32768, LINEAR),
-    R(65536, BINARY), R(0, KNOMIAL)};
+static const struct dec_rule dec_p256[] = {R(2, BINOMIAL), R(16384, BINARY),
+					   R(32768, LINEAR), R(65536, BINARY),
+					   R(0, KNOMIAL)};
 static const struct dec_rule dec_p1024[] = {
     R(16384, KNOMIAL), R(32768, SPLIT_BINARY), R(0, KNOMIAL)};
 static const struct dec_rule dec_p2048[] = {R(524288, KNOMIAL),
 					    R(0, SCATTER_ALLGATHER)};
 static const struct dec_rule dec_p4096[] = {R(262144, KNOMIAL),
 					    R(0, SCATTER_ALLGATHER)};
-static const struct dec_rule dec_big[] = {
-    R(8192, KNOMIAL), R(16384, BINARY), R(262144, KNOMIAL),
-    R(0, SCATTER_ALLGATHER)};
+static const struct dec_rule dec_big[] = {R(8192, KNOMIAL), R(16384, BINARY),
+					  R(262144, KNOMIAL),
+					  R(0, SCATTER_ALLGATHER)};
 #undef R
 
 static const struct {
 	long long below; /* P < below; 0: any P */
 	const struct dec_rule *rules;
-} dec_rows[] = {
-    {4, dec_p4},	 {8, dec_p8},	    {16, dec_p16},   {32, dec_p32},
-    {64, dec_p64},	 {128, dec_p128},   {256, dec_p256}, {1024, dec_p1024},
-    {2048, dec_p2048}, {4096, dec_p4096}, {0, dec_big}};
+} dec_rows[] = {{4, dec_p4},	   {8, dec_p8},	      {16, dec_p16},
+		{32, dec_p32},	   {64, dec_p64},     {128, dec_p128},
+		{256, dec_p256},   {1024, dec_p1024}, {2048, dec_p2048},
+		{4096, dec_p4096}, {0, dec_big}};
 
 enum ml_coll_alg ml_collective_ompi_decide(long long ranks, long long msg)
 {
@@ -265,9 +272,8 @@ enum ml_coll_alg ml_collective_ompi_decide(long long ranks, long long msg)
 }
 
 enum ml_status ml_collective_tree(enum ml_coll_alg kind, long long ranks,
-				  long long arg, long long v,
-				  long long *parent, long long *kids, int cap,
-				  int *nkids)
+				  long long arg, long long v, long long *parent,
+				  long long *kids, int cap, int *nkids)
 {
 	struct coll_tree t;
 	int n, c;
@@ -275,19 +281,19 @@ enum ml_status ml_collective_tree(enum ml_coll_alg kind, long long ranks,
 	if (ranks < 1 || ranks > ML_COLL_MAX_RANKS || v < 0 || v >= ranks ||
 	    (kind == ML_COLL_CHAIN && (arg < 0 || arg > 32)) ||
 	    (kind == ML_COLL_KNOMIAL && arg > ML_COLL_MAX_RANKS) ||
-	    coll_tree_init(&t, kind, ranks, arg) != 0)
+	    ml_coll_tree_init(&t, kind, ranks, arg) != 0)
 		return ML_EINVAL;
 	if (ranks == 1) {
 		*parent = -1;
 		*nkids = 0;
 		return ML_OK;
 	}
-	n = coll_tree_nkids(&t, v);
+	n = ml_coll_tree_nkids(&t, v);
 	if (n > cap || (n > 0 && !kids))
 		return ML_EINVAL;
 	for (c = 0; c < n; c++)
-		kids[c] = coll_tree_kid(&t, v, c);
-	*parent = coll_tree_parent(&t, v);
+		kids[c] = ml_coll_tree_kid(&t, v, c);
+	*parent = ml_coll_tree_parent(&t, v);
 	*nkids = n;
 	return ML_OK;
 }

@@ -14,10 +14,18 @@
 #include "mcastlat/collective.h"
 
 /* --algorithm: Open MPI's ids 1-9 in order, then the two words. */
-static const char *const alg_names[] = {
-    "linear",  "chain",	  "pipeline",	       "split-binary",
-    "binary",  "binomial", "knomial",	       "scatter-allgather",
-    "scatter-allgather-ring", "ompi",     "best", NULL};
+static const char *const alg_names[] = {"linear",
+					"chain",
+					"pipeline",
+					"split-binary",
+					"binary",
+					"binomial",
+					"knomial",
+					"scatter-allgather",
+					"scatter-allgather-ring",
+					"ompi",
+					"best",
+					NULL};
 #define ALG_OMPI 9
 #define ALG_BEST 10
 static const char *const op_names[] = {"bcast", "p2p", NULL};
@@ -75,10 +83,11 @@ static const struct ml_opt opts[NOPTS] = {
 		     .flags = ML_OPT_ALL | ML_OPT_INTOK,
 		     .all_count = 9,
 		     .choices = alg_names,
-		     .help = "linear, chain, pipeline, split-binary, binary, "
-			     "binomial, knomial, scatter-allgather, "
-			     "scatter-allgather-ring (or Open MPI's id 1-9), ompi "
-			     "(its fixed decision), best, or all"},
+		     .help =
+			 "linear, chain, pipeline, split-binary, binary, "
+			 "binomial, knomial, scatter-allgather, "
+			 "scatter-allgather-ring (or Open MPI's id 1-9), ompi "
+			 "(its fixed decision), best, or all"},
     [O_RANKS] = {.name = "ranks",
 		 .kind = ML_OPT_INT,
 		 .def = "2",
@@ -138,19 +147,19 @@ static const struct ml_opt opts[NOPTS] = {
 		   .def = "net",
 		   .choices = chan_names,
 		   .help = "--op p2p: same socket, other socket, other node"},
-    [O_LAT_SOCKET] = TIMEOPT("lat-socket", "0.227140",
-			     "latency L, same socket"),
-    [O_LAT_NODE] = TIMEOPT("lat-node", "0.522956",
-			   "latency L, other socket of the node"),
+    [O_LAT_SOCKET] =
+	TIMEOPT("lat-socket", "0.227140", "latency L, same socket"),
+    [O_LAT_NODE] =
+	TIMEOPT("lat-node", "0.522956", "latency L, other socket of the node"),
     [O_LAT_NET] = TIMEOPT("lat-net", "1.17666", "latency L, other node"),
-    [O_BYTE_SOCKET] = BYTEOPT("byte-socket", "8.60688e-05",
-			      "time per byte G, same socket"),
-    [O_BYTE_NODE] = BYTEOPT("byte-node", "8.26193e-05",
-			    "time per byte G, other socket"),
-    [O_BYTE_NET] = BYTEOPT("byte-net", "1.16555e-04",
-			   "time per byte G, other node"),
-    [O_OVERHEAD] = TIMEOPT("overhead", "0",
-			   "sender's time per message beyond b G"),
+    [O_BYTE_SOCKET] =
+	BYTEOPT("byte-socket", "8.60688e-05", "time per byte G, same socket"),
+    [O_BYTE_NODE] =
+	BYTEOPT("byte-node", "8.26193e-05", "time per byte G, other socket"),
+    [O_BYTE_NET] =
+	BYTEOPT("byte-net", "1.16555e-04", "time per byte G, other node"),
+    [O_OVERHEAD] =
+	TIMEOPT("overhead", "0", "sender's time per message beyond b G"),
     [O_NIC_GAP] = TIMEOPT("nic-gap", "0", "NIC's time per message beyond b G"),
     [O_EAGER] = {.name = "eager",
 		 .kind = ML_OPT_INT,
@@ -168,9 +177,8 @@ static const struct ml_opt opts[NOPTS] = {
 		 .help = "with --algorithm best: write Open MPI rules to FILE"},
 };
 
-static const struct ml_unused unused[] = {
-    {"channel", "op", "bcast"},
-    {NULL, NULL, NULL}};
+static const struct ml_unused unused[] = {{"channel", "op", "bcast"},
+					  {NULL, NULL, NULL}};
 
 enum {
 	C_LATENCY,
@@ -313,8 +321,8 @@ static enum ml_status eval_p2p(const union ml_val *v, union ml_val *out)
 	enum ml_status st;
 
 	to_params(v, &p, &word);
-	st = ml_collective_p2p(&p, (enum ml_coll_channel)v[O_CHANNEL].i,
-			       p.msg, &t);
+	st = ml_collective_p2p(&p, (enum ml_coll_channel)v[O_CHANNEL].i, p.msg,
+			       &t);
 	if (st != ML_OK)
 		return st;
 	out[C_LATENCY].r = t;
@@ -348,8 +356,8 @@ static enum ml_status eval(const struct ml_point *pt, union ml_val *out)
 	out[C_MESSAGES].i = r.messages;
 	out[C_SEGMENTS].i = r.segments;
 	out[C_CHOSEN].s = ml_collective_alg_name(r.ran);
-	out[C_BEST].s = word == ALG_BEST ? ml_collective_alg_name(p.algorithm)
-					 : "-";
+	out[C_BEST].s =
+	    word == ALG_BEST ? ml_collective_alg_name(p.algorithm) : "-";
 	out[C_MARGIN].r = margin;
 	return ML_OK;
 }
@@ -371,8 +379,9 @@ static int print_msg(void *arg, const struct ml_coll_msg *m)
 			chan_names[m->channel], m->posted, m->start,
 			m->arrival);
 	else
-		fprintf(o->f, "%8lld %8lld %8lld %10lld %7s %12.6g %12.6g "
-			      "%12.6g\n",
+		fprintf(o->f,
+			"%8lld %8lld %8lld %10lld %7s %12.6g %12.6g "
+			"%12.6g\n",
 			m->src, m->dst, m->segment, m->bytes,
 			chan_names[m->channel], m->posted, m->start,
 			m->arrival);
@@ -402,8 +411,9 @@ static int run_schedule(const struct ml_command *cmd, struct ml_ctx *ctx,
 		return ml_usage_err(ctx, cmd->name, d.param ? d.param : "msg",
 				    d.msg[0] ? d.msg : "cannot be evaluated");
 	o.csv = format && strcmp(format, "table") != 0;
-	fprintf(o.f, "# algorithm=%s ranks=%lld msg=%lld latency=%.17g "
-		     "messages=%lld\n",
+	fprintf(o.f,
+		"# algorithm=%s ranks=%lld msg=%lld latency=%.17g "
+		"messages=%lld\n",
 		ml_collective_alg_name(r.ran), p.ranks, p.msg, r.latency,
 		r.messages);
 	if (o.csv)
@@ -453,8 +463,8 @@ struct rule {
 };
 
 /* The rules of one communicator size, consecutive repeats merged. */
-static int rules_for(FILE *f, union ml_val *v, const long long *msgs,
-		     size_t nm, struct rule *out, struct ml_diag *d)
+static int rules_for(FILE *f, union ml_val *v, const long long *msgs, size_t nm,
+		     struct rule *out, struct ml_diag *d)
 {
 	struct ml_collective_params p;
 	struct ml_collective_result r;
@@ -526,8 +536,9 @@ static int write_rules(const struct ml_command *cmd, struct ml_ctx *ctx,
 		   "releases too); see mcastlat-collective(1).\n"
 		   "# Use: mpirun --mca coll_tuned_use_dynamic_rules 1 "
 		   "--mca coll_tuned_dynamic_rules_filename FILE\n");
-	fprintf(f, "1 # collectives\n7 # MPI_Bcast\n%zu # communicator "
-		   "sizes\n",
+	fprintf(f,
+		"1 # collectives\n7 # MPI_Bcast\n%zu # communicator "
+		"sizes\n",
 		np);
 	for (i = 0; i < np; i++) {
 		v[O_RANKS].i = ps[i];
