@@ -267,6 +267,7 @@ cli: $(BIN) $(BUILD)/completion/mcastlat
 	tests/cli/completion.sh $(RUN_BIN) $(BUILD)/completion/mcastlat
 	tests/cli/scripts.sh $(RUN_BIN)
 	tests/cli/statuses.sh $(RUN_BIN)
+	tests/cli/rules.sh $(RUN_BIN)
 	tests/cli/layers.sh src
 	tests/cli/layers.sh --self-test
 

@@ -23,6 +23,7 @@
 #include "mcastlat/status.h"
 
 #include "mcastlat/cluster.h"
+#include "mcastlat/collective.h"
 #include "mcastlat/fit.h"
 #include "mcastlat/hypercube.h"
 #include "mcastlat/kbinomial.h"

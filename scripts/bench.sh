@@ -133,4 +133,34 @@ printf '%-58s %10s KiB  (10^5 points: %s KiB; target flat, < +10%%) %s\n' \
 	"peak memory, 10^7-point sweep" "$big" "$small" \
 	"$(verdict "$big" '<' "$small * 1.1 + 64")"
 
+# 7. The collective model (SPEC 10.3), whole processes: 2^20 ranks
+# unsegmented binomial; 4096 ranks, 1 MiB in 8 KiB segments, each
+# algorithm; a 64 x 21 sweep of --algorithm best (9 evaluations a
+# point); and its peak memory against a sweep 8 times longer.
+if has collective; then
+	s=$(time_cmd 3 "$bin" collective --algorithm binomial --ranks 1048576 --msg 1)
+	printf '%-58s %10s s    (target < 1 s)       %s\n' \
+		"collective: 2^20 ranks, binomial" "$s" "$(verdict "$s" '<' 1)"
+	for a in linear chain pipeline split-binary binary binomial knomial \
+		scatter-allgather scatter-allgather-ring; do
+		s=$(time_cmd 3 "$bin" collective --algorithm $a --ranks 4096 \
+			--msg 1MiB --segment 8KiB)
+		printf '%-58s %10s s    (target < 1 s)       %s\n' \
+			"collective: 4096 ranks, 1 MiB / 8 KiB, $a" "$s" \
+			"$(verdict "$s" '<' 1)"
+	done
+	s=$(time_cmd 3 "$bin" collective --algorithm best --ranks 4:256:4 \
+		--msg 1:1MiB:*2 --ppn 24 --sockets 2 --format csv)
+	printf '%-58s %10s s    (target < 1 s)       %s\n' \
+		"collective: best, 64 x 21 sweep" "$s" "$(verdict "$s" '<' 1)"
+	small=$("$B/bench/bench_exec" 1 "$bin" collective --algorithm best \
+		--ranks 4:256:4 --msg 1:1MiB:*2 --format csv | cut -d' ' -f2)
+	big=$("$B/bench/bench_exec" 1 "$bin" collective --algorithm best \
+		--ranks 4:256:4 --msg 1:1MiB:*2 --segment 0:7 --format csv |
+		cut -d' ' -f2)
+	printf '%-58s %10s KiB  (1x: %s KiB; target flat, < +10%%) %s\n' \
+		"collective: peak memory, 8x the sweep" "$big" "$small" \
+		"$(verdict "$big" '<' "$small * 1.1 + 64")"
+fi
+
 echo "bench: $(wc -l < "$misses") target(s) missed"

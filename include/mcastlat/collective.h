@@ -71,34 +71,34 @@ enum ml_coll_map {
 };
 
 /* Limits: 2^24 ranks, 2^40 bytes, 2^31 messages per evaluation. */
-#define ML_COLL_MAX_RANKS (1LL << 24)
-#define ML_COLL_MAX_MSG	  (1LL << 40)
+#define ML_COLL_MAX_RANKS    (1LL << 24)
+#define ML_COLL_MAX_MSG	     (1LL << 40)
 #define ML_COLL_MAX_MESSAGES (1LL << 31)
 
 struct ml_collective_params {
-	long long ranks;	/* P >= 2 */
-	long long msg;		/* M bytes >= 1 */
+	long long ranks; /* P >= 2 */
+	long long msg;	 /* M bytes >= 1 */
 	enum ml_coll_alg algorithm;
-	long long segment;	/* bytes, 0 = unsegmented */
-	long long fanout;	/* chain: number of chains (0 -> 1), <= 32 */
-	long long radix;	/* knomial: k >= 2 */
-	long long ppn;		/* cores per node >= 1 */
-	long long sockets;	/* sockets per node, divides ppn */
-	long long nodes;	/* allocated nodes; 0 = ceil(P / ppn) */
+	long long segment; /* bytes, 0 = unsegmented */
+	long long fanout;  /* chain: number of chains (0 -> 1), <= 32 */
+	long long radix;   /* knomial: k >= 2 */
+	long long ppn;	   /* cores per node >= 1 */
+	long long sockets; /* sockets per node, divides ppn */
+	long long nodes;   /* allocated nodes; 0 = ceil(P / ppn) */
 	enum ml_coll_map map_by;
 	double lat[ML_COLL_NCHANNEL];  /* L_c, us */
 	double byte[ML_COLL_NCHANNEL]; /* G_c, us per byte */
-	double overhead;	/* sender occupancy per message, us */
-	double nic_gap;		/* NIC occupancy per message, us */
-	long long eager;	/* largest eager message, bytes */
+	double overhead;	       /* sender occupancy per message, us */
+	double nic_gap;		       /* NIC occupancy per message, us */
+	long long eager;	       /* largest eager message, bytes */
 };
 
 struct ml_collective_result {
-	double latency;	    /* latest time a rank leaves (OSU's Max), us */
-	double latency_avg; /* mean over ranks (OSU's Avg), us */
-	double latency_min; /* earliest, us */
-	long long messages; /* messages sent */
-	long long segments; /* segments the message was cut into */
+	double latency;	      /* latest time a rank leaves (OSU's Max), us */
+	double latency_avg;   /* mean over ranks (OSU's Avg), us */
+	double latency_min;   /* earliest, us */
+	long long messages;   /* messages sent */
+	long long segments;   /* segments the message was cut into */
 	enum ml_coll_alg ran; /* the algorithm run after Open MPI's
 			       * fall-backs (scatter-allgather with
 			       * M < P runs linear, ...) */
@@ -116,9 +116,12 @@ struct ml_coll_msg {
 	double arrival; /* its last byte reached the receiver */
 };
 
-/* Called once per message in the order messages start (ties by the
- * order of posting); a nonzero return stops the evaluation, which then
- * returns ML_EINVAL. */
+/* Called once per message, in the order the messages are served: the
+ * order they became ready (posted, for rendezvous with the handshake),
+ * ties by rank, then posting order; their starts need not be in order (a
+ * message may wait for a busy resource while a later one starts on free
+ * ones).  A nonzero return stops the evaluation, which then returns
+ * ML_EINVAL. */
 typedef int (*ml_coll_msg_fn)(void *arg, const struct ml_coll_msg *m);
 
 /*
@@ -132,25 +135,22 @@ ML_API void ml_collective_params_init(struct ml_collective_params *p);
 
 /* Check *p; ML_OK or ML_EINVAL with *d naming the option. */
 ML_API enum ml_status
-ml_collective_validate(const struct ml_collective_params *p,
-		       struct ml_diag *d);
+ml_collective_validate(const struct ml_collective_params *p, struct ml_diag *d);
 
 /* Evaluate the broadcast at *p.  ML_OK, ML_EINVAL, ML_ENOMEM. */
-ML_API enum ml_status
-ml_collective_eval(const struct ml_collective_params *p,
-		   struct ml_collective_result *r);
+ML_API enum ml_status ml_collective_eval(const struct ml_collective_params *p,
+					 struct ml_collective_result *r);
 
 /* The same, calling fn for every message (fn may be NULL). */
 ML_API enum ml_status
-ml_collective_schedule(const struct ml_collective_params *p,
-		       ml_coll_msg_fn fn, void *arg,
-		       struct ml_collective_result *r);
+ml_collective_schedule(const struct ml_collective_params *p, ml_coll_msg_fn fn,
+		       void *arg, struct ml_collective_result *r);
 
 /* Half a round trip of a ping-pong between two ranks on channel c:
  * L_c + b G_c, plus L_c above the eager limit (the handshake). */
-ML_API enum ml_status
-ml_collective_p2p(const struct ml_collective_params *p,
-		  enum ml_coll_channel c, long long bytes, double *t);
+ML_API enum ml_status ml_collective_p2p(const struct ml_collective_params *p,
+					enum ml_coll_channel c, long long bytes,
+					double *t);
 
 /* The algorithm Open MPI 4.1's (and 5.0's tuned) fixed decision picks
  * for P ranks and M bytes (ompi_coll_tuned_bcast_intra_dec_fixed); it
@@ -162,9 +162,9 @@ ML_API enum ml_coll_alg ml_collective_ompi_decide(long long ranks,
  * Where rank r sits: *node, and *socket within the node.  ML_EINVAL
  * unless 0 <= r < P and p is valid.
  */
-ML_API enum ml_status
-ml_collective_place(const struct ml_collective_params *p, long long r,
-		    long long *node, long long *socket);
+ML_API enum ml_status ml_collective_place(const struct ml_collective_params *p,
+					  long long r, long long *node,
+					  long long *socket);
 
 /* The channel between ranks a and b under *p. */
 ML_API enum ml_status
@@ -180,10 +180,23 @@ ml_collective_channel(const struct ml_collective_params *p, long long a,
  * or ML_COLL_PIPELINE (build_chain(1)).  ML_EINVAL for other kinds or
  * out-of-range arguments, or when cap is too small.
  */
-ML_API enum ml_status ml_collective_tree(enum ml_coll_alg kind,
-					 long long ranks, long long arg,
-					 long long v, long long *parent,
-					 long long *kids, int cap, int *nkids);
+ML_API enum ml_status ml_collective_tree(enum ml_coll_alg kind, long long ranks,
+					 long long arg, long long v,
+					 long long *parent, long long *kids,
+					 int cap, int *nkids);
+
+/*
+ * The fastest of the nine algorithms at *p (p->algorithm is ignored;
+ * ties go to the lower id): its id into *best, its result into *r, and
+ * the runner-up's latency over the best's into *margin.  An algorithm
+ * whose lower bound is no better than the runner-up so far is not run
+ * (the ring's P - 1 dependent steps of at least min L_c each), which
+ * changes no result.  ML_OK, ML_EINVAL, ML_ENOMEM.
+ */
+ML_API enum ml_status ml_collective_best(const struct ml_collective_params *p,
+					 enum ml_coll_alg *best,
+					 struct ml_collective_result *r,
+					 double *margin);
 
 /* The algorithm's name as --algorithm takes it ("split-binary"). */
 ML_API const char *ml_collective_alg_name(enum ml_coll_alg a);

@@ -25,6 +25,9 @@
 #include "mcastlat/fit.h"
 #include "mcastlat/status.h"
 
+struct ml_ctx;
+struct ml_vlist;
+
 /* One value of one option or one result cell. */
 union ml_val {
 	double r;	/* ML_OPT_REAL, ML_OPT_TIME; ML_COL_REAL, ML_COL_TIME */
@@ -71,6 +74,9 @@ struct ml_opt {
 	unsigned flags;
 	const char *const *choices; /* CHOICE: NULL-terminated list */
 	const char *help;	/* one line for --help */
+	/* ML_OPT_ALL: "all" expands to the first all_count choices (the
+	 * concrete ones, before words such as "best"); 0: every choice. */
+	size_t all_count;
 };
 
 /* Another name an option answers to on the command line and in --input
@@ -243,6 +249,17 @@ struct ml_command {
 	 */
 	const char *fit_pair;
 	bool (*fit_collective)(const union ml_val *v);
+	/*
+	 * Optional: runs once the command line is parsed, with every
+	 * option's value list (vl[i] for opts[i]), the first values
+	 * (base) and --format (NULL: table).  It returns -1 to let the
+	 * engine run the command as usual, or an exit status when it has
+	 * done the work itself (collective --schedule prints messages, not
+	 * rows).
+	 */
+	int (*takeover)(const struct ml_command *cmd,
+			const struct ml_vlist *vl, const union ml_val *base,
+			const char *format, struct ml_ctx *ctx);
 };
 
 /* Decode an ML_OPT_INTOK choice value: returns the choice index, or -1

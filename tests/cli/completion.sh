@@ -62,7 +62,7 @@ expect() {
 }
 
 # mcastlat(1): the commands, and help, list, completion.
-cmds="cluster hypercube kbinomial simulate torus"
+cmds="cluster collective hypercube kbinomial simulate torus"
 expect "$cmds completion fit help list -h --help -V --version" mcastlat ''
 expect "torus" mcastlat to
 expect "simulate" mcastlat help s

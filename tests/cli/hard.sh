@@ -29,6 +29,9 @@ cluster nodes
 hypercube dims
 hypercube vcs
 hypercube flits
+collective msg
+collective ppn
+collective sockets
 kbinomial nodes
 kbinomial packets
 kbinomial packet-size
@@ -100,7 +103,7 @@ options() {
 		T) kind='time' ;;
 		TEXT | FILE) kind='text' ;;
 		flag) kind='flag' ;;
-		*'|'*) kind='choice' ;;
+		*'|'* | WORD) kind='choice' ;;
 		*) kind='unknown' ;;
 		esac
 		[ "$def" = auto ] && def=-

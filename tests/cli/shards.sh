@@ -35,6 +35,8 @@ for c in $("$bin" list | cut -d' ' -f1); do
 		--rate 0:0.03:0.0001 --format csv ;;
 	kbinomial) check kbinomial kbinomial --nodes 1:3000 --packets 1:7 \
 		--format csv ;;
+	collective) check collective collective --algorithm all,best \
+		--ranks 2:40:3 --msg 1:1MiB:*8 --ppn 8 --sockets 2 --format csv ;;
 	torus) check torus torus --k 4:40 --group 2:16 --format json ;;
 	simulate) check simulate simulate --topology mesh,torus,hypercube \
 		--k 3,4 --dims 2,3 --rate 0.005,0.02 --beta 0,0.1 \

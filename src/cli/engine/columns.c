@@ -179,9 +179,7 @@ bool ml_unused_everywhere(const struct run *r, const struct ml_unused *u)
  * an INTOK option). */
 static long long choice_of(const struct ml_opt *o, union ml_val v)
 {
-	if (o->flags & ML_OPT_INTOK)
-		return v.i < 0 ? -v.i - 1 : -1;
-	return v.i;
+	return (o->flags & ML_OPT_INTOK) ? ml_choice_of(v.i) : v.i;
 }
 
 static bool listed_name(const char *const *names, const char *name)

@@ -780,7 +780,9 @@ static int add_all(struct ml_vlist *vl, const struct ml_opt *opt)
 	struct ml_item it = {.kind = ML_ITEM_ONE, .count = 1};
 	size_t i;
 
-	for (i = 0; opt->choices[i]; i++) {
+	for (i = 0; opt->choices[i] &&
+		    (opt->all_count == 0 || i < opt->all_count);
+	     i++) {
 		it.first.i = it.last.i = (opt->flags & ML_OPT_INTOK)
 					     ? -(long long)i - 1
 					     : (long long)i;

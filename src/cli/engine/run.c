@@ -194,6 +194,12 @@ int ml_run(const struct ml_command *cmd, int argc, char **argv,
 			goto out;
 		}
 	}
+	if (cmd->takeover) {
+		rc = cmd->takeover(cmd, vl, base, a.format, ctx);
+		if (rc >= 0)
+			goto out;
+		rc = 0;
+	}
 	r.collist = a.value ? a.value : a.columns;
 	r.allcols = a.allcols;
 	r.keep = a.keep;

@@ -8,6 +8,16 @@
 #include "cli/engine/run.h"
 #include "mcastlat/status.h"
 
+/* Columns the choices of o take as "a|b|c" (with |N and |all). */
+static size_t choices_width(const struct ml_opt *o)
+{
+	size_t i, n = 0;
+
+	for (i = 0; o->choices[i]; i++)
+		n += strlen(o->choices[i]) + 1;
+	return n + 6;
+}
+
 static void opt_arg(const struct ml_opt *o, char *buf, size_t len)
 {
 	size_t i, n = 0;
@@ -32,6 +42,10 @@ static void opt_arg(const struct ml_opt *o, char *buf, size_t len)
 		break;
 	}
 	buf[0] = '\0';
+	if (choices_width(o) > 90) { /* the help text and the page list them */
+		snprintf(buf, len, "WORD");
+		return;
+	}
 	for (i = 0; o->choices[i] && n + 1 < len; i++)
 		n += (size_t)snprintf(buf + n, len - n, "%s%s", i ? "|" : "",
 				      o->choices[i]);

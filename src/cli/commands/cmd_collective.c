@@ -1,0 +1,617 @@
+/* cmd_collective.c - `mcastlat collective`: options -> ml_collective_* ->
+ * rows; --schedule prints one row per message of one point, --rules
+ * writes an Open MPI dynamic rules file for the swept ranks and sizes.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/engine/parse.h"
+#include "cli/cmd.h"
+#include "cli/engine/msg.h"
+#include "mcastlat/collective.h"
+
+/* --algorithm: Open MPI's ids 1-9 in order, then the two words. */
+static const char *const alg_names[] = {"linear",
+					"chain",
+					"pipeline",
+					"split-binary",
+					"binary",
+					"binomial",
+					"knomial",
+					"scatter-allgather",
+					"scatter-allgather-ring",
+					"ompi",
+					"best",
+					NULL};
+#define ALG_OMPI 9
+#define ALG_BEST 10
+static const char *const op_names[] = {"bcast", "p2p", NULL};
+static const char *const map_names[] = {"core", "socket", "node", NULL};
+static const char *const chan_names[] = {"socket", "node", "net", NULL};
+
+enum {
+	O_OP,
+	O_ALGORITHM,
+	O_RANKS,
+	O_MSG,
+	O_SEGMENT,
+	O_FANOUT,
+	O_RADIX,
+	O_PPN,
+	O_SOCKETS,
+	O_NODES,
+	O_MAP_BY,
+	O_CHANNEL,
+	O_LAT_SOCKET,
+	O_LAT_NODE,
+	O_LAT_NET,
+	O_BYTE_SOCKET,
+	O_BYTE_NODE,
+	O_BYTE_NET,
+	O_OVERHEAD,
+	O_NIC_GAP,
+	O_EAGER,
+	O_SCHEDULE,
+	O_RULES,
+	NOPTS
+};
+
+#define TIMEOPT(n, d, h)                                                       \
+	{                                                                      \
+		.name = n, .kind = ML_OPT_TIME, .def = d, .help = h            \
+	}
+#define BYTEOPT(n, d, h)                                                       \
+	{                                                                      \
+		.name = n, .kind = ML_OPT_REAL, .def = d, .unit = "us/byte",   \
+		.help = h                                                      \
+	}
+
+static const struct ml_opt opts[NOPTS] = {
+    [O_OP] = {.name = "op",
+	      .kind = ML_OPT_CHOICE,
+	      .def = "bcast",
+	      .choices = op_names,
+	      .help = "bcast, or p2p: half a ping-pong on --channel"},
+    [O_ALGORITHM] = {.name = "algorithm",
+		     .kind = ML_OPT_CHOICE,
+		     .def = "ompi",
+		     .imin = 1,
+		     .imax = 9,
+		     .flags = ML_OPT_ALL | ML_OPT_INTOK,
+		     .all_count = 9,
+		     .choices = alg_names,
+		     .help =
+			 "linear, chain, pipeline, split-binary, binary, "
+			 "binomial, knomial, scatter-allgather, "
+			 "scatter-allgather-ring (or Open MPI's id 1-9), ompi "
+			 "(its fixed decision), best, or all"},
+    [O_RANKS] = {.name = "ranks",
+		 .kind = ML_OPT_INT,
+		 .def = "2",
+		 .imin = 2,
+		 .imax = ML_COLL_MAX_RANKS,
+		 .help = "processes P, root 0"},
+    [O_MSG] = {.name = "msg",
+	       .kind = ML_OPT_INT,
+	       .def = "1",
+	       .unit = "bytes",
+	       .imin = 1,
+	       .imax = ML_COLL_MAX_MSG,
+	       .help = "message size M"},
+    [O_SEGMENT] = {.name = "segment",
+		   .kind = ML_OPT_INT,
+		   .def = "0",
+		   .unit = "bytes",
+		   .imin = 0,
+		   .imax = ML_COLL_MAX_MSG,
+		   .help = "segment size, 0 = unsegmented"},
+    [O_FANOUT] = {.name = "fanout",
+		  .kind = ML_OPT_INT,
+		  .def = "4",
+		  .imin = 0,
+		  .imax = 32,
+		  .help = "chain: number of chains (0 = 1)"},
+    [O_RADIX] = {.name = "radix",
+		 .kind = ML_OPT_INT,
+		 .def = "4",
+		 .imin = 2,
+		 .imax = ML_COLL_MAX_RANKS,
+		 .help = "knomial: radix k"},
+    [O_PPN] = {.name = "ppn",
+	       .kind = ML_OPT_INT,
+	       .def = "1",
+	       .imin = 1,
+	       .imax = ML_COLL_MAX_RANKS,
+	       .help = "cores (slots) per node"},
+    [O_SOCKETS] = {.name = "sockets",
+		   .kind = ML_OPT_INT,
+		   .def = "1",
+		   .imin = 1,
+		   .imax = ML_COLL_MAX_RANKS,
+		   .help = "sockets per node (divides ppn)"},
+    [O_NODES] = {.name = "nodes",
+		 .kind = ML_OPT_INT,
+		 .imin = 1,
+		 .imax = ML_COLL_MAX_RANKS,
+		 .help = "nodes allocated, auto = ceil(P / ppn)"},
+    [O_MAP_BY] = {.name = "map-by",
+		  .kind = ML_OPT_CHOICE,
+		  .def = "core",
+		  .choices = map_names,
+		  .help = "placement, as mpirun --map-by"},
+    [O_CHANNEL] = {.name = "channel",
+		   .kind = ML_OPT_CHOICE,
+		   .def = "net",
+		   .choices = chan_names,
+		   .help = "--op p2p: same socket, other socket, other node"},
+    [O_LAT_SOCKET] =
+	TIMEOPT("lat-socket", "0.227140", "latency L, same socket"),
+    [O_LAT_NODE] =
+	TIMEOPT("lat-node", "0.522956", "latency L, other socket of the node"),
+    [O_LAT_NET] = TIMEOPT("lat-net", "1.17666", "latency L, other node"),
+    [O_BYTE_SOCKET] =
+	BYTEOPT("byte-socket", "8.60688e-05", "time per byte G, same socket"),
+    [O_BYTE_NODE] =
+	BYTEOPT("byte-node", "8.26193e-05", "time per byte G, other socket"),
+    [O_BYTE_NET] =
+	BYTEOPT("byte-net", "1.16555e-04", "time per byte G, other node"),
+    [O_OVERHEAD] =
+	TIMEOPT("overhead", "0", "sender's time per message beyond b G"),
+    [O_NIC_GAP] = TIMEOPT("nic-gap", "0", "NIC's time per message beyond b G"),
+    [O_EAGER] = {.name = "eager",
+		 .kind = ML_OPT_INT,
+		 .def = "4096",
+		 .unit = "bytes",
+		 .imin = 0,
+		 .imax = ML_COLL_MAX_MSG,
+		 .help = "largest eager message (rendezvous above)"},
+    [O_SCHEDULE] = {.name = "schedule",
+		    .kind = ML_OPT_FLAG,
+		    .help = "print every message of the point instead"},
+    [O_RULES] = {.name = "rules",
+		 .kind = ML_OPT_TEXT,
+		 .flags = ML_OPT_FILE,
+		 .help = "with --algorithm best: write Open MPI rules to FILE"},
+};
+
+static const struct ml_unused unused[] = {{"channel", "op", "bcast"},
+					  {NULL, NULL, NULL}};
+
+enum {
+	C_LATENCY,
+	C_LATENCY_AVG,
+	C_LATENCY_MIN,
+	C_MESSAGES,
+	C_SEGMENTS,
+	C_CHOSEN,
+	C_BEST,
+	C_MARGIN,
+	NCOLS
+};
+
+static const struct ml_col cols[NCOLS] = {
+    [C_LATENCY] = {.name = "latency",
+		   .kind = ML_COL_TIME,
+		   .help = "the last rank leaves (OSU's Max)"},
+    [C_LATENCY_AVG] = {.name = "latency_avg",
+		       .kind = ML_COL_TIME,
+		       .na = true,
+		       .help = "mean over ranks (OSU's Avg)"},
+    [C_LATENCY_MIN] = {.name = "latency_min",
+		       .kind = ML_COL_TIME,
+		       .na = true,
+		       .help = "the first rank leaves"},
+    [C_MESSAGES] = {.name = "messages",
+		    .kind = ML_COL_INT,
+		    .help = "messages sent"},
+    [C_SEGMENTS] = {.name = "segments",
+		    .kind = ML_COL_INT,
+		    .help = "segments the message was cut into"},
+    [C_CHOSEN] = {.name = "chosen",
+		  .kind = ML_COL_TEXT,
+		  .help = "the algorithm run (after Open MPI's decision and "
+			  "fall-backs)"},
+    [C_BEST] = {.name = "best",
+		.kind = ML_COL_TEXT,
+		.help = "best: the fastest algorithm (else -)"},
+    [C_MARGIN] = {.name = "margin",
+		  .kind = ML_COL_REAL,
+		  .na = true,
+		  .help = "best: runner-up's latency / best's"},
+};
+
+/* Options -> params; the algorithm word (ompi, best) into *word. */
+static enum ml_status to_params(const union ml_val *v,
+				struct ml_collective_params *p, int *word)
+{
+	long long a = v[O_ALGORITHM].i;
+
+	ml_collective_params_init(p);
+	*word = -1;
+	if (ml_choice_of(a) < 0) {
+		p->algorithm = (enum ml_coll_alg)a;
+	} else if (ml_choice_of(a) < ALG_OMPI) {
+		p->algorithm = (enum ml_coll_alg)(ml_choice_of(a) + 1);
+	} else {
+		*word = (int)ml_choice_of(a);
+		p->algorithm = ML_COLL_BINOMIAL;
+	}
+	p->ranks = v[O_RANKS].i;
+	p->msg = v[O_MSG].i;
+	p->segment = v[O_SEGMENT].i;
+	p->fanout = v[O_FANOUT].i;
+	p->radix = v[O_RADIX].i;
+	p->ppn = v[O_PPN].i;
+	p->sockets = v[O_SOCKETS].i;
+	p->nodes = v[O_NODES].i == ML_AUTO_INT ? 0 : v[O_NODES].i;
+	p->map_by = (enum ml_coll_map)v[O_MAP_BY].i;
+	p->lat[ML_COLL_SOCKET] = v[O_LAT_SOCKET].r;
+	p->lat[ML_COLL_NODE] = v[O_LAT_NODE].r;
+	p->lat[ML_COLL_NET] = v[O_LAT_NET].r;
+	p->byte[ML_COLL_SOCKET] = v[O_BYTE_SOCKET].r;
+	p->byte[ML_COLL_NODE] = v[O_BYTE_NODE].r;
+	p->byte[ML_COLL_NET] = v[O_BYTE_NET].r;
+	p->overhead = v[O_OVERHEAD].r;
+	p->nic_gap = v[O_NIC_GAP].r;
+	p->eager = v[O_EAGER].i;
+	return ML_OK;
+}
+
+/* Open MPI's fixed decision: its algorithm, unsegmented, one chain. */
+static void ompi_params(struct ml_collective_params *p)
+{
+	p->algorithm = ml_collective_ompi_decide(p->ranks, p->msg);
+	p->segment = 0;
+	p->fanout = 0;
+}
+
+/* The fastest of the nine at *p into p->algorithm and *r. */
+static enum ml_status best_of(struct ml_collective_params *p,
+			      struct ml_collective_result *r, double *margin)
+{
+	enum ml_coll_alg best;
+	enum ml_status st;
+
+	st = ml_collective_best(p, &best, r, margin);
+	if (st == ML_OK)
+		p->algorithm = best;
+	return st;
+}
+
+/* Resolve the point into the params actually run (ompi, best). */
+static enum ml_status resolve(const union ml_val *v,
+			      struct ml_collective_params *p,
+			      struct ml_collective_result *r, double *margin,
+			      struct ml_diag *d)
+{
+	int word;
+	enum ml_status st;
+
+	to_params(v, p, &word);
+	*margin = NAN;
+	st = ml_collective_validate(p, d);
+	if (st != ML_OK)
+		return st;
+	if (word == ALG_OMPI)
+		ompi_params(p);
+	if (word == ALG_BEST)
+		return best_of(p, r, margin);
+	return ml_collective_eval(p, r);
+}
+
+/* --op p2p checks the machine as a broadcast would (the ranks' options
+ * still place them); --op bcast the whole point. */
+static enum ml_status check(const struct ml_point *pt, struct ml_diag *d)
+{
+	struct ml_collective_params p;
+	int word;
+
+	to_params(pt->v, &p, &word);
+	return ml_collective_validate(&p, d);
+}
+
+static enum ml_status eval_p2p(const union ml_val *v, union ml_val *out)
+{
+	struct ml_collective_params p;
+	double t;
+	int word;
+	enum ml_status st;
+
+	to_params(v, &p, &word);
+	st = ml_collective_p2p(&p, (enum ml_coll_channel)v[O_CHANNEL].i, p.msg,
+			       &t);
+	if (st != ML_OK)
+		return st;
+	out[C_LATENCY].r = t;
+	out[C_LATENCY_AVG].r = NAN;
+	out[C_LATENCY_MIN].r = NAN;
+	out[C_MESSAGES].i = 1;
+	out[C_SEGMENTS].i = 1;
+	out[C_CHOSEN].s = "p2p";
+	out[C_BEST].s = "-";
+	out[C_MARGIN].r = NAN;
+	return ML_OK;
+}
+
+static enum ml_status eval(const struct ml_point *pt, union ml_val *out)
+{
+	struct ml_collective_params p;
+	struct ml_collective_result r;
+	double margin;
+	int word;
+	enum ml_status st;
+
+	if (pt->v[O_OP].i == 1)
+		return eval_p2p(pt->v, out);
+	st = resolve(pt->v, &p, &r, &margin, NULL);
+	if (st != ML_OK)
+		return st;
+	to_params(pt->v, &(struct ml_collective_params){0}, &word);
+	out[C_LATENCY].r = r.latency;
+	out[C_LATENCY_AVG].r = r.latency_avg;
+	out[C_LATENCY_MIN].r = r.latency_min;
+	out[C_MESSAGES].i = r.messages;
+	out[C_SEGMENTS].i = r.segments;
+	out[C_CHOSEN].s = ml_collective_alg_name(r.ran);
+	out[C_BEST].s =
+	    word == ALG_BEST ? ml_collective_alg_name(p.algorithm) : "-";
+	out[C_MARGIN].r = margin;
+	return ML_OK;
+}
+
+/* ---- --schedule and --rules: the command's own runs ---------------- */
+
+struct sched_out {
+	FILE *f;
+	int csv;
+};
+
+static int print_msg(void *arg, const struct ml_coll_msg *m)
+{
+	struct sched_out *o = arg;
+
+	if (o->csv)
+		fprintf(o->f, "%lld,%lld,%lld,%lld,%s,%.17g,%.17g,%.17g\n",
+			m->src, m->dst, m->segment, m->bytes,
+			chan_names[m->channel], m->posted, m->start,
+			m->arrival);
+	else
+		fprintf(o->f,
+			"%8lld %8lld %8lld %10lld %7s %12.6g %12.6g "
+			"%12.6g\n",
+			m->src, m->dst, m->segment, m->bytes,
+			chan_names[m->channel], m->posted, m->start,
+			m->arrival);
+	return ferror(o->f) ? 1 : 0;
+}
+
+static int run_schedule(const struct ml_command *cmd, struct ml_ctx *ctx,
+			const char *format, const struct ml_vlist *vl,
+			const union ml_val *base)
+{
+	struct ml_collective_params p;
+	struct ml_collective_result r;
+	struct ml_diag d = {NULL, ""};
+	struct sched_out o = {ctx->out, 0};
+	double margin;
+	size_t i;
+
+	for (i = 0; i < cmd->nopts; i++)
+		if (vl[i].count > 1)
+			return ml_usage_err(ctx, cmd->name, "schedule",
+					    "prints one point: give one "
+					    "value of each option");
+	if (base[O_OP].i == 1)
+		return ml_usage_err(ctx, cmd->name, "schedule",
+				    "needs --op bcast");
+	if (resolve(base, &p, &r, &margin, &d) != ML_OK)
+		return ml_usage_err(ctx, cmd->name, d.param ? d.param : "msg",
+				    d.msg[0] ? d.msg : "cannot be evaluated");
+	o.csv = format && strcmp(format, "table") != 0;
+	fprintf(o.f,
+		"# algorithm=%s ranks=%lld msg=%lld latency=%.17g "
+		"messages=%lld\n",
+		ml_collective_alg_name(r.ran), p.ranks, p.msg, r.latency,
+		r.messages);
+	if (o.csv)
+		fprintf(o.f, "src,dst,segment,bytes,channel,posted,start,"
+			     "arrival\n");
+	else
+		fprintf(o.f, "%8s %8s %8s %10s %7s %12s %12s %12s\n", "src",
+			"dst", "segment", "bytes", "channel", "posted[us]",
+			"start[us]", "arrival[us]");
+	if (ml_collective_schedule(&p, print_msg, &o, &r) != ML_OK ||
+	    fflush(o.f) != 0 || ferror(o.f)) {
+		ml_err(ctx, "collective: --schedule: write failed");
+		return ML_EXIT_ROWS;
+	}
+	return ML_EXIT_OK;
+}
+
+static int cmp_ll(const void *x, const void *y)
+{
+	long long a = *(const long long *)x, b = *(const long long *)y;
+
+	return (a > b) - (a < b);
+}
+
+/* The values of a list, sorted, without repeats; NULL when out of
+ * memory.  *n receives their number. */
+static long long *sorted_values(const struct ml_vlist *vl, size_t *n)
+{
+	long long *x = malloc((size_t)vl->count * sizeof *x);
+	size_t i, k = 0;
+
+	if (!x)
+		return NULL;
+	for (i = 0; i < vl->count; i++)
+		x[i] = ml_vlist_at(vl, i).i;
+	qsort(x, (size_t)vl->count, sizeof *x, cmp_ll);
+	for (i = 0; i < vl->count; i++)
+		if (k == 0 || x[i] != x[k - 1])
+			x[k++] = x[i];
+	*n = k;
+	return x;
+}
+
+/* One message-size rule: "msgsize alg topo segsize". */
+struct rule {
+	long long msg, alg, topo, seg;
+};
+
+/* The rules of one communicator size, consecutive repeats merged. */
+static int rules_for(FILE *f, union ml_val *v, const long long *msgs, size_t nm,
+		     struct rule *out, struct ml_diag *d)
+{
+	struct ml_collective_params p;
+	struct ml_collective_result r;
+	double margin;
+	size_t i, k = 0;
+	struct rule x;
+
+	(void)f;
+	for (i = 0; i < nm; i++) {
+		v[O_MSG].i = msgs[i];
+		if (resolve(v, &p, &r, &margin, d) != ML_OK)
+			return -1;
+		x.msg = k == 0 ? 0 : msgs[i];
+		x.alg = p.algorithm;
+		x.topo = p.algorithm == ML_COLL_CHAIN ? p.fanout : 0;
+		x.seg = (p.algorithm == ML_COLL_LINEAR ||
+			 p.algorithm >= ML_COLL_SCATTER_ALLGATHER)
+			    ? 0
+			    : p.segment;
+		if (k > 0 && out[k - 1].alg == x.alg &&
+		    out[k - 1].topo == x.topo && out[k - 1].seg == x.seg)
+			continue;
+		out[k++] = x;
+	}
+	return (int)k;
+}
+
+static int write_rules(const struct ml_command *cmd, struct ml_ctx *ctx,
+		       const struct ml_vlist *vl, const union ml_val *base)
+{
+	size_t np, nm, i, j, n = cmd->nopts;
+	long long *ps = sorted_values(&vl[O_RANKS], &np);
+	long long *ms = sorted_values(&vl[O_MSG], &nm);
+	struct rule *rs = malloc((nm + 1) * sizeof *rs);
+	union ml_val *v = malloc(n * sizeof *v);
+	struct ml_diag d = {NULL, ""};
+	const char *path = base[O_RULES].s;
+	char *tmp = malloc(strlen(path) + 16);
+	FILE *f = NULL;
+	int rc = ML_EXIT_OK, k;
+
+	if (!ps || !ms || !rs || !v || !tmp) {
+		rc = ml_usage_err(ctx, cmd->name, NULL, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < n; i++)
+		if (i != O_RANKS && i != O_MSG && vl[i].count > 1) {
+			rc = ml_usage_err(ctx, cmd->name, cmd->opts[i].name,
+					  "--rules sweeps only --ranks and "
+					  "--msg");
+			goto out;
+		}
+	if (ml_choice_of(base[O_ALGORITHM].i) != ALG_BEST ||
+	    base[O_OP].i != 0) {
+		rc = ml_usage_err(ctx, cmd->name, "rules",
+				  "needs --algorithm best (and --op bcast)");
+		goto out;
+	}
+	sprintf(tmp, "%s.tmp", path);
+	f = fopen(tmp, "w");
+	if (!f) {
+		rc = ml_usage_err(ctx, cmd->name, "rules", strerror(errno));
+		goto out;
+	}
+	memcpy(v, base, n * sizeof *v);
+	fprintf(f, "# Open MPI coll/tuned dynamic rules for MPI_Bcast, "
+		   "written by mcastlat collective --algorithm best.\n"
+		   "# Format of 4.1.0-4.1.7 and 5.0.0-5.0.6 (read by later "
+		   "releases too); see mcastlat-collective(1).\n"
+		   "# Use: mpirun --mca coll_tuned_use_dynamic_rules 1 "
+		   "--mca coll_tuned_dynamic_rules_filename FILE\n");
+	fprintf(f,
+		"1 # collectives\n7 # MPI_Bcast\n%zu # communicator "
+		"sizes\n",
+		np);
+	for (i = 0; i < np; i++) {
+		v[O_RANKS].i = ps[i];
+		k = rules_for(f, v, ms, nm, rs, &d);
+		if (k < 0) {
+			rc = ml_usage_err(ctx, cmd->name,
+					  d.param ? d.param : "ranks", d.msg);
+			goto out;
+		}
+		fprintf(f, "%lld # ranks\n%d # message sizes\n", ps[i], k);
+		for (j = 0; j < (size_t)k; j++)
+			fprintf(f, "%lld %lld %lld %lld # %s\n", rs[j].msg,
+				rs[j].alg, rs[j].topo, rs[j].seg,
+				ml_collective_alg_name(
+				    (enum ml_coll_alg)rs[j].alg));
+	}
+	if (fclose(f) != 0) {
+		f = NULL;
+		rc = ml_usage_err(ctx, cmd->name, "rules", "write failed");
+		goto out;
+	}
+	f = NULL;
+	if (rename(tmp, path) != 0)
+		rc = ml_usage_err(ctx, cmd->name, "rules", strerror(errno));
+out:
+	if (f) {
+		fclose(f);
+		remove(tmp);
+	} else if (rc != ML_EXIT_OK && tmp) {
+		remove(tmp);
+	}
+	free(ps);
+	free(ms);
+	free(rs);
+	free(v);
+	free(tmp);
+	return rc;
+}
+
+/* --schedule runs here; --rules writes its file, then the engine
+ * prints the sweep's rows as usual. */
+static int takeover(const struct ml_command *cmd, const struct ml_vlist *vl,
+		    const union ml_val *base, const char *format,
+		    struct ml_ctx *ctx)
+{
+	if (base[O_SCHEDULE].i)
+		return run_schedule(cmd, ctx, format, vl, base);
+	if (base[O_RULES].s)
+		return write_rules(cmd, ctx, vl, base) ? ML_EXIT_USAGE : -1;
+	return -1;
+}
+
+static const struct ml_status_doc statuses[] = {
+    {ML_OK, "every result is valid"},
+    {ML_EINVAL, "the point is outside the model's domain (a sweep goes "
+		"on; a warning names the rule)"},
+    {ML_ENOMEM, "the ranks' state or the messages do not fit in memory"},
+    {ML_OVERFLOW, "a time is not finite (huge inputs such as 1e308)"},
+    {ML_OK, NULL}};
+
+const struct ml_command ml_cmd_collective = {
+    .name = "collective",
+    .summary = "Open MPI's broadcast algorithms on a node hierarchy "
+	       "(ranks per node, sockets, NIC)",
+    .source = "Open MPI 4.1/5.0 coll/base and coll/tuned; SPEC 10",
+    .time_unit = "us",
+    .opts = opts,
+    .nopts = NOPTS,
+    .cols = cols,
+    .ncols = NCOLS,
+    .check = check,
+    .eval = eval,
+    .unused = unused,
+    .statuses = statuses,
+    .takeover = takeover,
+};

@@ -1,0 +1,362 @@
+/*
+ * collective.c - the collective model's interface (SPEC 10): defaults,
+ * the domain, Open MPI 4.1's fixed decision, the fastest algorithm, and
+ * evaluation through the engine in src/collective/ (place.c where ranks
+ * sit, trees.c Open MPI's trees, programs.c what each rank does,
+ * engine.c the event-driven machine).
+ */
+#include <math.h>
+#include <stddef.h>
+
+#include "collective/coll_int.h"
+
+/*
+ * Default channels: the THIN nodes of ORFEO (2 x Xeon Gold 6126, 12
+ * cores a socket, InfiniBand), osu_latency medians fitted as L + b G
+ * (mcastlat-collective(1), DEFAULTS; scripts/orfeo-to-csv.sh).
+ */
+#define DEF_LAT_SOCKET	0.227140
+#define DEF_BYTE_SOCKET 8.60688e-05
+#define DEF_LAT_NODE	0.522956
+#define DEF_BYTE_NODE	8.26193e-05
+#define DEF_LAT_NET	1.17666
+#define DEF_BYTE_NET	1.16555e-04
+
+void ml_collective_params_init(struct ml_collective_params *p)
+{
+	p->ranks = 2;
+	p->msg = 1;
+	p->algorithm = ML_COLL_BINOMIAL;
+	p->segment = 0;
+	p->fanout = 4;
+	p->radix = 4;
+	p->ppn = 1;
+	p->sockets = 1;
+	p->nodes = 0;
+	p->map_by = ML_COLL_MAP_CORE;
+	p->lat[ML_COLL_SOCKET] = DEF_LAT_SOCKET;
+	p->byte[ML_COLL_SOCKET] = DEF_BYTE_SOCKET;
+	p->lat[ML_COLL_NODE] = DEF_LAT_NODE;
+	p->byte[ML_COLL_NODE] = DEF_BYTE_NODE;
+	p->lat[ML_COLL_NET] = DEF_LAT_NET;
+	p->byte[ML_COLL_NET] = DEF_BYTE_NET;
+	p->overhead = 0;
+	p->nic_gap = 0;
+	p->eager = 4096;
+}
+
+const char *ml_collective_alg_name(enum ml_coll_alg a)
+{
+	static const char *const names[] = {NULL,
+					    "linear",
+					    "chain",
+					    "pipeline",
+					    "split-binary",
+					    "binary",
+					    "binomial",
+					    "knomial",
+					    "scatter-allgather",
+					    "scatter-allgather-ring"};
+
+	return a >= 1 && a <= ML_COLL_NALG ? names[a] : "unknown";
+}
+
+static int bad_time(double x)
+{
+	return !isfinite(x) || x < 0;
+}
+
+static const char *const lat_names[] = {"lat-socket", "lat-node", "lat-net"};
+static const char *const byte_names[] = {"byte-socket", "byte-node",
+					 "byte-net"};
+
+static enum ml_status check_machine(const struct ml_collective_params *p,
+				    struct ml_diag *d)
+{
+	int c;
+
+	if (p->ppn < 1 || p->ppn > ML_COLL_MAX_RANKS)
+		return ml_diag_set(d, "ppn", "must be in [1, 2^24]");
+	if (p->sockets < 1 || p->ppn % p->sockets != 0)
+		return ml_diag_set(d, "sockets",
+				   "%lld does not divide ppn = %lld",
+				   p->sockets, p->ppn);
+	if (p->nodes < 0 || p->nodes > ML_COLL_MAX_RANKS)
+		return ml_diag_set(d, "nodes", "must be in [0, 2^24]");
+	if (p->nodes > 0 && p->nodes * p->ppn < p->ranks)
+		return ml_diag_set(d, "nodes",
+				   "%lld nodes of %lld cores cannot hold "
+				   "%lld ranks",
+				   p->nodes, p->ppn, p->ranks);
+	if (p->map_by != ML_COLL_MAP_CORE && p->map_by != ML_COLL_MAP_SOCKET &&
+	    p->map_by != ML_COLL_MAP_NODE)
+		return ml_diag_set(d, "map-by", "unknown placement");
+	for (c = 0; c < ML_COLL_NCHANNEL; c++) {
+		if (bad_time(p->lat[c]))
+			return ml_diag_set(d, lat_names[c],
+					   "must be finite and >= 0");
+		if (bad_time(p->byte[c]))
+			return ml_diag_set(d, byte_names[c],
+					   "must be finite and >= 0");
+	}
+	if (bad_time(p->overhead))
+		return ml_diag_set(d, "overhead", "must be finite and >= 0");
+	if (bad_time(p->nic_gap))
+		return ml_diag_set(d, "nic-gap", "must be finite and >= 0");
+	if (p->eager < 0)
+		return ml_diag_set(d, "eager", "must be >= 0");
+	return ML_OK;
+}
+
+enum ml_status ml_collective_validate(const struct ml_collective_params *p,
+				      struct ml_diag *d)
+{
+	struct coll_alg a;
+	long long bound;
+
+	if (p->ranks < 2 || p->ranks > ML_COLL_MAX_RANKS)
+		return ml_diag_set(d, "ranks", "must be in [2, 2^24]");
+	if (p->msg < 1 || p->msg > ML_COLL_MAX_MSG)
+		return ml_diag_set(d, "msg", "must be in [1, 2^40] bytes");
+	if (p->algorithm < 1 || p->algorithm > ML_COLL_NALG)
+		return ml_diag_set(d, "algorithm", "must be an id 1..9");
+	if (p->segment < 0)
+		return ml_diag_set(d, "segment", "must be >= 0");
+	if (p->fanout < 0 || p->fanout > 32)
+		return ml_diag_set(d, "fanout",
+				   "must be in [0, 32] (Open MPI's "
+				   "MAXTREEFANOUT)");
+	if (p->radix < 2 || p->radix > ML_COLL_MAX_RANKS)
+		return ml_diag_set(d, "radix", "must be in [2, 2^24]");
+	if (check_machine(p, d) != ML_OK)
+		return ML_EINVAL;
+	if (ml_coll_alg_setup(p, &a) != ML_OK)
+		return ml_diag_set(d, "algorithm", "cannot be set up");
+	bound = ml_coll_alg_messages_bound(&a);
+	if (bound > ML_COLL_MAX_MESSAGES)
+		return ml_diag_set(d, p->segment > 0 ? "segment" : "ranks",
+				   "%s would send about %lld messages, more "
+				   "than 2^31",
+				   ml_collective_alg_name(a.alg), bound);
+	return ML_OK;
+}
+
+enum ml_status ml_collective_place(const struct ml_collective_params *p,
+				   long long r, long long *node,
+				   long long *socket)
+{
+	if (ml_collective_validate(p, NULL) != ML_OK || r < 0 || r >= p->ranks)
+		return ML_EINVAL;
+	ml_coll_place_one(p, ml_coll_nodes(p), r, node, socket);
+	return ML_OK;
+}
+
+enum ml_status ml_collective_channel(const struct ml_collective_params *p,
+				     long long a, long long b,
+				     enum ml_coll_channel *c)
+{
+	long long na, sa, nb, sb;
+
+	if (ml_collective_place(p, a, &na, &sa) != ML_OK ||
+	    ml_collective_place(p, b, &nb, &sb) != ML_OK)
+		return ML_EINVAL;
+	*c = na != nb ? ML_COLL_NET : sa != sb ? ML_COLL_NODE : ML_COLL_SOCKET;
+	return ML_OK;
+}
+
+enum ml_status ml_collective_schedule(const struct ml_collective_params *p,
+				      ml_coll_msg_fn fn, void *arg,
+				      struct ml_collective_result *r)
+{
+	struct coll_alg a;
+	struct ml_collective_result tmp;
+	enum ml_status st;
+
+	st = ml_collective_validate(p, NULL);
+	if (st != ML_OK)
+		return st;
+	if (ml_coll_alg_setup(p, &a) != ML_OK)
+		return ML_EINVAL;
+	st = ml_coll_engine_run(p, &a, fn, arg, &tmp);
+	if (st == ML_OK)
+		*r = tmp;
+	return st;
+}
+
+enum ml_status ml_collective_eval(const struct ml_collective_params *p,
+				  struct ml_collective_result *r)
+{
+	return ml_collective_schedule(p, NULL, NULL, r);
+}
+
+enum ml_status ml_collective_p2p(const struct ml_collective_params *p,
+				 enum ml_coll_channel c, long long bytes,
+				 double *t)
+{
+	double x;
+
+	if (check_machine(p, NULL) != ML_OK || (int)c < 0 ||
+	    c >= ML_COLL_NCHANNEL || bytes < 0 || bytes > ML_COLL_MAX_MSG)
+		return ML_EINVAL;
+	x = p->lat[c] + (double)bytes * p->byte[c];
+	if (bytes > p->eager)
+		x += p->lat[c];
+	if (!isfinite(x))
+		return ML_OVERFLOW;
+	*t = x;
+	return ML_OK;
+}
+
+/*
+ * ompi_coll_tuned_bcast_intra_dec_fixed (coll_tuned_decision_fixed.c,
+ * identical from 4.1.0 to 4.1.8 and 5.0.0 to 5.0.10): one row per range
+ * of P, each a list of (message size bound, algorithm): the first bound
+ * above M picks; bound 0 ends a row with its last algorithm.
+ */
+struct dec_rule {
+	long long below; /* M < below; 0: any M */
+	enum ml_coll_alg alg;
+};
+
+#define R(b, a)                                                                \
+	{                                                                      \
+		b, ML_COLL_##a                                                 \
+	}
+static const struct dec_rule dec_p4[] = {
+    R(32, PIPELINE),  R(256, BINARY),	 R(512, PIPELINE),
+    R(1024, KNOMIAL), R(32768, LINEAR),	 R(131072, BINARY),
+    R(262144, CHAIN), R(524288, LINEAR), R(1048576, BINOMIAL),
+    R(0, BINARY)};
+static const struct dec_rule dec_p8[] = {R(64, BINARY),	     R(128, BINOMIAL),
+					 R(2048, BINARY),    R(8192, BINOMIAL),
+					 R(1048576, LINEAR), R(0, CHAIN)};
+static const struct dec_rule dec_p16[] = {R(8, KNOMIAL),      R(64, BINARY),
+					  R(4096, KNOMIAL),   R(16384, BINARY),
+					  R(32768, BINOMIAL), R(0, LINEAR)};
+static const struct dec_rule dec_p32[] = {
+    R(4096, KNOMIAL), R(1048576, BINOMIAL), R(0, SCATTER_ALLGATHER)};
+static const struct dec_rule dec_p64[] = {R(2048, BINOMIAL), R(0, KNOMIAL)};
+static const struct dec_rule dec_p128[] = {R(0, KNOMIAL)};
+static const struct dec_rule dec_p256[] = {R(2, BINOMIAL), R(16384, BINARY),
+					   R(32768, LINEAR), R(65536, BINARY),
+					   R(0, KNOMIAL)};
+static const struct dec_rule dec_p1024[] = {
+    R(16384, KNOMIAL), R(32768, SPLIT_BINARY), R(0, KNOMIAL)};
+static const struct dec_rule dec_p2048[] = {R(524288, KNOMIAL),
+					    R(0, SCATTER_ALLGATHER)};
+static const struct dec_rule dec_p4096[] = {R(262144, KNOMIAL),
+					    R(0, SCATTER_ALLGATHER)};
+static const struct dec_rule dec_big[] = {R(8192, KNOMIAL), R(16384, BINARY),
+					  R(262144, KNOMIAL),
+					  R(0, SCATTER_ALLGATHER)};
+#undef R
+
+static const struct {
+	long long below; /* P < below; 0: any P */
+	const struct dec_rule *rules;
+} dec_rows[] = {{4, dec_p4},	   {8, dec_p8},	      {16, dec_p16},
+		{32, dec_p32},	   {64, dec_p64},     {128, dec_p128},
+		{256, dec_p256},   {1024, dec_p1024}, {2048, dec_p2048},
+		{4096, dec_p4096}, {0, dec_big}};
+
+enum ml_coll_alg ml_collective_ompi_decide(long long ranks, long long msg)
+{
+	size_t i;
+	const struct dec_rule *r;
+
+	for (i = 0; dec_rows[i].below != 0 && ranks >= dec_rows[i].below; i++)
+		;
+	for (r = dec_rows[i].rules; r->below != 0 && msg >= r->below; r++)
+		;
+	return r->alg;
+}
+
+enum ml_status ml_collective_tree(enum ml_coll_alg kind, long long ranks,
+				  long long arg, long long v, long long *parent,
+				  long long *kids, int cap, int *nkids)
+{
+	struct coll_tree t;
+	int n, c;
+
+	if (ranks < 1 || ranks > ML_COLL_MAX_RANKS || v < 0 || v >= ranks ||
+	    (kind == ML_COLL_CHAIN && (arg < 0 || arg > 32)) ||
+	    (kind == ML_COLL_KNOMIAL && arg > ML_COLL_MAX_RANKS) ||
+	    ml_coll_tree_init(&t, kind, ranks, arg) != 0)
+		return ML_EINVAL;
+	if (ranks == 1) {
+		*parent = -1;
+		*nkids = 0;
+		return ML_OK;
+	}
+	n = ml_coll_tree_nkids(&t, v);
+	if (n > cap || (n > 0 && !kids))
+		return ML_EINVAL;
+	for (c = 0; c < n; c++)
+		kids[c] = ml_coll_tree_kid(&t, v, c);
+	*parent = ml_coll_tree_parent(&t, v);
+	*nkids = n;
+	return ML_OK;
+}
+
+/*
+ * A lower bound on the latency of algorithm a at *p, or 0.  The ring's
+ * allgather: rank v finishes step i no earlier than rank v-1 finished
+ * step i-1, plus the latency and bytes of the block it then sent; along
+ * that chain the block is the same one, so the rank that ends a chain
+ * carrying block 0 (a full block of ceil(M/P) bytes) finishes after at
+ * least P - 1 times (min L_c + ceil(M/P) min G_c).
+ */
+static double lower_bound(const struct ml_collective_params *p,
+			  enum ml_coll_alg a)
+{
+	double lmin = p->lat[0], gmin = p->byte[0];
+	long long sc = (p->msg + p->ranks - 1) / p->ranks;
+	int c;
+
+	if (a != ML_COLL_SCATTER_ALLGATHER_RING || p->msg < p->ranks)
+		return 0;
+	for (c = 1; c < ML_COLL_NCHANNEL; c++) {
+		lmin = p->lat[c] < lmin ? p->lat[c] : lmin;
+		gmin = p->byte[c] < gmin ? p->byte[c] : gmin;
+	}
+	return (double)(p->ranks - 1) * (lmin + (double)sc * gmin);
+}
+
+enum ml_status ml_collective_best(const struct ml_collective_params *p,
+				  enum ml_coll_alg *best,
+				  struct ml_collective_result *r,
+				  double *margin)
+{
+	struct ml_collective_params q = *p;
+	struct ml_collective_result x, b;
+	double second = INFINITY;
+	enum ml_coll_alg a, pick = ML_COLL_LINEAR;
+	enum ml_status st;
+	int found = 0;
+
+	for (a = ML_COLL_LINEAR; a <= ML_COLL_NALG; a++) {
+		q.algorithm = a;
+		if (found && lower_bound(&q, a) >= second)
+			continue;
+		st = ml_collective_eval(&q, &x);
+		if (st == ML_EINVAL)
+			continue; /* e.g. too many messages for this one */
+		if (st != ML_OK)
+			return st;
+		if (!found || x.latency < b.latency) {
+			if (found)
+				second = b.latency;
+			b = x;
+			pick = a;
+			found = 1;
+		} else if (x.latency < second) {
+			second = x.latency;
+		}
+	}
+	if (!found)
+		return ML_EINVAL;
+	*best = pick;
+	*r = b;
+	*margin = second / b.latency;
+	return ML_OK;
+}

@@ -1,0 +1,93 @@
+#!/bin/sh
+# rules.sh MCASTLAT - collective --rules writes a file Open MPI reads to
+# the choices `best` printed.  The reader here is our own, written from
+# Open MPI's parser (coll_tuned_dynamic_file.c, 4.1.0-5.0.6 format) and
+# its matching (coll_tuned_dynamic_rules.c): integers read one after
+# another, "#" to the end of the line skipped, other characters skipped;
+# the communicator rule is the last with size <= P (the first when none
+# is), the message rule the last with size <= M; the first message size
+# of each communicator rule must be 0.
+set -u
+bin=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { echo "FAIL: $*" >&2; fail=$((fail + 1)); }
+
+# lookup RULES P M: the algorithm id Open MPI would run.
+lookup() {
+	awk -v P="$2" -v M="$3" '
+	{ sub(/#.*/, ""); gsub(/[^0-9]+/, " ")
+	  n = split($0, f, " "); for (i = 1; i <= n; i++) tok[++nt] = f[i] + 0 }
+	END {
+		k = 1; ncoll = tok[k++]
+		if (ncoll != 1) { print "bad-ncoll"; exit }
+		if (tok[k++] != 7) { print "bad-id"; exit }
+		ncs = tok[k++]; best = -1
+		for (c = 1; c <= ncs; c++) {
+			cs = tok[k++]; nms = tok[k++]
+			for (m = 1; m <= nms; m++) {
+				ms[c, m] = tok[k++]; alg[c, m] = tok[k++]
+				k += 2 # topo, segsize
+			}
+			n_ms[c] = nms; csz[c] = cs
+			if (ms[c, 1] != 0) { print "bad-first-msgsize"; exit }
+			if (cs <= P) best = c
+		}
+		if (k - 1 != nt) { print "trailing-tokens"; exit }
+		if (best < 0) best = 1
+		pick = 1
+		for (m = 1; m <= n_ms[best]; m++) if (ms[best, m] <= M) pick = m
+		print alg[best, pick]
+	}' "$1"
+}
+
+id_of() {
+	case $1 in
+	linear) echo 1 ;; chain) echo 2 ;; pipeline) echo 3 ;;
+	split-binary) echo 4 ;; binary) echo 5 ;; binomial) echo 6 ;;
+	knomial) echo 7 ;; scatter-allgather) echo 8 ;;
+	scatter-allgather-ring) echo 9 ;; *) echo "?" ;;
+	esac
+}
+
+# Two machines, sweeps that change their choice within a row.
+check_sweep() {
+	"$bin" collective --algorithm best --format csv --columns ranks,msg,best \
+		--rules "$tmp/rules.txt" "$@" > "$tmp/best.csv" ||
+		{ bad "collective --rules $*: exit $?"; return; }
+	[ -s "$tmp/rules.txt" ] || { bad "no rules file: $*"; return; }
+	[ -e "$tmp/rules.txt.tmp" ] && bad "temporary file left: $*"
+	tail -n +2 "$tmp/best.csv" > "$tmp/rows"
+	[ -s "$tmp/rows" ] || { bad "no rows: $*"; return; }
+	while IFS=, read -r p m b; do
+		got=$(lookup "$tmp/rules.txt" "$p" "$m")
+		want=$(id_of "$b")
+		[ "$got" = "$want" ] && ok ||
+			bad "$*: P=$p M=$m best=$b ($want), rules give $got"
+	done < "$tmp/rows"
+}
+check_sweep --ranks 2,3,7,16,64,130 --msg 1:1MiB:*4 --ppn 24 --sockets 2
+check_sweep --ranks 4:64:12 --msg 1,100,4096,65536,1000000 --ppn 4 \
+	--map-by node --nodes 16 --overhead 1 --segment 8192
+
+# A single point: one communicator rule whose only message rule is 0.
+"$bin" collective --algorithm best --ranks 8 --msg 100 --rules "$tmp/one.txt" \
+	> /dev/null && [ "$(grep -c '^[0-9]' "$tmp/one.txt")" -eq 6 ] && ok ||
+	bad "one point: $(cat "$tmp/one.txt")"
+
+# Errors: not best, a swept machine option, an unwritable path.
+for args in "--algorithm binomial --rules $tmp/x" \
+	"--algorithm best --ppn 1,2 --rules $tmp/x" \
+	"--algorithm best --rules $tmp/no/such/dir/x"; do
+	# shellcheck disable=SC2086
+	"$bin" collective $args > "$tmp/out" 2> "$tmp/err"
+	rc=$?
+	[ $rc -eq 2 ] && [ ! -s "$tmp/out" ] && [ "$(wc -l < "$tmp/err")" -eq 1 ] &&
+		ok || bad "$args: exit $rc, $(cat "$tmp/err")"
+done
+[ -e "$tmp/x" ] && bad "rules file written on error"
+
+echo "rules.sh: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
