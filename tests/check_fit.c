@@ -131,7 +131,7 @@ static enum ml_status set_fit(struct set *s, const char *const *fr,
 			      struct ml_diag *d)
 {
 	struct ml_fit_data data = {s->buf, s->n, s->y, NULL,
-				   holdout ? s->use : NULL};
+				   holdout ? s->use : NULL, NULL};
 
 	return ml_fit(s->m, &data, fr, nf, o, res, d);
 }
@@ -1098,7 +1098,7 @@ START_TEST(test_auto)
 	auto_data(c, s, &t);
 	if (c->bcast)
 		ck_assert_int_eq(depths_29(s), c->bcast29 ? 9 : 0);
-	data = (struct ml_fit_data){s->buf, s->n, s->y, NULL, NULL};
+	data = (struct ml_fit_data){s->buf, s->n, s->y, NULL, NULL, NULL};
 	st = ml_fit_auto(&ml_fit_cluster, &data, NULL, 0, NULL, fr, &nf, zr,
 			 &nz, &d);
 	ck_assert_msg(st == ML_OK, "%s: %s (%s)", c->what, ml_status_word(st),
@@ -1147,7 +1147,7 @@ START_TEST(test_auto_given)
 	for (g = 1; g <= 3; g++) {
 		s->n = 0;
 		auto_data(c, s, &t);
-		data = (struct ml_fit_data){s->buf, s->n, s->y, NULL, NULL};
+		data = (struct ml_fit_data){s->buf, s->n, s->y, NULL, NULL, NULL};
 		ck_assert_int_eq(ml_fit_auto(&ml_fit_cluster, &data, given, g,
 					     NULL, fr, &nf, zr, &nz, &d),
 				 ML_OK);
@@ -1365,7 +1365,7 @@ START_TEST(test_linear_crosscheck)
 	for (i = 0; i < n; i++)
 		uw[i] = _i == 2 ? unif(r, 0.2, 5) : 1;
 	data = (struct ml_fit_data){s->buf, n, s->y, _i == 2 ? uw : NULL,
-				    NULL};
+				    NULL, NULL};
 	ck_assert_int_eq(ml_fit(s->m, &data, kb_free, 2, &o, &res, &d),
 			 ML_OK);
 
@@ -2014,7 +2014,7 @@ START_TEST(test_errors)
 	}
 	for (i = 0; i < s->n; i++)
 		w[i] = 1;
-	data = (struct ml_fit_data){s->buf, s->n, s->y, w, NULL};
+	data = (struct ml_fit_data){s->buf, s->n, s->y, w, NULL, NULL};
 	switch (_i) {
 	case E_Y_ZERO: s->y[3] = 0; break;
 	case E_Y_NEG: s->y[3] = -1; break;

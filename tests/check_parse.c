@@ -8,21 +8,21 @@
 static const char *const choices[] = {"alpha", "beta", "gamma", NULL};
 
 static const struct ml_opt opt_int = {"n", ML_OPT_INT, "1", NULL, 0, 0,
-				      0, 0, 0, NULL, "an integer"};
+				      0, 0, 0, NULL, "an integer", 0};
 static const struct ml_opt opt_real = {"x", ML_OPT_REAL, "1", NULL, -1e300, 1e300,
-				       0, 0, 0, NULL, "a real"};
+				       0, 0, 0, NULL, "a real", 0};
 static const struct ml_opt opt_prob = {"p", ML_OPT_REAL, "0", NULL, 0, 1,
-				       0, 0, 0, NULL, "a probability"};
+				       0, 0, 0, NULL, "a probability", 0};
 static const struct ml_opt opt_pos = {"g", ML_OPT_INT, "2", NULL, 0, 0,
-				      2, 0, 0, NULL, "at least 2"};
+				      2, 0, 0, NULL, "at least 2", 0};
 static const struct ml_opt opt_time = {"t", ML_OPT_TIME, "1", NULL, 0, 0,
-				       0, 0, 0, NULL, "a time"};
+				       0, 0, 0, NULL, "a time", 0};
 static const struct ml_opt opt_choice = {"c", ML_OPT_CHOICE, "alpha", NULL,
 					 0, 0, 0, 0, ML_OPT_ALL, choices,
-					 "a choice"};
+					 "a choice", 0};
 static const struct ml_opt opt_intok = {"k", ML_OPT_CHOICE, "alpha", NULL,
 					0, 0, 1, 0, ML_OPT_INTOK, choices,
-					"choice or integer"};
+					"choice or integer", 0};
 
 /* Expand a list fully (small lists only). */
 static size_t expand(const char *text, const struct ml_opt *o,

@@ -651,7 +651,8 @@ static int apply_kv(const struct fit_args *a, const struct fd_kv *kv,
 
 /* The measured value of a row in the model's unit, per --stat. */
 static int measured(const struct fit_args *a, const struct fd_row *r,
-		    const union ml_val *v, double *y, char *err, size_t len)
+		    const union ml_val *v, double *y, bool *mean, char *err,
+		    size_t len)
 {
 	double x = r->avg, scale = 1;
 	const char *op = row_op(r);
@@ -696,6 +697,7 @@ static int measured(const struct fit_args *a, const struct fd_row *r,
 		scale = a->unit_scale;
 	}
 	*y = x * scale;
+	*mean = r->mean && x == r->avg && !isnan(x);
 	if (!isfinite(*y) || !(*y > 0)) {
 		snprintf(err, len, "latency %g is not a time > 0", x);
 		return -1;
@@ -857,6 +859,9 @@ static void points_free(struct fit_points *p)
 	free(p->w);
 	free(p->use);
 	free(p->row);
+	free(p->group);
+	free(p->mean);
+	free(p->mean_next);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -905,8 +910,13 @@ static int build_points(struct ml_ctx *ctx, const struct fit_args *a,
 	p->w = calloc(set->nrows ? set->nrows : 1, sizeof(double));
 	p->use = calloc(set->nrows ? set->nrows : 1, sizeof(bool));
 	p->row = calloc(set->nrows ? set->nrows : 1, sizeof(*p->row));
+	p->group = calloc(set->nrows ? set->nrows : 1, sizeof(*p->group));
+	p->mean = calloc(set->nrows ? set->nrows : 1, sizeof(*p->mean));
+	p->mean_next =
+	    calloc(set->nrows ? set->nrows : 1, sizeof(*p->mean_next));
 	if (!stated || !cells || !p->params || !p->v || !p->stated || !p->y ||
-	    !p->w || !p->use || !p->row) {
+	    !p->w || !p->use || !p->row || !p->group || !p->mean ||
+	    !p->mean_next) {
 		free(stated);
 		free(cells);
 		return usage_err(ctx, NULL, "out of memory");
@@ -918,7 +928,7 @@ static int build_points(struct ml_ctx *ctx, const struct fit_args *a,
 		struct ml_diag d = {0};
 		struct ml_point pt = {.v = v, .text = text};
 		const char *need, *op;
-		bool ok = true;
+		bool ok = true, mean = false;
 
 		memcpy(v, base, nopts * sizeof(*v));
 		memcpy(stated, a->given, nopts * sizeof(bool));
@@ -955,32 +965,44 @@ static int build_points(struct ml_ctx *ctx, const struct fit_args *a,
 				 ml_status_word(st));
 			ok = false;
 		}
-		if (ok && measured(a, r, v, &p->y[p->n], err, sizeof(err)))
+		if (ok && measured(a, r, v, &p->y[p->n], &mean, err,
+				   sizeof(err)))
 			ok = false;
+		if (ok && cmd->fit_measure)
+			cmd->fit_measure(params, mean);
 		if (!ok) {
 			rc = bad_row(ctx, a, r, err, nskip, report);
 			continue;
 		}
-		/* The same point twice: a file given twice, or a repeated
-		 * run to average first (a hash table of the points so far:
-		 * a long file costs O(n), not O(n^2)). */
+		/* The same point again: a repeated run, one observation
+		 * more of the point, whose spread is the pure error of the
+		 * lack-of-fit test (a hash table of the points so far: a
+		 * long file costs O(n), not O(n^2)).  The measured statistic
+		 * is part of the point: an Avg and a Max of the same inputs
+		 * are different points of the collective model. */
 		j = seen_find(&seen, cmd, p->v, v);
 		if (j == SIZE_MAX) {
 			rc = usage_err(ctx, NULL, "out of memory");
 			continue;
 		}
+		while (j < p->n && p->mean[j] != mean)
+			j = p->mean_next[j];
 		if (j < p->n) {
-			snprintf(err, sizeof(err),
-				 "the same point as %s:%ld (%s): give each "
-				 "point once (average repeated runs, or fit "
-				 "one placement at a time)",
-				 p->row[j]->file, p->row[j]->line,
-				 ml_fit_describe(a, v, stated, text,
-						 sizeof(text)));
-			rc = bad_row(ctx, a, r, err, nskip, report);
-			continue;
+			p->group[p->n] = p->group[j];
+		} else {
+			p->group[p->n] = p->n;
+			/* a second statistic of seen inputs: chained */
+			j = seen_find(&seen, cmd, p->v, v);
+			if (j < p->n) {
+				while (p->mean_next[j] < p->n)
+					j = p->mean_next[j];
+				p->mean_next[j] = p->n;
+			} else {
+				seen_add(&seen, cmd, p->v, p->n);
+			}
 		}
-		seen_add(&seen, cmd, p->v, p->n);
+		p->mean[p->n] = mean;
+		p->mean_next[p->n] = SIZE_MAX;
 		p->w[p->n] = isnan(r->weight) ? 1 : r->weight;
 		p->has_w |= !isnan(r->weight);
 		p->use[p->n] = !held_out(a, v, stated);
@@ -1100,8 +1122,8 @@ static void run_fit(const struct fit_args *a, struct fit_points *p,
 		    struct fit_outcome *out)
 {
 	struct ml_fit_options o;
-	struct ml_fit_data data = {p->params, p->n, p->y,
-				   p->has_w ? p->w : NULL, p->use};
+	struct ml_fit_data data = {p->params, p->n,	 p->y,
+				   p->has_w ? p->w : NULL, p->use, p->group};
 	const char *given[64];
 	size_t ng = given_names(a, given), i, j;
 	ml_fit_options_init(&o);
@@ -1223,9 +1245,22 @@ static int read_data(struct ml_ctx *ctx, const struct fit_args *a,
 	char err[512];
 	size_t i;
 
-	for (i = 0; i < a->ndata; i++)
+	for (i = 0; i < a->ndata; i++) {
+		size_t j;
+
+		/* The same argument twice is most likely a mistake; its
+		 * rows are read again all the same, as repeated runs. */
+		for (j = 0; j < i; j++)
+			if (strcmp(a->data[i], a->data[j]) == 0 &&
+			    strcmp(a->data[i], "-") != 0) {
+				ml_err(ctx, "fit: note: %s: given twice: its rows "
+				       "count twice, as repeated runs",
+				       a->data[i]);
+				break;
+			}
 		if (fd_read(set, a->data[i], ctx->in, err, sizeof(err)))
 			return usage_err(ctx, "data", "%s", err);
+	}
 	for (i = 0; i < set->nnotes; i++)
 		ml_err(ctx, "fit: note: %s", set->notes[i]);
 	for (i = 0; i < set->nbad; i++) {

@@ -391,7 +391,7 @@ int fd_add(struct fd_src *src, size_t lineno, const char *const *keys,
 	}
 	*r = (struct fd_row){src->name, (long)lineno, kv,
 			     nkv,	st->avg,      st->min,
-			     st->max,	st->unit,     st->weight};
+			     st->max,	st->unit,     st->weight, st->mean};
 	s->nrows++;
 	src->nrows++;
 	return 0;
@@ -623,6 +623,12 @@ bool fd_latency_name(const char *h)
 	       (h[7] == '\0' || h[7] == '[' || h[7] == '(');
 }
 
+bool fd_latency_avg_name(const char *h)
+{
+	return strncasecmp(h, "latency_avg", 11) == 0 &&
+	       (h[11] == '\0' || h[11] == '[' || h[11] == '(');
+}
+
 /* A CSV header that names a latency column. */
 static bool csv_has_latency(const char *s)
 {
@@ -633,7 +639,8 @@ static bool csv_has_latency(const char *s)
 		return false;
 	for (c = strtok_r(t, ",", &save); c && !yes;
 	     c = strtok_r(NULL, ",", &save))
-		yes = fd_latency_name(fd_trim(c));
+		yes = fd_latency_name(fd_trim(c)) ||
+		      fd_latency_avg_name(fd_trim(c));
 	free(t);
 	return yes;
 }

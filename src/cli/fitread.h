@@ -29,6 +29,7 @@ struct fd_src {
 struct fd_stat {
 	double avg, min, max, weight;
 	const char *unit;
+	bool mean; /* avg is a mean over ranks (struct fd_row) */
 };
 
 /*
@@ -41,6 +42,10 @@ int fd_read_csv(struct fd_src *src, size_t start);
 /* A CSV header cell naming the measured column: latency, latency[UNIT]
  * or, as OSU writes it, Latency(UNIT) (any case). */
 bool fd_latency_name(const char *h);
+
+/* The same for the mean over ranks: latency_avg or latency_avg[UNIT]
+ * (the collective model's column of OSU's Avg). */
+bool fd_latency_avg_name(const char *h);
 int fd_read_osu(struct fd_src *src, size_t start);
 int fd_read_imb(struct fd_src *src, size_t start);
 
