@@ -70,9 +70,10 @@ void ml_fit_usage(FILE *f)
 	      "[--data FILE]...\n"
 	      "                    [MODEL OPTIONS] [FIT OPTIONS] "
 	      "[OUTPUT OPTIONS]\n\n"
-	      "Fits the parameters of MODEL (cluster, kbinomial, torus, "
-	      "hypercube) to\nmeasured latencies: CSV with a latency column "
-	      "(a model's own --format csv\noutput), OSU Micro-Benchmarks "
+	      "Fits the parameters of MODEL (cluster, collective, kbinomial, "
+	      "torus,\nhypercube) to measured latencies: CSV with a latency "
+	      "(or latency_avg) column\n(a model's own --format csv "
+	      "output), OSU Micro-Benchmarks\n"
 	      "osu_latency/osu_bcast, IMB-MPI1 PingPong/Bcast.\n\n"
 	      "Fit options:\n"
 	      "  --data FILE          measurements; FILE:nodes=64 adds what "
@@ -1425,7 +1426,8 @@ static void args_free(struct fit_args *a)
 static int find_model(struct ml_ctx *ctx, const char *name,
 		      const struct ml_command **cmd)
 {
-	const char *names[] = {"cluster", "hypercube", "kbinomial", "torus"};
+	const char *names[] = {"cluster", "collective", "hypercube",
+			       "kbinomial", "torus"};
 	char q[ML_QUOTE_LEN];
 	const char *pick;
 	size_t i;
@@ -1441,9 +1443,10 @@ static int find_model(struct ml_ctx *ctx, const char *name,
 		return usage_err(ctx, NULL, "%s is a simulator, not a model "
 				 "with parameters to fit (fit hypercube to "
 				 "its output instead)", name);
-	pick = ml_suggest(name, names, 4);
+	pick = ml_suggest(name, names, 5);
 	return usage_err(ctx, NULL, "%s is not a model fit knows%s%s%s "
-			 "(cluster, hypercube, kbinomial, torus)",
+			 "(cluster, collective, hypercube, kbinomial, "
+			 "torus)",
 			 ml_quote(q, sizeof(q), name),
 			 pick ? " (did you mean " : "", pick ? pick : "",
 			 pick ? "?)" : "");
