@@ -1137,7 +1137,7 @@ static void summarise(struct work *w, const bool *use,
  */
 static void lack_of_fit(struct work *w, struct ml_fit_result *res)
 {
-	double *sw = NULL, *swy = NULL, pe = 0;
+	double *sw = NULL, *swy = NULL, pe = 0, syy = 0;
 	size_t k, m = 0, pest = w->nfit - (size_t)res->dof;
 
 	res->ngroups = 0;
@@ -1160,7 +1160,11 @@ static void lack_of_fit(struct work *w, struct ml_fit_result *res)
 		double e = w->sw[i] * (w->y[i] - swy[g] / sw[g]);
 
 		pe += e * e;
+		syy += (w->sw[i] * w->y[i]) * (w->sw[i] * w->y[i]);
 	}
+	/* runs that agree but for the rounding of their weighted mean */
+	if (pe <= 1e-24 * syy)
+		pe = 0;
 	res->ngroups = m;
 	res->sspe = pe;
 	res->sslof = fmax(0, res->chi2 - pe);
