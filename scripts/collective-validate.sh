@@ -24,11 +24,16 @@
 # Nothing here is tuned to the held-out points: every option is the
 # command's default and --free auto.
 #
-# Env: MCASTLAT (binary, default ./mcastlat), HOLD (default 32).
+# Env: MCASTLAT (the binary; else the tree's, else mcastlat on PATH),
+# HOLD (default 32).
 set -eu
+here=${0%/*}
+[ "$here" != "$0" ] || here=.
+# shellcheck source=scripts/common.sh
+. "$here/common.sh"
 
 dir=${1:-examples/real}
-bin=${MCASTLAT:-./mcastlat}
+bin=$mcastlat
 hold=${HOLD:-32}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/collval.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
@@ -37,9 +42,8 @@ for f in pp_epyc_net pp_thin_net pp_thin_socket pp_thin_node \
 	epyc_node_binomial thin_node_binomial thinpl_core_binomial \
 	thinpl_socket_binomial thinpl_node_binomial; do
 	if [ ! -r "$dir/$f.csv" ]; then
-		echo "collective-validate.sh: $dir/$f.csv: not readable (make" \
-			"it with scripts/orfeo-to-csv.sh)" >&2
-		exit 2
+		ml_die "$dir/$f.csv: not readable (make it with" \
+			"scripts/orfeo-to-csv.sh)"
 	fi
 done
 
