@@ -104,6 +104,21 @@ struct ml_collective_result {
 			       * M < P runs linear, ...) */
 };
 
+/*
+ * One data point of `mcastlat fit collective` (the params struct of the
+ * fit adapter ml_fit_collective, mcastlat/fit.h): a broadcast at p, or,
+ * with p2p, half a ping-pong of p.msg bytes on channel.  avg: the
+ * measurement is a mean over ranks (OSU's Avg), fitted against
+ * latency_avg; else the last rank's time (OSU's Max), against latency.
+ * p.algorithm is a concrete algorithm (Open MPI's decision resolved).
+ */
+struct ml_collective_point {
+	struct ml_collective_params p;
+	bool p2p;
+	enum ml_coll_channel channel;
+	bool avg;
+};
+
 /* One message of a schedule. */
 struct ml_coll_msg {
 	long long src, dst;
