@@ -202,11 +202,11 @@ ML_API enum ml_status ml_collective_tree(enum ml_coll_alg kind, long long ranks,
 
 /*
  * The fastest of the nine algorithms at *p (p->algorithm is ignored;
- * ties go to the lower id): its id into *best, its result into *r, and
- * the runner-up's latency over the best's into *margin.  An algorithm
- * whose lower bound is no better than the runner-up so far is not run
- * (the ring's P - 1 dependent steps of at least min L_c each), which
- * changes no result.  ML_OK, ML_EINVAL, ML_ENOMEM.
+ * ties, latencies equal to 1e-12 relative, go to the lower id): its id into
+ * *best, its result into *r, and the runner-up's latency over the best's into
+ * *margin.  An algorithm whose lower bound is no better than the runner-up so
+ * far is not run (the ring's P - 1 dependent steps of at least min L_c each),
+ * which changes no result.  ML_OK, ML_EINVAL, ML_ENOMEM.
  */
 ML_API enum ml_status ml_collective_best(const struct ml_collective_params *p,
 					 enum ml_coll_alg *best,
