@@ -202,7 +202,7 @@ static void speed(void)
 
 			do {
 				struct ml_fit_data d = {pts, n, ys, NULL,
-							NULL};
+							NULL, NULL};
 				const char *fr[ML_FIT_MAXFREE];
 				const char *zr[2 * ML_FIT_MAXFREE];
 				const char *const *use = free6;
@@ -394,7 +394,7 @@ static void coverage(int draws)
 				double truth[ML_FIT_MAXFREE];
 				size_t n = draw(model, r, &m, &fr, &nf, truth);
 				struct ml_fit_data d = {pts, n, ys, NULL,
-							NULL};
+							NULL, NULL};
 				struct ml_fit_result res;
 
 				noise(r, n, sigmas[sg]);

@@ -2429,6 +2429,69 @@ END_TEST
 
 /* ------------------------------------------------------------------ */
 
+/*
+ * ml_collective_best against brute force: every algorithm evaluated on
+ * its own, the least latency (ties to the lower id) and the runner-up.
+ * The points include rings that win (large M, many ranks, cheap
+ * latency) and rings that the pruning bound skips, on machines of one
+ * and several ranks per node.
+ */
+START_TEST(test_best_brute_force)
+{
+	static const long long ranks[] = {2, 3, 7, 16, 33, 64};
+	static const long long msgs[] = {1, 100, 4096, 65536, 1048576};
+	struct ml_collective_params p, q;
+	struct ml_collective_result r, x;
+	enum ml_coll_alg best, want;
+	double margin, lo, second;
+	size_t i, j;
+	int a, machine;
+
+	for (machine = 0; machine < 2; machine++)
+		for (i = 0; i < sizeof ranks / sizeof *ranks; i++)
+			for (j = 0; j < sizeof msgs / sizeof *msgs; j++) {
+				ml_collective_params_init(&p);
+				p.ranks = ranks[i];
+				p.msg = msgs[j];
+				if (machine == 1) {
+					p.ppn = 8;
+					p.sockets = 2;
+					p.overhead = 0.3;
+					p.map_by = ML_COLL_MAP_NODE;
+					p.nodes = 8;
+				}
+				lo = second = INFINITY;
+				want = ML_COLL_LINEAR;
+				for (a = 1; a <= ML_COLL_NALG; a++) {
+					q = p;
+					q.algorithm = (enum ml_coll_alg)a;
+					ck_assert_int_eq(ml_collective_eval(&q, &x),
+							 ML_OK);
+					if (x.latency < lo * (1 - 1e-12)) {
+						second = lo;
+						lo = x.latency;
+						want = (enum ml_coll_alg)a;
+					} else if (x.latency < second) {
+						second = x.latency;
+					}
+				}
+				ck_assert_int_eq(
+				    ml_collective_best(&p, &best, &r, &margin),
+				    ML_OK);
+				ck_assert_msg(best == want,
+					      "P %lld M %lld machine %d: best "
+					      "%d, brute force %d",
+					      p.ranks, p.msg, machine, (int)best,
+					      (int)want);
+				ck_assert(close_rel(r.latency, lo, 1e-12));
+				ck_assert_msg(close_rel(margin, second / lo, 1e-9),
+					      "P %lld M %lld: margin %.17g, "
+					      "brute force %.17g",
+					      p.ranks, p.msg, margin, second / lo);
+			}
+}
+END_TEST
+
 Suite *suite_collective(void)
 {
 	Suite *s = suite_create("collective");
@@ -2489,6 +2552,11 @@ Suite *suite_collective(void)
 	tcase_add_test(tc, test_schedule_hand);
 	tcase_add_loop_test(tc, test_schedule_invariants, 0, 2 * ML_COLL_NALG);
 	tcase_add_test(tc, test_schedule_stop);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("best");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_best_brute_force);
 	suite_add_tcase(s, tc);
 	return s;
 }

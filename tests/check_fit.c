@@ -25,6 +25,7 @@
 #include <gsl/gsl_vector.h>
 
 #include "mcastlat/cluster.h"
+#include "mcastlat/collective.h"
 #include "mcastlat/fit.h"
 #include "mcastlat/hypercube.h"
 #include "mcastlat/kbinomial.h"
@@ -131,7 +132,7 @@ static enum ml_status set_fit(struct set *s, const char *const *fr,
 			      struct ml_diag *d)
 {
 	struct ml_fit_data data = {s->buf, s->n, s->y, NULL,
-				   holdout ? s->use : NULL};
+				   holdout ? s->use : NULL, NULL};
 
 	return ml_fit(s->m, &data, fr, nf, o, res, d);
 }
@@ -1098,7 +1099,7 @@ START_TEST(test_auto)
 	auto_data(c, s, &t);
 	if (c->bcast)
 		ck_assert_int_eq(depths_29(s), c->bcast29 ? 9 : 0);
-	data = (struct ml_fit_data){s->buf, s->n, s->y, NULL, NULL};
+	data = (struct ml_fit_data){s->buf, s->n, s->y, NULL, NULL, NULL};
 	st = ml_fit_auto(&ml_fit_cluster, &data, NULL, 0, NULL, fr, &nf, zr,
 			 &nz, &d);
 	ck_assert_msg(st == ML_OK, "%s: %s (%s)", c->what, ml_status_word(st),
@@ -1147,7 +1148,7 @@ START_TEST(test_auto_given)
 	for (g = 1; g <= 3; g++) {
 		s->n = 0;
 		auto_data(c, s, &t);
-		data = (struct ml_fit_data){s->buf, s->n, s->y, NULL, NULL};
+		data = (struct ml_fit_data){s->buf, s->n, s->y, NULL, NULL, NULL};
 		ck_assert_int_eq(ml_fit_auto(&ml_fit_cluster, &data, given, g,
 					     NULL, fr, &nf, zr, &nz, &d),
 				 ML_OK);
@@ -1365,7 +1366,7 @@ START_TEST(test_linear_crosscheck)
 	for (i = 0; i < n; i++)
 		uw[i] = _i == 2 ? unif(r, 0.2, 5) : 1;
 	data = (struct ml_fit_data){s->buf, n, s->y, _i == 2 ? uw : NULL,
-				    NULL};
+				    NULL, NULL};
 	ck_assert_int_eq(ml_fit(s->m, &data, kb_free, 2, &o, &res, &d),
 			 ML_OK);
 
@@ -2014,7 +2015,7 @@ START_TEST(test_errors)
 	}
 	for (i = 0; i < s->n; i++)
 		w[i] = 1;
-	data = (struct ml_fit_data){s->buf, s->n, s->y, w, NULL};
+	data = (struct ml_fit_data){s->buf, s->n, s->y, w, NULL, NULL};
 	switch (_i) {
 	case E_Y_ZERO: s->y[3] = 0; break;
 	case E_Y_NEG: s->y[3] = -1; break;
@@ -2085,12 +2086,150 @@ START_TEST(test_too_few_points)
 }
 END_TEST
 
+
+/*
+ * The lack-of-fit F test on repeated runs, by hand (absolute weights):
+ * ts alone predicts every point (tns, tnr, tprop, tr at 0), so the fit
+ * is the mean.  Three points with runs {1, 3}, {2, 4}, {6}: n = 5, m =
+ * 3, p = 1; ts = 16/5 = 3.2, chi^2 = 2.2^2 + 0.2^2 + 1.2^2 + 0.8^2 +
+ * 2.8^2 = 14.8; pure error (1-2)^2 + (3-2)^2 + (2-3)^2 + (4-3)^2 = 4;
+ * lack of fit 10.8; F = (10.8 / 2) / (4 / 2) = 2.7 on 2 and 2 degrees
+ * of freedom, whose upper tail is 1 / (1 + F) = 0.27027027...
+ */
+START_TEST(test_lack_of_fit)
+{
+	static const char *const fr[] = {"ts"};
+	static const double y[] = {1, 3, 2, 4, 6};
+	static const long long nodes[] = {2, 2, 4, 4, 8};
+	static const size_t group[] = {0, 0, 2, 2, 4};
+	struct ml_kbinomial_params pts[5];
+	struct ml_fit_options o;
+	struct ml_fit_result res;
+	struct ml_diag d = {0};
+	struct ml_fit_data data = {pts, 5, y, NULL, NULL, group};
+	size_t i;
+
+	for (i = 0; i < 5; i++) {
+		ml_kbinomial_params_init(&pts[i]);
+		pts[i].nodes = nodes[i];
+		pts[i].tr = pts[i].tns = pts[i].tnr = pts[i].tprop = 0;
+	}
+	ml_fit_options_init(&o);
+	o.relative = false;
+	ck_assert_int_eq(ml_fit(&ml_fit_kbinomial, &data, fr, 1, &o, &res, &d),
+			 ML_OK);
+	ck_assert_double_eq_tol(res.value[0], 3.2, 1e-12);
+	ck_assert_double_eq_tol(res.chi2, 14.8, 1e-12);
+	ck_assert_uint_eq(res.ngroups, 3);
+	ck_assert_double_eq_tol(res.sspe, 4, 1e-12);
+	ck_assert_double_eq_tol(res.sslof, 10.8, 1e-12);
+	ck_assert_int_eq(res.lof_df1, 2);
+	ck_assert_int_eq(res.lof_df2, 2);
+	ck_assert_double_eq_tol(res.lof_f, 2.7, 1e-12);
+	ck_assert_double_eq_tol(res.lof_p, 1 / 3.7, 1e-12);
+	ml_fit_result_free(&res);
+	/* Without groups every point is distinct: no pure error, no test. */
+	data.group = NULL;
+	ck_assert_int_eq(ml_fit(&ml_fit_kbinomial, &data, fr, 1, &o, &res, &d),
+			 ML_OK);
+	ck_assert_uint_eq(res.ngroups, 5);
+	ck_assert(isnan(res.lof_f) && isnan(res.lof_p));
+	ml_fit_result_free(&res);
+	/* A group that does not start at its first point is refused. */
+	{
+		static const size_t bad[] = {0, 2, 2, 2, 4};
+
+		data.group = bad;
+		ck_assert_int_eq(ml_fit(&ml_fit_kbinomial, &data, fr, 1, &o,
+					&res, &d),
+				 ML_EINVAL);
+	}
+}
+END_TEST
+
+/*
+ * The collective model (an event simulation, fitted by local
+ * linearisation): data it generates at known costs are fitted back from
+ * the defaults.  Ping-pong on each channel, and binomial and linear
+ * broadcasts on 2 nodes of 2 sockets x 4 cores (map-by core), at sizes
+ * on both sides of the eager limit.
+ */
+START_TEST(test_recover_collective)
+{
+	static const char *const fr[] = {"lat-socket", "lat-node", "lat-net",
+					 "byte-socket", "byte-node", "byte-net",
+					 "overhead"};
+	static const double truth[] = {0.3, 0.6, 1.5, 1e-4, 2e-4, 1.2e-4, 0.4};
+	static const long long msgs[] = {1, 64, 1024, 8192, 65536};
+	struct ml_collective_point pts[64], t;
+	double y[64];
+	struct ml_fit_result res;
+	struct ml_diag d = {0};
+	struct ml_fit_data data = {pts, 0, y, NULL, NULL, NULL};
+	size_t i, n = 0, c, k;
+	long long r;
+
+	for (c = 0; c < 3; c++)
+		for (k = 0; k < 5; k++) {
+			memset(&pts[n], 0, sizeof(pts[n]));
+			ml_collective_params_init(&pts[n].p);
+			pts[n].p2p = true;
+			pts[n].channel = (enum ml_coll_channel)c;
+			pts[n].p.msg = msgs[k];
+			n++;
+		}
+	for (r = 4; r <= 16; r *= 2)
+		for (k = 0; k < 5; k++)
+			for (c = 0; c < 2; c++) {
+				memset(&pts[n], 0, sizeof(pts[n]));
+				ml_collective_params_init(&pts[n].p);
+				pts[n].p.algorithm =
+				    c ? ML_COLL_LINEAR : ML_COLL_BINOMIAL;
+				pts[n].p.ranks = r;
+				pts[n].p.ppn = 8;
+				pts[n].p.sockets = 2;
+				pts[n].p.msg = msgs[k];
+				pts[n].avg = c == 1;
+				n++;
+			}
+	ck_assert_uint_le(n, 64);
+	for (i = 0; i < n; i++) {
+		t = pts[i];
+		for (k = 0; k < 7; k++)
+			ck_assert_int_eq(ml_fit_set(&ml_fit_collective, &t,
+						    fr[k], truth[k]),
+					 ML_OK);
+		if (t.p2p) {
+			ck_assert_int_eq(ml_collective_p2p(&t.p, t.channel,
+							   t.p.msg, &y[i]),
+					 ML_OK);
+		} else {
+			struct ml_collective_result cr;
+
+			ck_assert_int_eq(ml_collective_eval(&t.p, &cr), ML_OK);
+			y[i] = t.avg ? cr.latency_avg : cr.latency;
+		}
+	}
+	data.n = n;
+	ck_assert_int_eq(ml_fit(&ml_fit_collective, &data, fr, 7, NULL, &res,
+				&d),
+			 ML_OK);
+	for (k = 0; k < 7; k++)
+		ck_assert_msg(fabs(res.value[k] - truth[k]) <= 1e-6 * truth[k],
+			      "%s: %.10g, not %g", fr[k], res.value[k],
+			      truth[k]);
+	ck_assert_double_le(res.rms_rel, 1e-9);
+	ml_fit_result_free(&res);
+}
+END_TEST
+
 START_TEST(test_model_find)
 {
 	ck_assert_ptr_eq(ml_fit_model_find("cluster"), &ml_fit_cluster);
 	ck_assert_ptr_eq(ml_fit_model_find("kbinomial"), &ml_fit_kbinomial);
 	ck_assert_ptr_eq(ml_fit_model_find("torus"), &ml_fit_torus);
 	ck_assert_ptr_eq(ml_fit_model_find("hypercube"), &ml_fit_hypercube);
+	ck_assert_ptr_eq(ml_fit_model_find("collective"), &ml_fit_collective);
 	ck_assert_ptr_null(ml_fit_model_find("simulate"));
 	ck_assert_ptr_null(ml_fit_model_find("Cluster"));
 	ck_assert_ptr_null(ml_fit_model_find("clust"));
@@ -2238,6 +2377,8 @@ Suite *suite_fit(void)
 	tcase_add_test(tc, test_gap_at_bound);
 	tcase_add_test(tc, test_outlier_robust);
 	tcase_add_test(tc, test_holdout);
+	tcase_add_test(tc, test_lack_of_fit);
+	tcase_add_test(tc, test_recover_collective);
 	tcase_add_test(tc, test_at_bound);
 	suite_add_tcase(s, tc);
 

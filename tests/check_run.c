@@ -17,13 +17,13 @@ static const char *const modes[] = {"x", "y", NULL};
 
 enum { A, B, T, MODE, FLAG, NOPTS };
 static const struct ml_opt fake_opts[NOPTS] = {
-	[A] = {"a", ML_OPT_INT, "1", NULL, 0, 0, 0, 0, 0, NULL, "integer"},
-	[B] = {"b", ML_OPT_REAL, "0.5", NULL, 0, 0, 0, 0, 0, NULL, "real"},
-	[T] = {"t", ML_OPT_TIME, "1", NULL, 0, 0, 0, 0, 0, NULL, "time"},
+	[A] = {"a", ML_OPT_INT, "1", NULL, 0, 0, 0, 0, 0, NULL, "integer", 0},
+	[B] = {"b", ML_OPT_REAL, "0.5", NULL, 0, 0, 0, 0, 0, NULL, "real", 0},
+	[T] = {"t", ML_OPT_TIME, "1", NULL, 0, 0, 0, 0, 0, NULL, "time", 0},
 	[MODE] = {"mode", ML_OPT_CHOICE, "x", NULL, 0, 0, 0, 0, ML_OPT_ALL,
-		  modes, "choice"},
+		  modes, "choice", 0},
 	[FLAG] = {"twice", ML_OPT_FLAG, NULL, NULL, 0, 0, 0, 0, 0, NULL,
-		  "flag"},
+		  "flag", 0},
 };
 
 enum { SUM, TT, PARITY, NCOLS };
@@ -76,11 +76,11 @@ struct result {
 static const char *const hows[] = {"p", "q", NULL};
 enum { S_N, S_HOW, S_FILE, SNOPTS };
 static const struct ml_opt slow_opts[SNOPTS] = {
-	[S_N] = {"n", ML_OPT_INT, "1", NULL, 0, 0, 0, 0, 0, NULL, "integer"},
+	[S_N] = {"n", ML_OPT_INT, "1", NULL, 0, 0, 0, 0, 0, NULL, "integer", 0},
 	[S_HOW] = {"how", ML_OPT_CHOICE, NULL, NULL, 0, 0, 0, 0, 0, hows,
-		   "choice, auto"},
+		   "choice, auto", 0},
 	[S_FILE] = {"file", ML_OPT_TEXT, NULL, NULL, 0, 0, 0, 0, 0, NULL,
-		    "text read once"},
+		    "text read once", 0},
 };
 enum { S_NOTE, SNCOLS };
 static const struct ml_col slow_cols[SNCOLS] = {

@@ -104,6 +104,21 @@ struct ml_collective_result {
 			       * M < P runs linear, ...) */
 };
 
+/*
+ * One data point of `mcastlat fit collective` (the params struct of the
+ * fit adapter ml_fit_collective, mcastlat/fit.h): a broadcast at p, or,
+ * with p2p, half a ping-pong of p.msg bytes on channel.  avg: the
+ * measurement is a mean over ranks (OSU's Avg), fitted against
+ * latency_avg; else the last rank's time (OSU's Max), against latency.
+ * p.algorithm is a concrete algorithm (Open MPI's decision resolved).
+ */
+struct ml_collective_point {
+	struct ml_collective_params p;
+	bool p2p;
+	enum ml_coll_channel channel;
+	bool avg;
+};
+
 /* One message of a schedule. */
 struct ml_coll_msg {
 	long long src, dst;
@@ -187,11 +202,11 @@ ML_API enum ml_status ml_collective_tree(enum ml_coll_alg kind, long long ranks,
 
 /*
  * The fastest of the nine algorithms at *p (p->algorithm is ignored;
- * ties go to the lower id): its id into *best, its result into *r, and
- * the runner-up's latency over the best's into *margin.  An algorithm
- * whose lower bound is no better than the runner-up so far is not run
- * (the ring's P - 1 dependent steps of at least min L_c each), which
- * changes no result.  ML_OK, ML_EINVAL, ML_ENOMEM.
+ * ties, latencies equal to 1e-12 relative, go to the lower id): its id into
+ * *best, its result into *r, and the runner-up's latency over the best's into
+ * *margin.  An algorithm whose lower bound is no better than the runner-up so
+ * far is not run (the ring's P - 1 dependent steps of at least min L_c each),
+ * which changes no result.  ML_OK, ML_EINVAL, ML_ENOMEM.
  */
 ML_API enum ml_status ml_collective_best(const struct ml_collective_params *p,
 					 enum ml_coll_alg *best,

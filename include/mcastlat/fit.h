@@ -70,6 +70,7 @@ ML_API extern const struct ml_fit_model ml_fit_cluster;   /* struct ml_cluster_p
 ML_API extern const struct ml_fit_model ml_fit_kbinomial; /* struct ml_kbinomial_params */
 ML_API extern const struct ml_fit_model ml_fit_torus;     /* struct ml_torus_params */
 ML_API extern const struct ml_fit_model ml_fit_hypercube; /* struct ml_hypercube_params */
+ML_API extern const struct ml_fit_model ml_fit_collective; /* struct ml_collective_point */
 
 /* The adapter of the model named like its command ("cluster"), or NULL. */
 ML_API const struct ml_fit_model *ml_fit_model_find(const char *name);
@@ -106,6 +107,13 @@ struct ml_fit_data {
 	/* Point i is fitted when use[i] (NULL: every point); the others are
 	 * held out: predicted with the fitted parameters and scored. */
 	const bool *use;
+	/* Optional (NULL: every point differs): group[i] is the index of
+	 * the first point with the same inputs as point i (group[i] <= i,
+	 * group[group[i]] = group[i]), so that repeated runs of a point
+	 * are told apart from other points.  Their spread is the pure
+	 * error of the lack-of-fit test, and the model is evaluated once
+	 * per group. */
+	const size_t *group;
 };
 
 enum ml_fit_pstatus {
@@ -144,6 +152,19 @@ struct ml_fit_result {
 	size_t worst_hold;
 	double hold_mean_rel;
 	size_t noutliers; /* fitted points with |stud| > outlier */
+	/*
+	 * Lack of fit against pure error (repeated runs, data->group): m
+	 * distinct fitted points, sspe the weighted spread of the runs
+	 * about each point's weighted mean, sslof = chi2 - sspe;
+	 * lof_f = (sslof / (m - p)) / (sspe / (nfit - m)) with p the
+	 * parameters estimated, and lof_p its upper tail probability
+	 * (F distribution with lof_df1 = m - p and lof_df2 = nfit - m
+	 * degrees of freedom).  lof_f and lof_p are NaN when a degree of
+	 * freedom is < 1 or sspe is 0 (no repeated runs).
+	 */
+	size_t ngroups;
+	double sspe, sslof, lof_f, lof_p;
+	long lof_df1, lof_df2;
 	/* Fitted points within 1 % of a boundary between two of the
 	 * model's pieces (the cluster model's eq 2.8 and 2.9, or its two
 	 * gaps) at the fit: a small change of the costs moves them to the

@@ -250,6 +250,13 @@ struct ml_command {
 	const char *fit_pair;
 	bool (*fit_collective)(const union ml_val *v);
 	/*
+	 * Optional: after fit_params, told whether the point's measurement
+	 * is a mean over ranks (OSU's Avg, a CSV latency_avg column) rather
+	 * than the last rank's time, so that the model predicts the
+	 * matching result (collective: latency_avg or latency; SPEC 10.4).
+	 */
+	void (*fit_measure)(void *params, bool mean);
+	/*
 	 * Optional: runs once the command line is parsed, with every
 	 * option's value list (vl[i] for opts[i]), the first values
 	 * (base) and --format (NULL: table).  It returns -1 to let the

@@ -40,6 +40,10 @@ double ml_lsq_chi2(struct work *w, const double *theta, double *pred)
 
 	ml_lsq_set_theta(w, theta);
 	for (i = 0; i < w->n; i++) {
+		if (w->rep[i] != i) {
+			pred[i] = pred[w->rep[i]]; /* a repeated run */
+			continue;
+		}
 		if (w->m->eval(lsq_point(w, i), &f) != ML_OK || !isfinite(f))
 			f = NAN;
 		pred[i] = f;
@@ -53,6 +57,59 @@ double ml_lsq_chi2(struct work *w, const double *theta, double *pred)
 		chi2 += e * e;
 	}
 	return chi2;
+}
+
+/*
+ * The lack-of-fit F test (Draper and Smith, Applied Regression
+ * Analysis, 3rd ed., 1998, section 2.1): the weighted chi^2 splits into
+ * pure error, the runs' spread about their point's weighted mean
+ * (which no model of the inputs can remove), and lack of fit, the rest.
+ * With relative weights, w_i = 1 / y_i^2 in both parts.
+ */
+void ml_lsq_lack_of_fit(struct work *w, struct ml_fit_result *res)
+{
+	double *sw = NULL, *swy = NULL, pe = 0, syy = 0;
+	size_t k, m = 0, pest = w->nfit - (size_t)res->dof;
+
+	res->ngroups = 0;
+	res->sspe = res->sslof = res->lof_f = res->lof_p = NAN;
+	res->lof_df1 = res->lof_df2 = 0;
+	sw = calloc(w->n, sizeof(*sw));
+	swy = calloc(w->n, sizeof(*swy));
+	if (!sw || !swy)
+		goto out;
+	for (k = 0; k < w->nfit; k++) {
+		size_t i = w->fit_of[k], g = w->rep[i];
+		double wi = w->sw[i] * w->sw[i];
+
+		m += sw[g] == 0;
+		sw[g] += wi;
+		swy[g] += wi * w->y[i];
+	}
+	for (k = 0; k < w->nfit; k++) {
+		size_t i = w->fit_of[k], g = w->rep[i];
+		double e = w->sw[i] * (w->y[i] - swy[g] / sw[g]);
+
+		pe += e * e;
+		syy += (w->sw[i] * w->y[i]) * (w->sw[i] * w->y[i]);
+	}
+	/* runs that agree but for the rounding of their weighted mean */
+	if (pe <= 1e-24 * syy)
+		pe = 0;
+	res->ngroups = m;
+	res->sspe = pe;
+	res->sslof = fmax(0, res->chi2 - pe);
+	res->lof_df1 = (long)m - (long)pest;
+	res->lof_df2 = (long)w->nfit - (long)m;
+	if (res->lof_df1 >= 1 && res->lof_df2 >= 1 && pe > 0) {
+		res->lof_f = (res->sslof / (double)res->lof_df1) /
+			     (pe / (double)res->lof_df2);
+		res->lof_p = gsl_cdf_fdist_Q(res->lof_f, (double)res->lof_df1,
+					     (double)res->lof_df2);
+	}
+out:
+	free(sw);
+	free(swy);
 }
 
 /* ------------------------------------------------------------------ */

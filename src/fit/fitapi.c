@@ -22,7 +22,8 @@ void ml_fit_options_init(struct ml_fit_options *o)
 }
 
 static const struct ml_fit_model *const models[] = {
-    &ml_fit_cluster, &ml_fit_hypercube, &ml_fit_kbinomial, &ml_fit_torus};
+    &ml_fit_cluster, &ml_fit_collective, &ml_fit_hypercube,
+    &ml_fit_kbinomial, &ml_fit_torus};
 
 const struct ml_fit_model *ml_fit_model_find(const char *name)
 {

@@ -69,6 +69,16 @@ struct ml_fit_model {
 	 */
 	size_t (*candidates)(const void *points, size_t n,
 			     unsigned char *assign);
+	/*
+	 * true: the model is piecewise linear in its costs with pieces too
+	 * many to enumerate (the collective model's event simulation).
+	 * The fit starts from the costs the points hold (not from 0),
+	 * linearises each point there by forward differences (one piece),
+	 * solves the non-negative linear problem and steps towards its
+	 * solution while the true chi^2 falls (fit.c, local_fit): a local
+	 * optimum.  pieces and candidates must be NULL.
+	 */
+	bool local;
 	/* Optional: rules over the whole data (one MTU at a time). */
 	enum ml_status (*check_data)(const void *points, size_t n,
 				     struct ml_diag *d);

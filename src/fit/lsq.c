@@ -65,6 +65,12 @@ static enum ml_status make_pieces(struct work *w, struct ml_diag *d)
 	for (i = 0; i < w->n; i++) {
 		struct fit_piece *pc = &w->pc[i * FIT_NPIECE];
 
+		if (w->rep[i] != i) {
+			memcpy(pc, &w->pc[w->rep[i] * FIT_NPIECE],
+			       FIT_NPIECE * sizeof(*pc));
+			w->npc[i] = w->npc[w->rep[i]];
+			continue;
+		}
 		if (w->m->pieces) {
 			w->npc[i] = (unsigned char)w->m->pieces(lsq_point(w, i), pc);
 			continue;
@@ -135,6 +141,108 @@ static enum ml_status make_candidates(struct work *w)
 		w->assign[i] = (unsigned char)best;
 	}
 	return ML_OK;
+}
+
+/*
+ * A local model's pieces at theta: one per point, the tangent of the
+ * prediction there by forward differences (the model is piecewise
+ * linear, so a step small against the cost stays on the piece unless
+ * the point sits on a boundary; a cost at 0 is probed upwards, into the
+ * feasible side).  ML_EINVAL with *d when the model has no value.
+ */
+static enum ml_status local_pieces(struct work *w, const double *theta,
+				   struct ml_diag *d)
+{
+	double f0, f1;
+	size_t i, j;
+
+	ml_lsq_set_theta(w, theta);
+	for (i = 0; i < w->n; i++) {
+		struct fit_piece *pc = &w->pc[i * FIT_NPIECE];
+
+		w->npc[i] = 1;
+		if (w->rep[i] != i) {
+			*pc = w->pc[w->rep[i] * FIT_NPIECE];
+			continue;
+		}
+		if (w->m->eval(lsq_point(w, i), &f0) != ML_OK || !isfinite(f0))
+			return ml_diag_set(d, NULL,
+					   "point %zu: the model has no value "
+					   "there at the starting parameters",
+					   i + 1);
+		memset(pc, 0, sizeof(*pc));
+		pc->value = f0;
+		for (j = 0; j < w->p; j++) {
+			double *x = fit_field(w->m, lsq_point(w, i), w->fidx[j]);
+			double h = 1e-6 * (theta[j] > 0 ? theta[j] : 1);
+
+			*x = theta[j] + h;
+			if (w->m->eval(lsq_point(w, i), &f1) != ML_OK ||
+			    !isfinite(f1))
+				f1 = f0;
+			*x = theta[j];
+			pc->row[w->fidx[j]] = (f1 - f0) / h;
+			pc->value -= pc->row[w->fidx[j]] * theta[j];
+		}
+	}
+	return ML_OK;
+}
+
+static double solve_nonneg(struct work *w, double *theta);
+static void design(struct work *w, const unsigned char *a);
+
+/* Most linearisations of a local fit, and step halvings of each. */
+#define LOCAL_ITER 60
+#define LOCAL_HALVE 8
+
+/*
+ * A local model's fit (Gauss-Newton with step halving, on theta >= 0):
+ * from theta (the start), linearise, solve the non-negative linear
+ * least-squares problem of the tangents, and move towards its solution,
+ * halving the step until the true chi^2 falls; stop when it falls by
+ * less than 1e-10 of itself, or no step lowers it.  Each iteration
+ * evaluates the model (p + 1) times per distinct point.  Returns the
+ * chi^2 at the final theta (INFINITY: no value at the start), with the
+ * pieces left at that theta.
+ */
+static double local_fit(struct work *w, double *theta, double *pred,
+			struct ml_diag *d)
+{
+	double chi = ml_lsq_chi2(w, theta, pred), t[ML_FIT_MAXFREE];
+	double tl[ML_FIT_MAXFREE];
+	size_t it, h, j;
+
+	if (!isfinite(chi))
+		return INFINITY;
+	for (it = 0; it < LOCAL_ITER; it++) {
+		double step = 1, c = INFINITY;
+
+		if (local_pieces(w, theta, d) != ML_OK)
+			return INFINITY;
+		design(w, w->assign);
+		if (!isfinite(solve_nonneg(w, tl)))
+			break;
+		for (h = 0; h < LOCAL_HALVE; h++, step /= 2) {
+			for (j = 0; j < w->p; j++)
+				t[j] = fmax(0, theta[j] +
+						   step * (tl[j] - theta[j]));
+			c = ml_lsq_chi2(w, t, pred);
+			if (c < chi)
+				break;
+		}
+		if (!(c < chi))
+			break;
+		memcpy(theta, t, w->p * sizeof(*t));
+		if (chi - c <= 1e-10 * chi) {
+			chi = c;
+			break;
+		}
+		chi = c;
+	}
+	chi = ml_lsq_chi2(w, theta, pred);
+	if (local_pieces(w, theta, d) != ML_OK)
+		return INFINITY;
+	return chi;
 }
 
 /* Row k of the weighted design for candidate a: X (unscaled) and yy. */
@@ -400,6 +508,7 @@ static void work_free(struct work *w)
 	free(w->pts);
 	free(w->sw);
 	free(w->fit_of);
+	free(w->rep);
 	free(w->pc);
 	free(w->npc);
 	free(w->assign);
@@ -472,11 +581,25 @@ static enum ml_status work_init(struct work *w, const struct ml_fit_data *data,
 	w->pts = malloc(w->n * w->m->size);
 	w->sw = malloc(w->n * sizeof(*w->sw));
 	w->fit_of = malloc(w->n * sizeof(*w->fit_of));
+	w->rep = malloc(w->n * sizeof(*w->rep));
 	w->pc = calloc(w->n * FIT_NPIECE, sizeof(*w->pc));
 	w->npc = calloc(w->n, 1);
-	if (!w->pts || !w->sw || !w->fit_of || !w->pc || !w->npc)
+	if (!w->pts || !w->sw || !w->fit_of || !w->rep || !w->pc || !w->npc)
 		return ML_ENOMEM;
 	memcpy(w->pts, data->points, w->n * w->m->size);
+	for (i = 0; i < w->n; i++) {
+		size_t g = data->group ? data->group[i] : i;
+
+		if (g > i || (data->group && data->group[g] != g))
+			return ml_diag_set(d, NULL,
+					   "point %zu: its group is not the "
+					   "first point of the group",
+					   i + 1);
+		w->rep[i] = g;
+	}
+	/* A local model starts where the points' costs are. */
+	for (i = 0; i < nfree && w->m->local; i++)
+		w->theta0[i] = fmax(0, *fit_field(w->m, lsq_point(w, 0), w->fidx[i]));
 	ml_lsq_set_theta(w, zero);
 	for (i = 0; i < w->n; i++) {
 		struct ml_diag dd = {0};
@@ -623,7 +746,7 @@ enum ml_status ml_fit(const struct ml_fit_model *m,
 	st = check_args(&w, data, freeset, nfree, d);
 	if (st == ML_OK)
 		st = work_init(&w, data, nfree, o, d);
-	if (st == ML_OK)
+	if (st == ML_OK && !m->local)
 		st = make_pieces(&w, d);
 	if (st == ML_OK)
 		st = make_candidates(&w);
@@ -642,6 +765,11 @@ enum ml_status ml_fit(const struct ml_fit_model *m,
 	    !res->flag) {
 		st = ML_ENOMEM;
 		goto fail;
+	}
+	if (m->local) {
+		memcpy(best, w.theta0, sizeof(best));
+		bestchi = local_fit(&w, best, res->pred, NULL);
+		w.ncand = 0; /* no candidates: the loops below do nothing */
 	}
 	/* Every candidate assignment, scored by the true model; the
 	 * three lowest are polished, and the lowest after that wins. */
@@ -665,7 +793,7 @@ enum ml_status ml_fit(const struct ml_fit_model *m,
 		topc[r] = c;
 		memcpy(top[r], theta, sizeof(top[r]));
 	}
-	for (c = 0; c < NTOP && isfinite(topchi[c]); c++) {
+	for (c = 0; c < NTOP && w.ncand && isfinite(topchi[c]); c++) {
 		double chi = w.m->pieces ? polish(&w, top[c], topchi[c],
 						  res->pred)
 					 : topchi[c];
@@ -717,6 +845,7 @@ enum ml_status ml_fit(const struct ml_fit_model *m,
 	if (st != ML_OK)
 		goto fail;
 	ml_lsq_summarise(&w, data->use, res);
+	ml_lsq_lack_of_fit(&w, res);
 	/* Times near the largest double: the covariance overflows, and an
 	 * interval of inf is no result. */
 	for (j = 0; j < nfree; j++)

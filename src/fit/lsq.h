@@ -28,6 +28,8 @@ struct work {
 	double *sw;	 /* square root of each point's weight (1/y_i:
 			  * no underflow of 1/y_i^2 for huge times) */
 	size_t *fit_of;	 /* the fitted points' indices */
+	size_t *rep;	 /* the first point with the same inputs */
+	double theta0[ML_FIT_MAXFREE]; /* local models: the start */
 	struct fit_piece *pc; /* FIT_NPIECE per point */
 	unsigned char *npc;
 	unsigned char *assign; /* ncand * n */
@@ -74,5 +76,8 @@ enum ml_status ml_lsq_finish(struct work *w, const double *theta,
 /* Intervals, relative errors, holdout and outlier flags. */
 void ml_lsq_summarise(struct work *w, const bool *use,
 		      struct ml_fit_result *res);
+
+/* The lack-of-fit F test of repeated runs into res (diag.c). */
+void ml_lsq_lack_of_fit(struct work *w, struct ml_fit_result *res);
 
 #endif

@@ -343,7 +343,9 @@ enum ml_status ml_collective_best(const struct ml_collective_params *p,
 			continue; /* e.g. too many messages for this one */
 		if (st != ML_OK)
 			return st;
-		if (!found || x.latency < b.latency) {
+		/* Equal to rounding (two paths to one sum of the same
+		 * terms) is a tie, which goes to the lower id. */
+		if (!found || x.latency < b.latency * (1 - 1e-12)) {
 			if (found)
 				second = b.latency;
 			b = x;

@@ -98,4 +98,48 @@ mcastlat fit cluster --data "$ex/osu_latency.out" --free ur,or-fixed \
 	-o none.txt 2> /dev/null
 [ -e none.txt ] && bad "-o none.txt written by a failed fit" || ok
 
+# 7. fit collective: the model's own output at other costs (ping-pong on
+# each channel; binomial broadcasts as Max, linear ones as Avg in a
+# latency_avg column) is fitted back to those costs from the defaults.
+costs="--lat-socket 0.3 --lat-node 0.6 --lat-net 1.5 --byte-socket 1e-4 \
+--byte-node 2e-4 --byte-net 1.2e-4 --overhead 0.4"
+# shellcheck disable=SC2086
+mcastlat collective --op p2p --channel socket,node,net \
+	--msg 1,64,1024,8192,65536 $costs --format csv |
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+	{ print $c["op"] "," $c["channel"] "," $c["msg"] "," $c["latency"] }' \
+	> cpp.csv
+for alg in binomial linear; do
+	col=latency
+	[ "$alg" = linear ] && col=latency_avg
+	# shellcheck disable=SC2086
+	mcastlat collective --algorithm $alg --ranks 4,8,16 --ppn 8 \
+		--sockets 2 --msg 1,64,1024,8192,65536 $costs --format csv |
+		awk -F, -v col=$col '
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+		{ print $c["op"] "," $c["algorithm"] "," $c["ranks"] "," \
+		  $c["ppn"] "," $c["sockets"] "," $c["msg"] "," $c[col] }' \
+		> "c$alg.csv"
+done
+if mcastlat fit collective --data cpp.csv --data cbinomial.csv \
+	--data clinear.csv --free lat-socket,lat-node,lat-net,byte-socket,byte-node,byte-net,overhead \
+	--format csv > cfit.csv; then
+	ok
+else
+	bad "fit collective: exit $?"
+fi
+for pv in lat-net=1.5 byte-node=2e-4 overhead=0.4; do
+	got=$(grep "^${pv%%=*}," cfit.csv | cut -d, -f2)
+	awk -v g="$got" -v w="${pv#*=}" 'BEGIN {
+		d = g - w; if (d < 0) d = -d; exit !(d <= 1e-6 * w) }' && ok ||
+		bad "fit collective: ${pv%%=*} $got, not ${pv#*=}"
+done
+# the same file twice: a note, and runs that agree exactly
+mcastlat fit collective --data cpp.csv --data cpp.csv > twice.txt \
+	2> twice.err && ok || bad "fit collective, a file twice: exit $?"
+grep -q 'note: cpp.csv: given twice' twice.err && ok ||
+	bad "a file given twice: no note"
+grep -q '^# lack of fit: 15 distinct points, 30 runs: no test' twice.txt &&
+	ok || bad "a file given twice: no # lack of fit line"
+
 finish fit

@@ -29,8 +29,8 @@ enum {
 	NOPTS
 };
 
-#define TIMEOPT(n, d, h) {n, ML_OPT_TIME, d, NULL, 0, 0, 0, 0, 0, NULL, h}
-#define PERBYTE(n, d, h) {n, ML_OPT_TIME, d, "us/byte", 0, 0, 0, 0, 0, NULL, h}
+#define TIMEOPT(n, d, h) {n, ML_OPT_TIME, d, NULL, 0, 0, 0, 0, 0, NULL, h, 0}
+#define PERBYTE(n, d, h) {n, ML_OPT_TIME, d, "us/byte", 0, 0, 0, 0, 0, NULL, h, 0}
 
 static const struct ml_opt opts[NOPTS] = {
 	[O_OS_FIXED] = TIMEOPT("os-fixed", "1", "send overhead, fixed part"),
@@ -51,19 +51,19 @@ static const struct ml_opt opts[NOPTS] = {
 	[O_CTM] = PERBYTE("ctm-per-byte", "0",
 			  "cache-to-memory copy per byte (bcast)"),
 	[O_MTU] = {"mtu", ML_OPT_INT, "1500", "bytes", 0, 0, 1, 0, 0, NULL,
-		   "packet size b (MTU)"},
+		   "packet size b (MTU)", 0},
 	[O_MSG] = {"msg", ML_OPT_INT, "0", "bytes", 0, 0, 0, 0, 0, NULL,
-		   "message size M"},
+		   "message size M", 0},
 	/* >= 1 here; bcast's p >= 2 is the model's rule, so p2p and xchg
 	 * rows accept any cluster size (ml_cluster_validate). */
 	[O_NODES] = {"nodes", ML_OPT_INT, "16", NULL, 0, 0, 1, 0, 0, NULL,
-		     "cluster size p (bcast only; >= 2 there)"},
+		     "cluster size p (bcast only; >= 2 there)", 0},
 	[O_OP] = {"op", ML_OPT_CHOICE, "p2p", NULL, 0, 0, 0, 0, ML_OPT_ALL,
-		  op_names, "operation"},
+		  op_names, "operation", 0},
 	[O_FORMULA] = {"formula", ML_OPT_CHOICE, "auto", NULL, 0, 0, 0, 0,
 		       ML_OPT_NOCOL, formula_names,
 		       "bcast formula: larger of 2.8/2.9, forced, or the "
-		       "thesis's rule"},
+		       "thesis's rule", 0},
 };
 
 enum { C_PACKETS, C_H, C_LATENCY, C_FORMULA, C_FULL_DUPLEX, NCOLS };

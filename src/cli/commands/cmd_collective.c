@@ -591,6 +591,55 @@ static int takeover(const struct ml_command *cmd, const struct ml_vlist *vl,
 	return -1;
 }
 
+/* ---- mcastlat fit collective (SPEC 10.4) -------------------------- */
+
+/* A point of the fit: a ping-pong on its channel, or a broadcast of a
+ * concrete algorithm (ompi resolved by Open MPI's decision). */
+static enum ml_status fit_params(const union ml_val *v, void *params,
+				 struct ml_diag *d)
+{
+	struct ml_collective_point *pt = params;
+	int word;
+
+	memset(pt, 0, sizeof(*pt));
+	to_params(v, &pt->p, &word);
+	pt->p2p = v[O_OP].i == 1;
+	pt->channel = (enum ml_coll_channel)v[O_CHANNEL].i;
+	if (pt->p2p)
+		return ML_OK;
+	if (word == ALG_BEST)
+		return ml_diag_set(d, "algorithm",
+				   "best is a prediction, not a measured "
+				   "algorithm");
+	if (word == ALG_OMPI)
+		ompi_params(&pt->p);
+	return ml_collective_validate(&pt->p, d);
+}
+
+static void fit_measure(void *params, bool mean)
+{
+	struct ml_collective_point *pt = params;
+
+	pt->avg = mean && !pt->p2p;
+}
+
+static const char *const fit_inputs[] = {
+    "op",   "algorithm", "ranks", "msg",    "segment", "fanout",
+    "radix", "ppn",      "sockets", "nodes", "map-by",  "channel", NULL};
+
+/* A broadcast row must say how many ranks, a ping-pong which channel. */
+static const char *fit_needs(const union ml_val *v, const bool *stated)
+{
+	if (v[O_OP].i == 1)
+		return stated[O_CHANNEL] ? NULL : "channel";
+	return stated[O_RANKS] ? NULL : "ranks";
+}
+
+static bool fit_collective(const union ml_val *v)
+{
+	return v[O_OP].i == 0;
+}
+
 static const struct ml_status_doc statuses[] = {
     {ML_OK, "every result is valid"},
     {ML_EINVAL, "the point is outside the model's domain (a sweep goes "
@@ -614,4 +663,10 @@ const struct ml_command ml_cmd_collective = {
     .unused = unused,
     .statuses = statuses,
     .takeover = takeover,
+    .fit_model = &ml_fit_collective,
+    .fit_params = fit_params,
+    .fit_inputs = fit_inputs,
+    .fit_needs = fit_needs,
+    .fit_collective = fit_collective,
+    .fit_measure = fit_measure,
 };

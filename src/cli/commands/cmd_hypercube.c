@@ -22,23 +22,23 @@ static const char *const load_names[] = {"paper", "tree", NULL};
 
 static const struct ml_opt opts[NOPTS] = {
     [O_DIM] = {"dims", ML_OPT_INT, "6", NULL, 0, 0, 1, ML_HYPERCUBE_MAX_DIM, 0,
-	       NULL, "n, hypercube dimension (N = 2^n nodes)"},
+	       NULL, "n, hypercube dimension (N = 2^n nodes)", 0},
     [O_VCS] = {"vcs", ML_OPT_INT, "2", NULL, 0, 0, 2, ML_HYPERCUBE_MAX_VCS, 0,
-	       NULL, "V, virtual channels per physical channel"},
+	       NULL, "V, virtual channels per physical channel", 0},
     [O_FLITS] = {"flits", ML_OPT_INT, "32", "flits", 0, 0, 1, 0, 0, NULL,
-		 "M, message length"},
+		 "M, message length", 0},
     [O_BETA] = {"beta", ML_OPT_REAL, "0.01", NULL, 0, 1, 0, 0, 0, NULL,
-		"fraction of generated messages that are broadcasts"},
+		"fraction of generated messages that are broadcasts", 0},
     [O_RATE] = {"rate", ML_OPT_REAL, "0.001", "messages/node/cycle", 0, 0, 0, 0,
 		0, NULL,
-		"lambda_g, generation rate (unused with --saturation)"},
+		"lambda_g, generation rate (unused with --saturation)", 0},
     [O_DELTA] = {"delta", ML_OPT_TIME, "1", NULL, 0, 0, 0, 0, 0, NULL,
-		 "Delta, start-up latency per broadcast step"},
+		 "Delta, start-up latency per broadcast step", 0},
     [O_LOAD] = {"load", ML_OPT_CHOICE, "paper", NULL, 0, 0, 0, 0, 0, load_names,
 		"broadcast channel load: the paper's eqs 3, 11, 26, 27 or "
-		"the tree's (N-1)/n lambda_sb"},
+		"the tree's (N-1)/n lambda_sb", 0},
     [O_SATURATION] = {"saturation", ML_OPT_FLAG, NULL, NULL, 0, 0, 0, 0, 0,
-		      NULL, "print the saturation rate and latencies below it"},
+		      NULL, "print the saturation rate and latencies below it", 0},
 };
 
 enum {

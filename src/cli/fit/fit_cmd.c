@@ -119,8 +119,8 @@ static void run_fit(const struct fit_args *a, struct fit_points *p,
 		    struct fit_outcome *out)
 {
 	struct ml_fit_options o;
-	struct ml_fit_data data = {p->params, p->n, p->y,
-				   p->has_w ? p->w : NULL, p->use};
+	struct ml_fit_data data = {p->params, p->n,	 p->y,
+				   p->has_w ? p->w : NULL, p->use, p->group};
 	const char *given[64];
 	size_t ng = given_names(a, given), i, j;
 	ml_fit_options_init(&o);
@@ -242,9 +242,22 @@ static int read_data(struct ml_ctx *ctx, const struct fit_args *a,
 	char err[512];
 	size_t i;
 
-	for (i = 0; i < a->ndata; i++)
+	for (i = 0; i < a->ndata; i++) {
+		size_t j;
+
+		/* The same argument twice is most likely a mistake; its
+		 * rows are read again all the same, as repeated runs. */
+		for (j = 0; j < i; j++)
+			if (strcmp(a->data[i], a->data[j]) == 0 &&
+			    strcmp(a->data[i], "-") != 0) {
+				ml_err(ctx, "fit: note: %s: given twice: its rows "
+				       "count twice, as repeated runs",
+				       a->data[i]);
+				break;
+			}
 		if (fd_read(set, a->data[i], ctx->in, err, sizeof(err)))
 			return ml_fit_usage_err(ctx, "data", "%s", err);
+	}
 	for (i = 0; i < set->nnotes; i++)
 		ml_err(ctx, "fit: note: %s", set->notes[i]);
 	for (i = 0; i < set->nbad; i++) {
@@ -397,7 +410,8 @@ static int fit_all(struct ml_ctx *ctx, struct fit_args *a,
 static int find_model(struct ml_ctx *ctx, const char *name,
 		      const struct ml_command **cmd)
 {
-	const char *names[] = {"cluster", "hypercube", "kbinomial", "torus"};
+	const char *names[] = {"cluster", "collective", "hypercube",
+			       "kbinomial", "torus"};
 	char q[ML_QUOTE_LEN];
 	const char *pick;
 	size_t i;
@@ -413,9 +427,10 @@ static int find_model(struct ml_ctx *ctx, const char *name,
 		return ml_fit_usage_err(ctx, NULL, "%s is a simulator, not a model "
 				 "with parameters to fit (fit hypercube to "
 				 "its output instead)", name);
-	pick = ml_suggest(name, names, 4);
+	pick = ml_suggest(name, names, 5);
 	return ml_fit_usage_err(ctx, NULL, "%s is not a model fit knows%s%s%s "
-			 "(cluster, hypercube, kbinomial, torus)",
+			 "(cluster, collective, hypercube, kbinomial, "
+			 "torus)",
 			 ml_quote(q, sizeof(q), name),
 			 pick ? " (did you mean " : "", pick ? pick : "",
 			 pick ? "?)" : "");

@@ -63,6 +63,11 @@ struct fit_points {
 			      * or the command line, not by default */
 	double *y, *w;	     /* measured (model unit), weight */
 	bool *use;	     /* fitted (not held out) */
+	size_t *group;	     /* the first point with the same inputs
+			      * (repeated runs share it) */
+	bool *mean;	     /* measured as a mean over ranks */
+	size_t *mean_next;   /* the next point of the same inputs with
+			      * the other statistic, or SIZE_MAX */
 	const struct fd_row **row; /* where each point came from */
 	bool has_w;
 };

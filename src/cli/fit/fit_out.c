@@ -289,6 +289,19 @@ static void fit_lines(const struct fit_args *a, const struct fit_points *p,
 		putf(b, "# outlier: ... and %zu more (see --residuals)\n",
 		     n - 20);
 	caution_lines(a, p, b);
+	if (!isnan(r->lof_p))
+		putf(b, "# lack of fit: %zu distinct points, %zu runs: F %.4g "
+			"on %ld and %ld degrees of freedom, p %.3g (%s)\n",
+		     r->ngroups, r->nfit, r->lof_f, r->lof_df1, r->lof_df2,
+		     r->lof_p,
+		     r->lof_p < 0.05 ? "the misfit exceeds the runs' spread"
+				     : "within the runs' spread");
+	else if (r->ngroups < r->nfit)
+		putf(b, "# lack of fit: %zu distinct points, %zu runs: no "
+			"test (%s)\n",
+		     r->ngroups, r->nfit,
+		     r->sspe > 0 ? "no degree of freedom left for it"
+				 : "the repeated runs agree exactly");
 	if (r->nhold) {
 		size_t k = r->worst_hold;
 

@@ -168,7 +168,8 @@ static int apply_kv(const struct fit_args *a, const struct fd_kv *kv,
 
 /* The measured value of a row in the model's unit, per --stat. */
 static int measured(const struct fit_args *a, const struct fd_row *r,
-		    const union ml_val *v, double *y, char *err, size_t len)
+		    const union ml_val *v, double *y, bool *mean, char *err,
+		    size_t len)
 {
 	double x = r->avg, scale = 1;
 	const char *op = row_op(r);
@@ -213,6 +214,7 @@ static int measured(const struct fit_args *a, const struct fd_row *r,
 		scale = a->unit_scale;
 	}
 	*y = x * scale;
+	*mean = r->mean && x == r->avg && !isnan(x);
 	if (!isfinite(*y) || !(*y > 0)) {
 		snprintf(err, len, "latency %g is not a time > 0", x);
 		return -1;
@@ -374,6 +376,9 @@ void ml_fit_points_free(struct fit_points *p)
 	free(p->w);
 	free(p->use);
 	free(p->row);
+	free(p->group);
+	free(p->mean);
+	free(p->mean_next);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -422,8 +427,13 @@ int ml_fit_build_points(struct ml_ctx *ctx, const struct fit_args *a,
 	p->w = calloc(set->nrows ? set->nrows : 1, sizeof(double));
 	p->use = calloc(set->nrows ? set->nrows : 1, sizeof(bool));
 	p->row = calloc(set->nrows ? set->nrows : 1, sizeof(*p->row));
+	p->group = calloc(set->nrows ? set->nrows : 1, sizeof(*p->group));
+	p->mean = calloc(set->nrows ? set->nrows : 1, sizeof(*p->mean));
+	p->mean_next =
+	    calloc(set->nrows ? set->nrows : 1, sizeof(*p->mean_next));
 	if (!stated || !cells || !p->params || !p->v || !p->stated || !p->y ||
-	    !p->w || !p->use || !p->row) {
+	    !p->w || !p->use || !p->row || !p->group || !p->mean ||
+	    !p->mean_next) {
 		free(stated);
 		free(cells);
 		return ml_fit_usage_err(ctx, NULL, "out of memory");
@@ -435,7 +445,7 @@ int ml_fit_build_points(struct ml_ctx *ctx, const struct fit_args *a,
 		struct ml_diag d = {0};
 		struct ml_point pt = {.v = v, .text = text};
 		const char *need, *op;
-		bool ok = true;
+		bool ok = true, mean = false;
 
 		memcpy(v, base, nopts * sizeof(*v));
 		memcpy(stated, a->given, nopts * sizeof(bool));
@@ -472,32 +482,44 @@ int ml_fit_build_points(struct ml_ctx *ctx, const struct fit_args *a,
 				 ml_status_word(st));
 			ok = false;
 		}
-		if (ok && measured(a, r, v, &p->y[p->n], err, sizeof(err)))
+		if (ok && measured(a, r, v, &p->y[p->n], &mean, err,
+				   sizeof(err)))
 			ok = false;
+		if (ok && cmd->fit_measure)
+			cmd->fit_measure(params, mean);
 		if (!ok) {
 			rc = bad_row(ctx, a, r, err, nskip, report);
 			continue;
 		}
-		/* The same point twice: a file given twice, or a repeated
-		 * run to average first (a hash table of the points so far:
-		 * a long file costs O(n), not O(n^2)). */
+		/* The same point again: a repeated run, one observation
+		 * more of the point, whose spread is the pure error of the
+		 * lack-of-fit test (a hash table of the points so far: a
+		 * long file costs O(n), not O(n^2)).  The measured statistic
+		 * is part of the point: an Avg and a Max of the same inputs
+		 * are different points of the collective model. */
 		j = seen_find(&seen, cmd, p->v, v);
 		if (j == SIZE_MAX) {
 			rc = ml_fit_usage_err(ctx, NULL, "out of memory");
 			continue;
 		}
+		while (j < p->n && p->mean[j] != mean)
+			j = p->mean_next[j];
 		if (j < p->n) {
-			snprintf(err, sizeof(err),
-				 "the same point as %s:%ld (%s): give each "
-				 "point once (average repeated runs, or fit "
-				 "one placement at a time)",
-				 p->row[j]->file, p->row[j]->line,
-				 ml_fit_describe(a, v, stated, text,
-						 sizeof(text)));
-			rc = bad_row(ctx, a, r, err, nskip, report);
-			continue;
+			p->group[p->n] = p->group[j];
+		} else {
+			p->group[p->n] = p->n;
+			/* a second statistic of seen inputs: chained */
+			j = seen_find(&seen, cmd, p->v, v);
+			if (j < p->n) {
+				while (p->mean_next[j] < p->n)
+					j = p->mean_next[j];
+				p->mean_next[j] = p->n;
+			} else {
+				seen_add(&seen, cmd, p->v, p->n);
+			}
 		}
-		seen_add(&seen, cmd, p->v, p->n);
+		p->mean[p->n] = mean;
+		p->mean_next[p->n] = SIZE_MAX;
 		p->w[p->n] = isnan(r->weight) ? 1 : r->weight;
 		p->has_w |= !isnan(r->weight);
 		p->use[p->n] = !held_out(a, v, stated);

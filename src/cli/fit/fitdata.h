@@ -13,6 +13,7 @@
 #ifndef MCASTLAT_CLI_FITDATA_H
 #define MCASTLAT_CLI_FITDATA_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -49,6 +50,11 @@ struct fd_row {
 	 * caller applies --unit).  A static string. */
 	const char *unit;
 	double weight; /* CSV `weight` column (> 0), else NaN */
+	/* avg is a mean over ranks (OSU's Avg, IMB's t_avg, a CSV
+	 * latency_avg column), not a CSV's one value per row (`latency`):
+	 * a model with both columns (collective) fits it against its
+	 * latency_avg. */
+	bool mean;
 };
 
 /* A rejected row: where "FILE:LINE", msg "latency: '-3' must be > 0". */

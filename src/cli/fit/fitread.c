@@ -380,7 +380,7 @@ int fd_add(struct fd_src *src, size_t lineno, const char *const *keys,
 	}
 	*r = (struct fd_row){src->name, (long)lineno, kv,
 			     nkv,	st->avg,      st->min,
-			     st->max,	st->unit,     st->weight};
+			     st->max,	st->unit,     st->weight, st->mean};
 	s->nrows++;
 	src->nrows++;
 	return 0;

@@ -31,6 +31,7 @@ struct fd_src {
 struct fd_stat {
 	double avg, min, max, weight;
 	const char *unit;
+	bool mean; /* avg is a mean over ranks (struct fd_row) */
 };
 
 /*

@@ -6,7 +6,11 @@
  * starting with '#' are skipped and header cells are trimmed.
  *
  * The header must name a column `latency` or `latency[UNIT]` (ns, us, ms,
- * s); an optional `weight` column (> 0) weights the point; every other
+ * s), or `latency_avg` (a mean over ranks, OSU's Avg; SPEC 10.4), or
+ * both (then latency_avg is the row's avg and latency its max, the last
+ * rank's time; a latency_avg cell that is empty or not a time > 0, as
+ * in the collective model's own p2p rows, leaves latency the row's one
+ * value); an optional `weight` column (> 0) weights the point; every other
  * column is an input of the point, passed on as text (the fit command
  * decides whether it is an option, a result column to ignore, or
  * unknown).
@@ -29,6 +33,14 @@ static bool latency_name(const char *h)
 	       (h[7] == '\0' || h[7] == '[' || h[7] == '(');
 }
 
+/* The same for the mean over ranks: latency_avg or latency_avg[UNIT]
+ * (the collective model's column of OSU's Avg). */
+static bool latency_avg_name(const char *h)
+{
+	return strncasecmp(h, "latency_avg", 11) == 0 &&
+	       (h[11] == '\0' || h[11] == '[' || h[11] == '(');
+}
+
 static bool skipped(const char *s)
 {
 	return s[strspn(s, " \t")] == '\0' || s[0] == '#';
@@ -38,7 +50,7 @@ static bool skipped(const char *s)
 struct csv_cols {
 	char **name; /* every header cell, trimmed */
 	size_t n;
-	size_t lat, weight; /* their index, or n */
+	size_t lat, avg, weight; /* their index, or n */
 	const char *unit;
 };
 
@@ -54,37 +66,45 @@ static const char *unit_name(const char *u)
 	return NULL;
 }
 
-/* Column k named latency[...]: its unit, or an error. */
+/* Column k named latency[...] (or latency_avg[...]: avg, the name's
+ * length 11): its unit, or an error. */
 static int latency_col(struct fd_src *src, size_t lineno, struct csv_cols *c,
-		       size_t k)
+		       size_t k, bool avg)
 {
-	const char *h = c->name[k];
+	const char *h = c->name[k], *was = c->unit;
+	size_t at = avg ? 11 : 7, *col = avg ? &c->avg : &c->lat;
 	char q[ML_QUOTE_LEN];
 
-	if (c->lat < c->n)
+	if (*col < c->n)
 		return fd_fail(src, lineno,
 			       "column %s: a second latency "
 			       "column",
 			       fd_q(q, h));
-	c->lat = k;
-	if (h[7] == '\0')
-		return 0;
-	{
+	*col = k;
+	if (h[at] == '\0') {
+		c->unit = NULL;
+	} else {
 		size_t len = strlen(h);
 		char u[8] = "";
 
-		if (h[len - 1] == (h[7] == '[' ? ']' : ')') &&
-		    len - 9 < sizeof(u)) {
-			memcpy(u, h + 8, len - 9);
-			u[len - 9] = '\0';
+		if (h[len - 1] == (h[at] == '[' ? ']' : ')') &&
+		    len - at - 2 < sizeof(u)) {
+			memcpy(u, h + at + 1, len - at - 2);
+			u[len - at - 2] = '\0';
 		}
 		c->unit = unit_name(u);
+		if (c->unit == NULL)
+			return fd_fail(src, lineno,
+				       "column %s: unknown unit (use "
+				       "latency[ns], [us], [ms] or [s], or "
+				       "Latency(us) as OSU writes it)",
+				       fd_q(q, h));
 	}
-	if (c->unit == NULL)
+	if (c->lat < c->n && c->avg < c->n && was != c->unit &&
+	    !(was && c->unit && strcmp(was, c->unit) == 0))
 		return fd_fail(src, lineno,
-			       "column %s: unknown unit (use "
-			       "latency[ns], [us], [ms] or [s], or "
-			       "Latency(us) as OSU writes it)",
+			       "column %s: latency and latency_avg in "
+			       "different units",
 			       fd_q(q, h));
 	return 0;
 }
@@ -102,7 +122,7 @@ static int read_header(struct fd_src *src, size_t lineno, char *s,
 		return fd_fail(src, lineno, "out of memory");
 	if (ml_csv_split(s, c->name, max, &c->n))
 		return fd_fail(src, lineno, "unreadable header line (quotes)");
-	c->lat = c->weight = c->n;
+	c->lat = c->avg = c->weight = c->n;
 	for (k = 0; k < c->n; k++) {
 		const char *h = c->name[k] = fd_trim(c->name[k]);
 
@@ -115,14 +135,15 @@ static int read_header(struct fd_src *src, size_t lineno, char *s,
 					       "column %s "
 					       "appears twice in the header",
 					       fd_q(q, h));
-		if (latency_name(h)) {
-			if (latency_col(src, lineno, c, k))
+		if (latency_name(h) || latency_avg_name(h)) {
+			if (latency_col(src, lineno, c, k,
+					latency_avg_name(h)))
 				return -1;
 		} else if (strcmp(h, "weight") == 0) {
 			c->weight = k;
 		}
 	}
-	if (c->lat == c->n)
+	if (c->lat == c->n && c->avg == c->n)
 		return fd_fail(src, lineno,
 			       "no latency column (name it latency, "
 			       "latency[us] or Latency(us); units ns, us, "
@@ -135,7 +156,7 @@ static int read_row(struct fd_src *src, size_t lineno, char *s,
 		    const struct csv_cols *c, char **f, const char **keys,
 		    const char **vals)
 {
-	struct fd_stat st = {NAN, NAN, NAN, NAN, c->unit};
+	struct fd_stat st = {NAN, NAN, NAN, NAN, c->unit, false};
 	char q[ML_QUOTE_LEN];
 	const char *why;
 	size_t nf, k, n = 0;
@@ -151,15 +172,32 @@ static int read_row(struct fd_src *src, size_t lineno, char *s,
 			      c->n, nf);
 	for (k = 0; k < nf; k++) {
 		f[k] = fd_trim(f[k]);
-		if (k == c->lat || k == c->weight)
+		if (k == c->lat || k == c->avg || k == c->weight)
 			continue;
 		keys[n] = c->name[k];
 		vals[n++] = f[k];
 	}
-	why = fd_positive(f[c->lat], &st.avg);
-	if (why)
-		return fd_bad(src, lineno, "%s: %s %s", c->name[c->lat],
-			      fd_q(q, f[c->lat]), why);
+	if (c->avg < c->n) {
+		/* a mean over ranks, and the last rank's time beside it */
+		why = fd_positive(f[c->avg], &st.avg);
+		st.mean = why == NULL;
+		if (why && c->lat == c->n)
+			return fd_bad(src, lineno, "%s: %s %s", c->name[c->avg],
+				      fd_q(q, f[c->avg]), why);
+		if (c->lat < c->n) {
+			why = fd_positive(f[c->lat], st.mean ? &st.max
+							     : &st.avg);
+			if (why)
+				return fd_bad(src, lineno, "%s: %s %s",
+					      c->name[c->lat],
+					      fd_q(q, f[c->lat]), why);
+		}
+	} else {
+		why = fd_positive(f[c->lat], &st.avg);
+		if (why)
+			return fd_bad(src, lineno, "%s: %s %s", c->name[c->lat],
+				      fd_q(q, f[c->lat]), why);
+	}
 	if (c->weight < c->n) {
 		why = fd_positive(f[c->weight], &st.weight);
 		if (why)
@@ -215,7 +253,8 @@ static bool csv_header(const char *s, bool loose)
 	} else {
 		for (c = strtok_r(t, ",", &save); c && !yes;
 		     c = strtok_r(NULL, ",", &save))
-			yes = latency_name(fd_trim(c));
+			yes = latency_name(fd_trim(c)) ||
+			      latency_avg_name(fd_trim(c));
 	}
 	free(t);
 	return yes;

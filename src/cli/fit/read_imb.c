@@ -212,7 +212,7 @@ static const char *cell(enum imb_col c, const char *w, struct fd_stat *st,
 static int read_row(struct fd_src *src, size_t lineno, char *s, struct imb *m)
 {
 	static const char *const keys[] = {"op", "msg", "nodes"};
-	struct fd_stat st = {NAN, NAN, NAN, NAN, "us"};
+	struct fd_stat st = {NAN, NAN, NAN, NAN, "us", true};
 	const char *vals[3] = {m->op, NULL, m->procs}, *why;
 	char *w[IMB_MAX_COLS + 1], q[ML_QUOTE_LEN];
 	long long bytes = 0;

@@ -232,7 +232,7 @@ static const char *cell(enum osu_col c, const char *w, struct fd_stat *st,
 static int read_row(struct fd_src *src, size_t lineno, char *s, struct osu *o)
 {
 	static const char *const keys[] = {"op", "msg"};
-	struct fd_stat st = {NAN, NAN, NAN, NAN, "us"};
+	struct fd_stat st = {NAN, NAN, NAN, NAN, "us", true};
 	const char *vals[2] = {o->op, NULL}, *why;
 	char *w[OSU_MAX_COLS + 1], q[ML_QUOTE_LEN];
 	bool fail = false;

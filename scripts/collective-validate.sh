@@ -1,0 +1,130 @@
+#!/bin/sh
+# collective-validate.sh - how far `fit collective` predicts broadcasts it
+# was not fitted on, beside `fit cluster` (the thesis model, SPEC 2) on
+# the same points (issue 26, SPEC 10.4).
+#
+#   scripts/collective-validate.sh [DATADIR]
+#
+# DATADIR holds the CSVs of scripts/orfeo-to-csv.sh (default
+# examples/real): ORFEO's EPYC and THIN nodes, Open MPI, OSU osu_bcast
+# (OSU's Avg, one row per run: 20 runs a point in epyc_*/thin_*, one in
+# thinpl_*) and osu_latency.  Per dataset, each model is fitted on the
+# ping-pong files and the broadcasts at P <= HOLD (default 32, env), and
+# predicts the broadcasts at P > HOLD (--holdout).  Printed per dataset
+# and model: the fit's rms relative error (every fitted row, ping-pong
+# included), the held-out points' count, rms and mean signed relative
+# error (< 0: predicted too low), then the held-out rms by message size
+# and by process count, and the lack-of-fit line of the collective fit.
+#
+# The collective model sees each rank's placement (--ppn, --sockets,
+# --map-by, 2 nodes) and the ping-pong of every channel measured; the
+# cluster model has one channel and one rank per node, so it gets
+# nodes = P and the network ping-pong only (its p2p is the inter-node
+# message).  Both fit OSU's Avg: collective against its latency_avg.
+# Nothing here is tuned to the held-out points: every option is the
+# command's default and --free auto.
+#
+# Env: MCASTLAT (the binary; else the tree's, else mcastlat on PATH),
+# HOLD (default 32).
+set -eu
+here=${0%/*}
+[ "$here" != "$0" ] || here=.
+# shellcheck source=scripts/common.sh
+. "$here/common.sh"
+
+dir=${1:-examples/real}
+bin=$mcastlat
+hold=${HOLD:-32}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/collval.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+for f in pp_epyc_net pp_thin_net pp_thin_socket pp_thin_node \
+	epyc_node_binomial thin_node_binomial thinpl_core_binomial \
+	thinpl_socket_binomial thinpl_node_binomial; do
+	if [ ! -r "$dir/$f.csv" ]; then
+		ml_die "$dir/$f.csv: not readable (make it with" \
+			"scripts/orfeo-to-csv.sh)"
+	fi
+done
+
+# A broadcast file as the cluster model reads it: nodes = ranks.
+to_cluster() {
+	awk -F, '/^#/ { next }
+	!h { for (i = 1; i <= NF; i++) c[$i] = i
+	     print "op,nodes,msg," $NF; h = 1; next }
+	{ print "bcast," $c["ranks"] "," $c["msg"] "," $NF }' "$1"
+}
+
+# Score a --residuals --format csv file: one line of numbers.
+#   $1 file, $2 the column of the process count (ranks or nodes)
+score() {
+	awk -F, -v pcol="$2" '
+	/^#/ { next }
+	!h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
+	{
+		e = $c["rel_error"] + 0
+		if ($c["set"] == "fit") { fs += e * e; fn++; next }
+		hs += e * e; hm += e; hn++
+		m = $c["msg"] + 0; p = $c[pcol] + 0
+		k = m <= 4096 ? 1 : (m <= 65536 ? 2 : 3)
+		ms[k] += e * e; mn[k]++
+		k = p <= 64 ? 1 : (p <= 128 ? 2 : 3)
+		ps[k] += e * e; pn[k]++
+	}
+	function r(s, n) { return n ? sprintf("%7.1f", 100 * sqrt(s / n)) : "      -" }
+	END {
+		printf "%7.1f %6d %7.1f %+6.1f  %s %s %s  %s %s %s\n",
+		    100 * sqrt(fs / fn), hn, 100 * sqrt(hs / hn), 100 * hm / hn,
+		    r(ms[1], mn[1]), r(ms[2], mn[2]), r(ms[3], mn[3]),
+		    r(ps[1], pn[1]), r(ps[2], pn[2]), r(ps[3], pn[3])
+	}' "$1"
+}
+
+# One dataset: $1 title; $2 the network ping-pong; $3 the intra-node
+# ping-pong files (space-separated, may be empty); the rest broadcasts.
+dataset() {
+	title=$1 ppnet=$2 ppin=$3
+	shift 3
+	coll="--data $dir/$ppnet.csv"
+	for f in $ppin; do coll="$coll --data $dir/$f.csv"; done
+	awk -F, '/^#/ { next } !h { print "op,msg,latency"; h = 1; next }
+	{ print "p2p," $3 "," $4 }' "$dir/$ppnet.csv" > "$tmp/pp.cluster.csv"
+	clus="--data $tmp/pp.cluster.csv"
+	for f in "$@"; do
+		coll="$coll --data $dir/$f.csv"
+		to_cluster "$dir/$f.csv" > "$tmp/$f.cluster.csv"
+		clus="$clus --data $tmp/$f.cluster.csv"
+	done
+	echo
+	echo "# $title"
+	echo "# fit: ping-pong + P <= $hold; held out: P > $hold"
+	printf '%-10s %7s %6s %7s %6s  %7s %7s %7s  %7s %7s %7s\n' model \
+		fit% held hold% mean% 'M<=4K' '8K-64K' '>=128K' 'P<=64' \
+		'65-128' 'P>128'
+	# shellcheck disable=SC2086
+	"$bin" fit collective $coll --holdout "ranks>$hold" --residuals \
+		--format csv > "$tmp/coll.csv" 2> "$tmp/coll.err" || {
+		cat "$tmp/coll.err" >&2
+		exit 1
+	}
+	printf '%-10s ' collective
+	score "$tmp/coll.csv" ranks
+	# shellcheck disable=SC2086
+	"$bin" fit cluster $clus --holdout "nodes>$hold" --residuals \
+		--format csv > "$tmp/clus.csv" 2> "$tmp/clus.err" || {
+		cat "$tmp/clus.err" >&2
+		exit 1
+	}
+	printf '%-10s ' cluster
+	score "$tmp/clus.csv" nodes
+	awk '/^# [a-z]/ { on = /^# (free|lack of fit)/ } on && /^#/' \
+		"$tmp/coll.csv" | sed 's/^# /# collective: /'
+}
+
+dataset "EPYC, binomial, --map-by node, 2 nodes x 128 cores (P = 2..254)" \
+	pp_epyc_net "" epyc_node_binomial
+dataset "THIN, binomial, --map-by node, 2 nodes x 24 cores (P = 2..48)" \
+	pp_thin_net "pp_thin_socket pp_thin_node" thin_node_binomial
+dataset "THIN placements, binomial, --map-by core, socket and node (P = 2..48)" \
+	pp_thin_net "pp_thin_socket pp_thin_node" thinpl_core_binomial \
+	thinpl_socket_binomial thinpl_node_binomial
