@@ -156,7 +156,7 @@ static enum ml_status local_pieces(struct work *w, const double *theta,
 	double f0, f1;
 	size_t i, j;
 
-	set_theta(w, theta);
+	ml_lsq_set_theta(w, theta);
 	for (i = 0; i < w->n; i++) {
 		struct fit_piece *pc = &w->pc[i * FIT_NPIECE];
 
@@ -165,7 +165,7 @@ static enum ml_status local_pieces(struct work *w, const double *theta,
 			*pc = w->pc[w->rep[i] * FIT_NPIECE];
 			continue;
 		}
-		if (w->m->eval(point(w, i), &f0) != ML_OK || !isfinite(f0))
+		if (w->m->eval(lsq_point(w, i), &f0) != ML_OK || !isfinite(f0))
 			return ml_diag_set(d, NULL,
 					   "point %zu: the model has no value "
 					   "there at the starting parameters",
@@ -173,11 +173,11 @@ static enum ml_status local_pieces(struct work *w, const double *theta,
 		memset(pc, 0, sizeof(*pc));
 		pc->value = f0;
 		for (j = 0; j < w->p; j++) {
-			double *x = field(w->m, point(w, i), w->fidx[j]);
+			double *x = fit_field(w->m, lsq_point(w, i), w->fidx[j]);
 			double h = 1e-6 * (theta[j] > 0 ? theta[j] : 1);
 
 			*x = theta[j] + h;
-			if (w->m->eval(point(w, i), &f1) != ML_OK ||
+			if (w->m->eval(lsq_point(w, i), &f1) != ML_OK ||
 			    !isfinite(f1))
 				f1 = f0;
 			*x = theta[j];
@@ -208,7 +208,7 @@ static void design(struct work *w, const unsigned char *a);
 static double local_fit(struct work *w, double *theta, double *pred,
 			struct ml_diag *d)
 {
-	double chi = true_chi2(w, theta, pred), t[ML_FIT_MAXFREE];
+	double chi = ml_lsq_chi2(w, theta, pred), t[ML_FIT_MAXFREE];
 	double tl[ML_FIT_MAXFREE];
 	size_t it, h, j;
 
@@ -226,7 +226,7 @@ static double local_fit(struct work *w, double *theta, double *pred,
 			for (j = 0; j < w->p; j++)
 				t[j] = fmax(0, theta[j] +
 						   step * (tl[j] - theta[j]));
-			c = true_chi2(w, t, pred);
+			c = ml_lsq_chi2(w, t, pred);
 			if (c < chi)
 				break;
 		}
@@ -239,7 +239,7 @@ static double local_fit(struct work *w, double *theta, double *pred,
 		}
 		chi = c;
 	}
-	chi = true_chi2(w, theta, pred);
+	chi = ml_lsq_chi2(w, theta, pred);
 	if (local_pieces(w, theta, d) != ML_OK)
 		return INFINITY;
 	return chi;
@@ -599,7 +599,7 @@ static enum ml_status work_init(struct work *w, const struct ml_fit_data *data,
 	}
 	/* A local model starts where the points' costs are. */
 	for (i = 0; i < nfree && w->m->local; i++)
-		w->theta0[i] = fmax(0, *field(w->m, point(w, 0), w->fidx[i]));
+		w->theta0[i] = fmax(0, *fit_field(w->m, lsq_point(w, 0), w->fidx[i]));
 	ml_lsq_set_theta(w, zero);
 	for (i = 0; i < w->n; i++) {
 		struct ml_diag dd = {0};
