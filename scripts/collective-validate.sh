@@ -6,7 +6,8 @@
 #   scripts/collective-validate.sh [DATADIR]
 #
 # DATADIR holds the CSVs of scripts/orfeo-to-csv.sh (default
-# examples/real): ORFEO's EPYC and THIN nodes, Open MPI, OSU osu_bcast
+# examples/real), each as NAME.csv or gzip'd as NAME.csv.gz (the
+# repository's layout; decompressed into a temporary directory): ORFEO's EPYC and THIN nodes, Open MPI, OSU osu_bcast
 # (OSU's Avg, one row per run: 20 runs a point in epyc_*/thin_*, one in
 # thinpl_*) and osu_latency.  Per dataset, each model is fitted on the
 # ping-pong files and the broadcasts at P <= HOLD (default 32, env), and
@@ -38,14 +39,28 @@ hold=${HOLD:-32}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/collval.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
+mkdir "$tmp/in"
+
+# csvin NAME: $dir/NAME.csv when readable, else $dir/NAME.csv.gz
+# decompressed as $tmp/in/NAME.csv; either way $tmp/in/NAME.csv after.
+csvin() {
+	if [ -r "$dir/$1.csv" ]; then
+		cp "$dir/$1.csv" "$tmp/in/$1.csv"
+	elif [ -r "$dir/$1.csv.gz" ]; then
+		gzip -dc "$dir/$1.csv.gz" > "$tmp/in/$1.csv" ||
+			ml_die "$dir/$1.csv.gz: cannot decompress"
+	else
+		ml_die "$dir/$1.csv: not readable, nor $1.csv.gz (make it" \
+			"with scripts/orfeo-to-csv.sh)"
+	fi
+}
+ml_need gzip gzip
 for f in pp_epyc_net pp_thin_net pp_thin_socket pp_thin_node \
 	epyc_node_binomial thin_node_binomial thinpl_core_binomial \
 	thinpl_socket_binomial thinpl_node_binomial; do
-	if [ ! -r "$dir/$f.csv" ]; then
-		ml_die "$dir/$f.csv: not readable (make it with" \
-			"scripts/orfeo-to-csv.sh)"
-	fi
+	csvin "$f"
 done
+dir=$tmp/in
 
 # A broadcast file as the cluster model reads it: nodes = ranks.
 to_cluster() {
