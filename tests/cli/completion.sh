@@ -68,7 +68,7 @@ expect "torus" mcastlat to
 expect "simulate" mcastlat help s
 expect "$cmds fit" mcastlat help ''
 # mcastlat-fit(1): fit MODEL, then the model's options and fit's own
-expect "cluster hypercube kbinomial torus -h --help" mcastlat fit ''
+expect "cluster collective hypercube kbinomial torus -h --help" mcastlat fit ''
 expect "--free" mcastlat fit cluster --fr
 expect "auto ts tr tns tnr tprop" mcastlat fit kbinomial --free ''
 expect "ts,latency-fixed ts,latency-per-byte" mcastlat fit cluster --free ts,l
