@@ -129,7 +129,7 @@ dataset() {
 		"$tmp/med.csv")
 	msgs=$(awk -F, '!s[$3]++ { printf "%s%s", n++ ? "," : "", $3 }' \
 		"$tmp/med.csv")
-	alist=$(echo $algs | tr ' ' ',')
+	alist=$(echo "$algs" | tr ' ' ',')
 	"$bin" collective --input "$tmp/fitted.csv" --algorithm "$alist" \
 		--ranks "$ranks" --msg "$msgs" --ppn "$ppn" \
 		--sockets "$sockets" --nodes "$nodes" --map-by "$map" \

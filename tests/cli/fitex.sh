@@ -14,25 +14,25 @@ sep='=== fitex: next command ==='
 
 # pagetest PAGE: run PAGE's "% " blocks, at least two.
 pagetest() {
-page=$1
-rm -rf "$tmp/ex" "$tmp/run" && mkdir "$tmp/ex" "$tmp/run" || exit 1
-awk -v dir="$tmp/ex" -v sep="$sep" '
-function unescape(s,   out, c, n) {
-	out = ""
-	while ((n = index(s, "\\")) > 0) {
-		out = out substr(s, 1, n - 1)
-		c = substr(s, n + 1, 1)
-		s = substr(s, n + 2)
-		if (c == "-") out = out "-"
-		else if (c == "e") out = out "\\"
-		else if (c == "(") {
-			c = substr(s, 1, 2)
-			s = substr(s, 3)
-			if (c == "aq") out = out "\047"
-			else out = out "?"
-		} else out = out "?"
-	}
-	return out s
+	page=$1
+	rm -rf "$tmp/ex" "$tmp/run" && mkdir "$tmp/ex" "$tmp/run" || exit 1
+	awk -v dir="$tmp/ex" -v sep="$sep" '
+	function unescape(s,   out, c, n) {
+		out = ""
+		while ((n = index(s, "\\")) > 0) {
+			out = out substr(s, 1, n - 1)
+			c = substr(s, n + 1, 1)
+			s = substr(s, n + 2)
+			if (c == "-") out = out "-"
+			else if (c == "e") out = out "\\"
+			else if (c == "(") {
+				c = substr(s, 1, 2)
+				s = substr(s, 3)
+				if (c == "aq") out = out "\047"
+				else out = out "?"
+			} else out = out "?"
+		}
+		return out s
 }
 /^\.nf/ { inblk = 1; nb = 0; next }
 /^\.fi/ {
