@@ -6,7 +6,8 @@
 #   scripts/collective-validate.sh [DATADIR]
 #
 # DATADIR holds the CSVs of scripts/orfeo-to-csv.sh (default
-# examples/real): ORFEO's EPYC and THIN nodes, Open MPI, OSU osu_bcast
+# examples/real), each as NAME.csv or gzip'd as NAME.csv.gz (the
+# repository's layout; decompressed into a temporary directory): ORFEO's EPYC and THIN nodes, Open MPI, OSU osu_bcast
 # (OSU's Avg, one row per run: 20 runs a point in epyc_*/thin_*, one in
 # thinpl_*) and osu_latency.  Per dataset, each model is fitted on the
 # ping-pong files and the broadcasts at P <= HOLD (default 32, env), and
@@ -14,7 +15,9 @@
 # and model: the fit's rms relative error (every fitted row, ping-pong
 # included), the held-out points' count, rms and mean signed relative
 # error (< 0: predicted too low), then the held-out rms by message size
-# and by process count, and the lack-of-fit line of the collective fit.
+# and by process count (M <= 4 KiB, 8-64 KiB, >= 128 KiB; P <= 64,
+# 65-128, > 128), and the lack-of-fit line of the collective fit.  The
+# table lines are at most 72 columns (mcastlat-collective(1) shows them).
 #
 # The collective model sees each rank's placement (--ppn, --sockets,
 # --map-by, 2 nodes) and the ping-pong of every channel measured; the
@@ -38,14 +41,28 @@ hold=${HOLD:-32}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/collval.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
+mkdir "$tmp/in"
+
+# csvin NAME: $dir/NAME.csv when readable, else $dir/NAME.csv.gz
+# decompressed as $tmp/in/NAME.csv; either way $tmp/in/NAME.csv after.
+csvin() {
+	if [ -r "$dir/$1.csv" ]; then
+		cp "$dir/$1.csv" "$tmp/in/$1.csv"
+	elif [ -r "$dir/$1.csv.gz" ]; then
+		gzip -dc "$dir/$1.csv.gz" > "$tmp/in/$1.csv" ||
+			ml_die "$dir/$1.csv.gz: cannot decompress"
+	else
+		ml_die "$dir/$1.csv: not readable, nor $1.csv.gz (make it" \
+			"with scripts/orfeo-to-csv.sh)"
+	fi
+}
+ml_need gzip gzip
 for f in pp_epyc_net pp_thin_net pp_thin_socket pp_thin_node \
 	epyc_node_binomial thin_node_binomial thinpl_core_binomial \
 	thinpl_socket_binomial thinpl_node_binomial; do
-	if [ ! -r "$dir/$f.csv" ]; then
-		ml_die "$dir/$f.csv: not readable (make it with" \
-			"scripts/orfeo-to-csv.sh)"
-	fi
+	csvin "$f"
 done
+dir=$tmp/in
 
 # A broadcast file as the cluster model reads it: nodes = ranks.
 to_cluster() {
@@ -71,9 +88,9 @@ score() {
 		k = p <= 64 ? 1 : (p <= 128 ? 2 : 3)
 		ps[k] += e * e; pn[k]++
 	}
-	function r(s, n) { return n ? sprintf("%7.1f", 100 * sqrt(s / n)) : "      -" }
+	function r(s, n) { return n ? sprintf("%6.1f", 100 * sqrt(s / n)) : "     -" }
 	END {
-		printf "%7.1f %6d %7.1f %+6.1f  %s %s %s  %s %s %s\n",
+		printf "%5.1f%6d%6.1f%+6.1f%s%s%s%s%s%s\n",
 		    100 * sqrt(fs / fn), hn, 100 * sqrt(hs / hn), 100 * hm / hn,
 		    r(ms[1], mn[1]), r(ms[2], mn[2]), r(ms[3], mn[3]),
 		    r(ps[1], pn[1]), r(ps[2], pn[2]), r(ps[3], pn[3])
@@ -98,9 +115,9 @@ dataset() {
 	echo
 	echo "# $title"
 	echo "# fit: ping-pong + P <= $hold; held out: P > $hold"
-	printf '%-10s %7s %6s %7s %6s  %7s %7s %7s  %7s %7s %7s\n' model \
-		fit% held hold% mean% 'M<=4K' '8K-64K' '>=128K' 'P<=64' \
-		'65-128' 'P>128'
+	printf '%-10s %5s%6s%6s%6s%6s%6s%6s%6s%6s%6s\n' model \
+		fit% held hold% mean% 'M<=4K' '<=64K' '>64K' 'P<=64' \
+		'<=128' '>128'
 	# shellcheck disable=SC2086
 	"$bin" fit collective $coll --holdout "ranks>$hold" --residuals \
 		--format csv > "$tmp/coll.csv" 2> "$tmp/coll.err" || {

@@ -1,35 +1,38 @@
 #!/bin/sh
-# fitex.sh BINARY - the worked example of mcastlat-fit(1) is a
-# regression test too.  Its blocks start with "% " instead of "$ " (so
-# manex.sh, whose examples run in an empty directory, leaves them
-# alone): they read the measurement files of examples/, so they run in
-# a directory holding a copy of examples/, with mcastlat a function
-# calling BINARY.  Commands and outputs are read as manex.sh reads them
+# fitex.sh BINARY - the worked examples of mcastlat-fit(1) and
+# mcastlat-collective(1) are regression tests too.  Their blocks start
+# with "% " instead of "$ " (so manex.sh, whose examples run in an empty
+# directory, leaves them alone): they read the measurement files of
+# examples/ (fit: the synthetic *.out; collective: the plain real CSVs
+# of examples/real), so they run in a directory holding a copy of
+# those, with mcastlat a function calling BINARY.  Commands and outputs are read as manex.sh reads them
 # (a command continues while its line ends in a backslash; the output is
 # exact and complete).
 set -u
 . "$(dirname "$0")/testlib.sh"
-page=man/mcastlat-fit.1
 sep='=== fitex: next command ==='
 
-mkdir "$tmp/ex" "$tmp/run" || exit 1
-awk -v dir="$tmp/ex" -v sep="$sep" '
-function unescape(s,   out, c, n) {
-	out = ""
-	while ((n = index(s, "\\")) > 0) {
-		out = out substr(s, 1, n - 1)
-		c = substr(s, n + 1, 1)
-		s = substr(s, n + 2)
-		if (c == "-") out = out "-"
-		else if (c == "e") out = out "\\"
-		else if (c == "(") {
-			c = substr(s, 1, 2)
-			s = substr(s, 3)
-			if (c == "aq") out = out "\047"
-			else out = out "?"
-		} else out = out "?"
-	}
-	return out s
+# pagetest PAGE: run PAGE's "% " blocks, at least two.
+pagetest() {
+	page=$1
+	rm -rf "$tmp/ex" "$tmp/run" && mkdir "$tmp/ex" "$tmp/run" || exit 1
+	awk -v dir="$tmp/ex" -v sep="$sep" '
+	function unescape(s,   out, c, n) {
+		out = ""
+		while ((n = index(s, "\\")) > 0) {
+			out = out substr(s, 1, n - 1)
+			c = substr(s, n + 1, 1)
+			s = substr(s, n + 2)
+			if (c == "-") out = out "-"
+			else if (c == "e") out = out "\\"
+			else if (c == "(") {
+				c = substr(s, 1, 2)
+				s = substr(s, 3)
+				if (c == "aq") out = out "\047"
+				else out = out "?"
+			} else out = out "?"
+		}
+		return out s
 }
 /^\.nf/ { inblk = 1; nb = 0; next }
 /^\.fi/ {
@@ -60,13 +63,16 @@ inblk && /^[.\047]/ { next }
 inblk { blk[++nb] = unescape($0) }
 ' "$page"
 
+# One directory for the page: a block may read what an earlier block
+# of the page wrote (collective's fitted.csv).
 count=0
-for s in "$tmp"/ex/*.sh; do
-	[ -e "$s" ] || continue
+rm -rf "$tmp/run" && mkdir -p "$tmp/run/examples/real" || exit 1
+cp examples/*.out "$tmp/run/examples/" || exit 1
+cp examples/real/*.csv "$tmp/run/examples/real/" || exit 1
+while [ -e "$tmp/ex/$((count + 1)).sh" ]; do
 	count=$((count + 1))
-	n=${s%.sh}
-	rm -rf "$tmp/run" && mkdir -p "$tmp/run/examples" || exit 1
-	cp examples/*.out "$tmp/run/examples/" || exit 1
+	n=$tmp/ex/$count
+	s=$n.sh
 	{
 		# shellcheck disable=SC2016 # expanded by the example's sh
 		printf 'mcastlat() { "%s" "$@"; }\n' "$bin"
@@ -84,4 +90,8 @@ for s in "$tmp"/ex/*.sh; do
 	fi
 done
 [ "$count" -ge 2 ] || bad "$page: fewer than two worked-example blocks"
-finish "fit worked example"
+}
+
+pagetest man/mcastlat-fit.1
+pagetest man/mcastlat-collective.1
+finish "worked examples (fit, collective)"

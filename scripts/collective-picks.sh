@@ -1,0 +1,203 @@
+#!/bin/sh
+# collective-picks.sh - how good is the algorithm `mcastlat collective`
+# picks, judged by what was measured (issue 26, SPEC 10.4)?
+#
+#   scripts/collective-picks.sh [DATADIR]
+#
+# DATADIR holds the CSVs of scripts/orfeo-to-csv.sh (default
+# examples/real), each as NAME.csv or gzip'd as NAME.csv.gz (decompressed
+# into a temporary directory).  A dataset is one machine and placement
+# with several broadcast algorithms measured, Open MPI's default among
+# them (algorithm 'ompi', coll_tuned_bcast_algorithm 0):
+#   epyc_node    EPYC, --map-by node: pipeline, binomial,
+#                scatter-allgather-ring, ompi (P = 2..254)
+#   thin_node    THIN, --map-by node: the same four (P = 2..48)
+#   thinpl_MAP   THIN, --map-by core, socket, node: binary, binomial,
+#                chain, linear, pipeline (core; socket P <= 30), ompi
+# Per dataset the model is fitted (`mcastlat fit collective --stat avg`,
+# every option at its default, --free auto) on the ping-pong files and
+# the forced algorithms' broadcasts at P <= HOLD (default 32), and emits
+# the fitted machine (--emit); `mcastlat collective --input fitted.csv
+# --algorithm LIST` then predicts OSU's Avg (latency_avg, the statistic
+# the data measure) of every measured algorithm at every measured (P, M).
+# At each (P, M) where the default and two or more forced algorithms
+# were measured, the pick is the forced algorithm of least predicted
+# latency_avg, the fastest the one of least measured median (over the
+# runs).  Printed per dataset, for the held-out points (P > HOLD) and
+# for all: the points, how often the pick is the measured fastest
+# (hit%), the geometric means of measured(pick)/measured(fastest),
+# measured(pick)/measured(default) and measured(default)/measured
+# (fastest) (the baseline the pick must beat), and the pick's worst
+# ratio to the fastest.  Nothing is tuned to the held-out points.
+#
+# Env: MCASTLAT (the binary; else the tree's, else mcastlat on PATH),
+# HOLD (default 32), VERBOSE (1: every point's pick on stderr).
+set -eu
+here=${0%/*}
+[ "$here" != "$0" ] || here=.
+# shellcheck source=scripts/common.sh
+. "$here/common.sh"
+
+[ $# -le 1 ] || ml_bad_usage "takes at most DATADIR"
+ml_need gzip gzip
+dir=${1:-examples/real}
+bin=$mcastlat
+hold=${HOLD:-32}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/collpick.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT INT TERM
+mkdir "$tmp/in"
+
+# csvin NAME: $dir/NAME.csv when readable, else $dir/NAME.csv.gz
+# decompressed; either way $tmp/in/NAME.csv after.
+csvin() {
+	[ -r "$tmp/in/$1.csv" ] && return 0
+	if [ -r "$dir/$1.csv" ]; then
+		cp "$dir/$1.csv" "$tmp/in/$1.csv"
+	elif [ -r "$dir/$1.csv.gz" ]; then
+		gzip -dc "$dir/$1.csv.gz" > "$tmp/in/$1.csv" ||
+			ml_die "$dir/$1.csv.gz: cannot decompress"
+	else
+		ml_die "$dir/$1.csv: not readable, nor $1.csv.gz (make it" \
+			"with scripts/orfeo-to-csv.sh)"
+	fi
+}
+
+# The median over runs of latency_avg per (algorithm, P, M) of the
+# broadcast files given, as "algorithm,ranks,msg,median" lines.
+medians() {
+	awk -F, '
+	function med(s,   n, a, i, j, t) {
+		n = split(s, a, " ")
+		for (i = 2; i <= n; i++) {
+			t = a[i] + 0
+			for (j = i - 1; j >= 1 && a[j] + 0 > t; j--)
+				a[j + 1] = a[j]
+			a[j + 1] = t
+		}
+		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+	}
+	FNR == 1 { h = 0 }
+	/^#/ { next }
+	!h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
+	{
+		k = $c["algorithm"] "," $c["ranks"] "," $c["msg"]
+		if (!(k in v)) o[++n] = k
+		v[k] = v[k] " " $c["latency_avg"]
+	}
+	END { for (i = 1; i <= n; i++) print o[i] "," med(v[o[i]]) }' "$@"
+}
+
+# One dataset: $1 its name, $2 the ping-pong files (space-separated),
+# $3 the broadcast files' prefix, $4 the forced algorithms (space-
+# separated); the default is $3_ompi.
+dataset() {
+	name=$1 pp=$2 pre=$3 algs=$4
+	fit="--stat avg"
+	for f in $pp; do
+		csvin "$f"
+		fit="$fit --data $tmp/in/$f.csv"
+	done
+	files=
+	for a in $algs; do
+		csvin "${pre}_$a"
+		# The rows at P <= HOLD only: held out without being
+		# evaluated by the fit (the prediction below scores them).
+		awk -F, -v hold="$hold" '/^#/ { print; next }
+		!h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; print; next }
+		$c["ranks"] + 0 <= hold' "$tmp/in/${pre}_$a.csv" \
+			> "$tmp/in/${pre}_$a.fit.csv"
+		fit="$fit --data $tmp/in/${pre}_$a.fit.csv"
+		files="$files $tmp/in/${pre}_$a.csv"
+	done
+	csvin "${pre}_ompi"
+	# shellcheck disable=SC2086
+	"$bin" fit collective $fit --emit "$tmp/fitted.csv" \
+		> "$tmp/fit.out" 2>&1 || {
+		cat "$tmp/fit.out" >&2
+		exit 1
+	}
+	# shellcheck disable=SC2086
+	medians $files "$tmp/in/${pre}_ompi.csv" > "$tmp/med.csv"
+	# The placement, and the swept P and M, from the files.
+	# shellcheck disable=SC2046,SC2086
+	set -- $(awk -F, '/^#/ { next }
+	!h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
+	{ print $c["ppn"], $c["sockets"], $c["nodes"], $c["map_by"]; exit }' \
+		"$tmp/in/${pre}_ompi.csv")
+	ppn=$1 sockets=$2 nodes=$3 map=$4
+	ranks=$(awk -F, '!s[$2]++ { printf "%s%s", n++ ? "," : "", $2 }' \
+		"$tmp/med.csv")
+	msgs=$(awk -F, '!s[$3]++ { printf "%s%s", n++ ? "," : "", $3 }' \
+		"$tmp/med.csv")
+	alist=$(echo "$algs" | tr ' ' ',')
+	"$bin" collective --input "$tmp/fitted.csv" --algorithm "$alist" \
+		--ranks "$ranks" --msg "$msgs" --ppn "$ppn" \
+		--sockets "$sockets" --nodes "$nodes" --map-by "$map" \
+		--format csv --precision 9 \
+		--columns algorithm,ranks,msg,latency_avg,status \
+		> "$tmp/pred.csv"
+	awk -F, -v name="$name" -v hold="$hold" -v verbose="${VERBOSE:-0}" '
+	FNR == 1 { f++ }
+	f == 1 && FNR > 1 {
+		if ($5 != "ok") { bad++; next }
+		pr[$1 "," $2 "," $3] = $4; next
+	}
+	f == 2 {
+		k = $2 "," $3
+		if ($1 == "ompi") dft[k] = $4
+		else { me[$1 "," k] = $4; al[k] = al[k] " " $1 }
+		if (!(k in seen)) { seen[k] = 1; pt[++np] = k }
+	}
+	END {
+		if (bad) printf "%s: %d predictions not ok\n", name, bad > "/dev/stderr"
+		for (i = 1; i <= np; i++) {
+			k = pt[i]
+			na = split(al[k], a, " ")
+			if (!(k in dft) || na < 2) continue
+			bp = ""; bm = ""
+			for (j = 1; j <= na; j++) {
+				x = a[j] "," k
+				if (!(x in pr)) continue
+				if (bp == "" || pr[x] < pr[bp "," k]) bp = a[j]
+				if (bm == "" || me[x] < me[bm "," k]) bm = a[j]
+			}
+			if (bp == "") continue
+			split(k, q, ",")
+			r1 = me[bp "," k] / me[bm "," k]
+			r2 = me[bp "," k] / dft[k]
+			r3 = dft[k] / me[bm "," k]
+			if (verbose)
+				printf "%s %s %s pick %s best %s %.3f dflt %.3f\n",
+				    name, q[1], q[2], bp, bm, r1, r3 > "/dev/stderr"
+			for (s = 1; s <= 2; s++) {
+				if (s == 1 && q[1] + 0 <= hold) continue
+				n[s]++; hit[s] += bp == bm
+				l1[s] += log(r1); l2[s] += log(r2); l3[s] += log(r3)
+				if (r1 > mx[s]) mx[s] = r1
+			}
+		}
+		for (s = 1; s <= 2; s++) {
+			if (!n[s]) continue
+			printf "%-13s %-4s %6d %5.1f %9.3f %9.3f %9.3f %6.2f\n",
+			    name, s == 1 ? "P>" hold : "all", n[s],
+			    100 * hit[s] / n[s], exp(l1[s] / n[s]),
+			    exp(l2[s] / n[s]), exp(l3[s] / n[s]), mx[s]
+		}
+	}' "$tmp/pred.csv" "$tmp/med.csv"
+}
+
+echo "# fit: ping-pong + forced algorithms at P <= $hold (fit collective"
+echo "# --stat avg); pick: least predicted latency_avg; judged on measured"
+echo "# medians of OSU's Avg; gm = geometric mean over the points"
+printf '%-13s %-4s %6s %5s %9s %9s %9s %6s\n' dataset set points hit% \
+	pick/best pick/dflt dflt/best max
+dataset epyc_node pp_epyc_net epyc_node \
+	"pipeline binomial scatter-allgather-ring"
+dataset thin_node "pp_thin_net pp_thin_socket pp_thin_node" thin_node \
+	"pipeline binomial scatter-allgather-ring"
+dataset thinpl_core "pp_thin_net pp_thin_socket pp_thin_node" \
+	thinpl_core "binary binomial chain linear pipeline"
+dataset thinpl_socket "pp_thin_net pp_thin_socket pp_thin_node" \
+	thinpl_socket "binary binomial chain linear pipeline"
+dataset thinpl_node "pp_thin_net pp_thin_socket pp_thin_node" \
+	thinpl_node "binary binomial chain linear"
