@@ -257,16 +257,21 @@ struct ml_command {
 	 */
 	void (*fit_measure)(void *params, bool mean);
 	/*
-	 * Optional: runs once the command line is parsed, with every
-	 * option's value list (vl[i] for opts[i]), the first values
+	 * Optional: runs once the command line is parsed (with --input,
+	 * once per row of the file instead, the row's values in), with
+	 * every option's value list (vl[i] for opts[i]), the first values
 	 * (base) and --format (NULL: table).  It returns -1 to let the
-	 * engine run the command as usual, or an exit status when it has
-	 * done the work itself (collective --schedule prints messages, not
-	 * rows).
+	 * engine run the point or sweep as usual, or an exit status when
+	 * it has done the work itself (collective --schedule prints
+	 * messages, not rows); in a batch row, nonzero rejects the row.
 	 */
 	int (*takeover)(const struct ml_command *cmd,
-			const struct ml_vlist *vl, const union ml_val *base,
-			const char *format, struct ml_ctx *ctx);
+			const struct ml_vlist *const *vl,
+			const union ml_val *base, const char *format,
+			struct ml_ctx *ctx);
+	/* The FLAG option under which takeover prints all the output (no
+	 * table header before an --input file's rows), or NULL. */
+	const char *takeover_flag;
 };
 
 /* Decode an ML_OPT_INTOK choice value: returns the choice index, or -1

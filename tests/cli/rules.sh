@@ -72,6 +72,12 @@ check_sweep --ranks 2,3,7,16,64,130 --msg 1:1MiB:*4 --ppn 24 --sockets 2
 check_sweep --ranks 4:64:12 --msg 1,100,4096,65536,1000000 --ppn 4 \
 	--map-by node --nodes 16 --overhead 1 --segment 8192
 
+# The machine from --input (a fitted machine, as fit --emit writes):
+# the rules follow it, not the defaults.
+printf 'lat_net,byte_net,overhead,nic_gap\n0.5,0.0002,0.8,0.3\n' > "$tmp/fitted.csv"
+check_sweep --input "$tmp/fitted.csv" --ranks 2,5,16,40 --msg 1:1MiB:*8 \
+	--ppn 4 --map-by node --nodes 10
+
 # A single point: one communicator rule whose only message rule is 0.
 "$bin" collective --algorithm best --ranks 8 --msg 100 --rules "$tmp/one.txt" \
 	> /dev/null && [ "$(grep -c '^[0-9]' "$tmp/one.txt")" -eq 6 ] && ok ||

@@ -389,7 +389,7 @@ static int print_msg(void *arg, const struct ml_coll_msg *m)
 }
 
 static int run_schedule(const struct ml_command *cmd, struct ml_ctx *ctx,
-			const char *format, const struct ml_vlist *vl,
+			const char *format, const struct ml_vlist *const *vl,
 			const union ml_val *base)
 {
 	struct ml_collective_params p;
@@ -400,7 +400,7 @@ static int run_schedule(const struct ml_command *cmd, struct ml_ctx *ctx,
 	size_t i;
 
 	for (i = 0; i < cmd->nopts; i++)
-		if (vl[i].count > 1)
+		if (vl[i]->count > 1)
 			return ml_usage_err(ctx, cmd->name, "schedule",
 					    "prints one point: give one "
 					    "value of each option");
@@ -493,11 +493,11 @@ static int rules_for(FILE *f, union ml_val *v, const long long *msgs, size_t nm,
 }
 
 static int write_rules(const struct ml_command *cmd, struct ml_ctx *ctx,
-		       const struct ml_vlist *vl, const union ml_val *base)
+		       const struct ml_vlist *const *vl, const union ml_val *base)
 {
 	size_t np, nm, i, j, n = cmd->nopts;
-	long long *ps = sorted_values(&vl[O_RANKS], &np);
-	long long *ms = sorted_values(&vl[O_MSG], &nm);
+	long long *ps = sorted_values(vl[O_RANKS], &np);
+	long long *ms = sorted_values(vl[O_MSG], &nm);
 	struct rule *rs = malloc((nm + 1) * sizeof *rs);
 	union ml_val *v = malloc(n * sizeof *v);
 	struct ml_diag d = {NULL, ""};
@@ -511,7 +511,7 @@ static int write_rules(const struct ml_command *cmd, struct ml_ctx *ctx,
 		goto out;
 	}
 	for (i = 0; i < n; i++)
-		if (i != O_RANKS && i != O_MSG && vl[i].count > 1) {
+		if (i != O_RANKS && i != O_MSG && vl[i]->count > 1) {
 			rc = ml_usage_err(ctx, cmd->name, cmd->opts[i].name,
 					  "--rules sweeps only --ranks and "
 					  "--msg");
@@ -580,7 +580,8 @@ out:
 
 /* --schedule runs here; --rules writes its file, then the engine
  * prints the sweep's rows as usual. */
-static int takeover(const struct ml_command *cmd, const struct ml_vlist *vl,
+static int takeover(const struct ml_command *cmd,
+		    const struct ml_vlist *const *vl,
 		    const union ml_val *base, const char *format,
 		    struct ml_ctx *ctx)
 {
@@ -663,6 +664,7 @@ const struct ml_command ml_cmd_collective = {
     .unused = unused,
     .statuses = statuses,
     .takeover = takeover,
+    .takeover_flag = "schedule",
     .fit_model = &ml_fit_collective,
     .fit_params = fit_params,
     .fit_inputs = fit_inputs,

@@ -362,7 +362,7 @@ static int batch_header(struct batch *bt, char *line, char **f, size_t maxf,
 	if (r->spec.fmt == ML_FMT_TABLE && !r->collist && !r->allcols)
 		batch_constants(bt);
 	rc = ml_sink_columns(sk, r);
-	if (rc == 0) {
+	if (rc == 0 && !r->own_output) {
 		struct ml_buf hb = {0};
 
 		ml_out_preamble(r, &hb);
@@ -533,6 +533,15 @@ static int batch_row(struct batch *bt, char *line, unsigned long lineno,
 		ml_err(bt->r->ctx, "%s:%lu: %s: %s", bt->fname, lineno,
 		       dg.param ? dg.param : "?", dg.msg);
 		goto out;
+	}
+	if (cmd->takeover) {
+		int t = cmd->takeover(cmd, vl, base, bt->r->format,
+				      bt->r->ctx);
+
+		if (t >= 0) { /* done by the command, or refused */
+			rc = t == 0 ? 0 : 1;
+			goto out;
+		}
 	}
 	ml_note_ignored(bt->r, vl);
 	rc = ml_sweep_range(bt->r, &sw, 0, total, sk) ? -1 : 0;

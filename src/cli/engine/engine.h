@@ -52,6 +52,10 @@ struct run {
 	int progress;		/* -1 auto, 0 off, 1 on */
 	bool dryrun;
 	const char *unit_name;	/* of time columns: --unit or the command's */
+	const char *format;	/* --format as given, or NULL (takeover) */
+	bool own_output;	/* the command's takeover prints every row's
+				 * output itself (cmd->takeover_flag set):
+				 * no table header for --input */
 	/* What columns.c chooses from (see there). */
 	const char *collist;	/* --columns or --value, or NULL */
 	bool allcols, keep;	/* --all-columns, --keep */

@@ -194,8 +194,12 @@ int ml_run(const struct ml_command *cmd, int argc, char **argv,
 			goto out;
 		}
 	}
-	if (cmd->takeover) {
-		rc = cmd->takeover(cmd, vl, base, a.format, ctx);
+	r.format = a.format;
+	for (i = 0; cmd->takeover_flag && i < n; i++)
+		if (strcmp(cmd->opts[i].name, cmd->takeover_flag) == 0)
+			r.own_output = base[i].i != 0;
+	if (cmd->takeover && !a.input) {
+		rc = cmd->takeover(cmd, vlp, base, a.format, ctx);
 		if (rc >= 0)
 			goto out;
 		rc = 0;
