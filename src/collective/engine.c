@@ -68,7 +68,7 @@ struct ev {
 	int32_t id;   /* message (ready) or rank (resume) */
 };
 
-#define NRUNS 4
+#define NRUNS 8
 
 struct run {
 	struct ev *ev;
@@ -163,11 +163,12 @@ static struct ev heap_pop(struct eng *e)
 }
 
 /*
- * Runs: FIFOs of events of one time in increasing key order.  Ranks
- * that move in lockstep (a ring, a level of a tree) wake at one time in
- * rank order: such an event is appended to the run of its time in O(1)
- * instead of sifting through the heap.  The queue's minimum is the
- * least of the heap's top and the runs' fronts.
+ * Runs: sorted FIFOs of events.  An event later than the last of a run
+ * is appended to it in O(1) instead of sifting through the heap.  Ranks
+ * that move in step (a ring, a pipeline, a level of a tree) wake in the
+ * same order step after step, so their events arrive sorted and one run
+ * carries them all.  The queue's minimum is the least of the heap's top
+ * and the runs' fronts.
  */
 static int run_append(struct eng *e, const struct ev *x)
 {
@@ -182,17 +183,21 @@ static int run_append(struct eng *e, const struct ev *x)
 				spare = q;
 			continue;
 		}
-		if (q->ev[q->tail - 1].tb == x->tb) {
-			if (q->ev[q->tail - 1].key < x->key)
-				break;
-			return 0;
-		}
+		if (ev_less(&q->ev[q->tail - 1], x))
+			break;
 	}
 	if (k == NRUNS) {
 		if (!spare)
 			return 0;
 		q = spare;
 		q->head = q->tail = 0;
+	}
+	if (q->tail == q->cap && q->head >= q->cap / 2) {
+		/* Slide the live events down rather than grow. */
+		memmove(q->ev, q->ev + q->head,
+			(q->tail - q->head) * sizeof *q->ev);
+		q->tail -= q->head;
+		q->head = 0;
 	}
 	if (q->tail == q->cap) {
 		q->cap = q->cap ? 2 * q->cap : 256;
