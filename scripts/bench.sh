@@ -156,7 +156,7 @@ if has collective; then
 	small=$("$B/bench/bench_exec" 1 "$bin" collective --algorithm best \
 		--ranks 4:256:4 --msg 1:1MiB:*2 --format csv | cut -d' ' -f2)
 	big=$("$B/bench/bench_exec" 1 "$bin" collective --algorithm best \
-		--ranks 4:256:4 --msg 1:1MiB:*2 --segment 0:7 --format csv |
+		--ranks 4:256:4 --msg 1:1MiB:*2 --radix 2:9 --format csv |
 		cut -d' ' -f2)
 	printf '%-58s %10s KiB  (1x: %s KiB; target flat, < +10%%) %s\n' \
 		"collective: peak memory, 8x the sweep" "$big" "$small" \
