@@ -192,7 +192,7 @@ static int run_append(struct eng *e, const struct ev *x)
 		q = spare;
 		q->head = q->tail = 0;
 	}
-	if (q->tail == q->cap && q->head >= q->cap / 2) {
+	if (q->cap > 0 && q->tail == q->cap && q->head >= q->cap / 2) {
 		/* Slide the live events down rather than grow. */
 		memmove(q->ev, q->ev + q->head,
 			(q->tail - q->head) * sizeof *q->ev);
