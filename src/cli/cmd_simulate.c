@@ -799,7 +799,10 @@ static const char *eval_model(const struct ml_sim_params *p,
 	out[C_MODEL_UNICAST_LATENCY].r = r.s_u + r.w_s + m.delta;
 	out[C_MODEL_UNICAST_LATENCY_VBAR].r = (r.s_u + r.w_s) * r.vbar +
 					      m.delta;
-	if (sim_st == ML_OK && isfinite(res->multicast_latency) &&
+	/* a cut run (no-convergence) keeps what it measured, the error
+	 * too, with its wider interval */
+	if ((sim_st == ML_OK || sim_st == ML_ENOCONV) &&
+	    isfinite(res->multicast_latency) &&
 	    res->multicast_latency > 0) {
 		double sim = res->multicast_latency;
 
@@ -1112,7 +1115,7 @@ static const struct ml_status_doc statuses[] = {
     {ML_OK, "the interval target was met"},
     {ML_EINVAL, "the point breaks a rule that involves several options; the note says which"},
     {ML_SATURATED, "the network does not carry the offered traffic"},
-    {ML_ENOCONV, "--max-cycles came first, before the interval target was met"},
+    {ML_ENOCONV, "--max-cycles came first: what was measured, intervals wider than asked"},
     {ML_DEADLOCK, "flits stopped moving"},
     {ML_OVERFLOW, "a result is not finite"},
     {ML_ENOMEM, "the network of this point does not fit in memory"},
@@ -1136,4 +1139,5 @@ const struct ml_command ml_cmd_simulate = {
     .slow = true,
     .unused = unused,
     .statuses = statuses,
+    .keeps = ML_ENOCONV,
 };

@@ -38,6 +38,9 @@
 
 #define SAT_MIN	       2000  /* measured messages before the throughput test */
 #define MIN_BATCHES    10    /* of the interval, before stopping */
+/* the second stage stops when its own interval is at most this times
+ * the target (converged()) */
+#define SIM_CI_SLACK   1.25
 #define SAT_EVERY      1024  /* cycles between throughput tests */
 #define PROGRESS_EVERY 16384 /* cycles between progress calls */
 
@@ -331,6 +334,7 @@ static int sim_init(struct sim *s, const struct ml_sim_params *p,
 	ml_batches_init(&s->bat_u, p->trace != NULL);
 	ml_batches_init(&s->bat_m, p->trace != NULL);
 	ml_batches_init(&s->bat_md, p->trace != NULL);
+	s->epoch = 1;
 	return 0;
 }
 
@@ -367,6 +371,12 @@ static double half_of(const struct batches *b)
 	return half;
 }
 
+/* Messages of the quantity the stopping rule judges. */
+static unsigned long long driver_n(const struct sim *s)
+{
+	return s->p->ci_on == ML_SIM_CI_MULTICAST ? s->mlat.n : s->lat.n;
+}
+
 /* The batches of the quantity the stopping rule judges, and how many
  * messages they hold. */
 static const struct batches *driver(const struct sim *s, unsigned long long *n)
@@ -377,39 +387,6 @@ static const struct batches *driver(const struct sim *s, unsigned long long *n)
 	}
 	*n = s->lat.n;
 	return &s->bat;
-}
-
-/* Stein's two-stage half-width for a run of n of the quantity's
- * messages: the pilot's half-width scaled to n, half_pilot sqrt(n_pilot
- * / n), with the pilot's degrees of freedom; 0 before the pilot. */
-static double stein_half(const struct sim *s, unsigned long long n)
-{
-	if (s->pilot_n == 0 || n == 0)
-		return 0;
-	return s->pilot_half * sqrt((double)s->pilot_n / (double)n);
-}
-
-/* The half-width the stopping rule judges and the driver's column
- * reports: the measured one, never narrower than Stein's (converged()
- * says why); NaN stays NaN. */
-static double driver_half(const struct sim *s, unsigned long long n,
-			  double measured)
-{
-	double stein = stein_half(s, n);
-
-	return isfinite(measured) && stein > measured ? stein : measured;
-}
-
-/* The interval of the quantity that stopped the run. */
-static void widen_driver(const struct sim *s, struct ml_sim_result *r)
-{
-	unsigned long long n;
-	double *half = s->p->ci_on == ML_SIM_CI_MULTICAST
-			       ? &r->multicast_latency_ci
-			       : &r->latency_ci;
-
-	driver(s, &n);
-	*half = driver_half(s, n, *half);
 }
 
 static void fill(const struct sim *s, struct ml_sim_result *r)
@@ -426,7 +403,6 @@ static void fill(const struct sim *s, struct ml_sim_result *r)
 	r->multicast_latency_ci = half_of(&s->bat_m);
 	r->multicast_latency_dest = acc_mean(&s->mdest);
 	r->multicast_latency_dest_ci = half_of(&s->bat_md);
-	widen_driver(s, r);
 	for (i = 0; i < s->t.N; i++) {
 		lo = s->node_flits[i] < lo ? s->node_flits[i] : lo;
 		hi = s->node_flits[i] > hi ? s->node_flits[i] : hi;
@@ -528,47 +504,80 @@ static void one_cycle(struct sim *s)
 	ml_net_compact(s);
 }
 
-/* The stopping rule is met.  Two stages, after Stein's two-stage
- * procedure (Ann. Math. Statist. 16, 1945): the first look at which the
- * quantity's batches have passed the independence test, give at least
- * MIN_BATCHES batches of the interval, and min_messages messages of any
- * kind have been measured, is a pilot that fixes the run length the
- * target needs, n (half / (ci mean))^2, never less than the pilot's own.
- * From that length on, the run stops at the first look whose interval
- * meets the target, the interval being the wider of the one measured
- * and Stein's, the pilot's scaled to the run's length (widen_driver()
- * reports the same).
+/* The pilot's messages join the warm-up: the second stage measures
+ * afresh, counting only the messages generated from now on (their
+ * epoch); the messages of the pilot still in flight are not counted. */
+static void restart(struct sim *s)
+{
+	int trace = s->p->trace != NULL;
+
+	s->epoch++;
+	memset(&s->lat, 0, sizeof(s->lat));
+	s->ulat = s->mlat = s->mdest = s->hops = s->chan = s->lat;
+	s->prune = s->branch = s->lat;
+	ml_batches_init(&s->bat, trace);
+	ml_batches_init(&s->bat_u, trace);
+	ml_batches_init(&s->bat_m, trace);
+	ml_batches_init(&s->bat_md, trace);
+	s->offered_flits = s->accepted_flits = 0;
+	memset(s->node_flits, 0, s->t.N * sizeof(*s->node_flits));
+	s->meas_start = s->now;
+	s->meas_generated = 0;
+	s->short_since = 0;
+}
+
+/* The stopping rule, two stages after Stein (Ann. Math. Statist. 16,
+ * 1945), at each look while the pilot runs and at every cycle of the
+ * second stage.  The pilot is the first look at which min_messages
+ * messages of any kind have been measured and the quantity's batches
+ * give an interval (stats.c) of at least MIN_BATCHES batches.  If its
+ * half-width meets the target the run stops there.  Otherwise it fixes
+ * the second stage's length, n = n_pilot (half / (ci mean))^2 messages
+ * of the quantity, and the second stage measures them afresh (restart()):
+ * the pilot's messages join the warm-up.  At n the run stops when the
+ * second stage's own interval is at most SIM_CI_SLACK times the target,
+ * else (rarely) it runs on to the length that interval asks for.
  *
- * Why both.  A rule that stops at whichever look first shows a small
- * enough interval favours looks whose variance estimate (and, near
- * saturation, whose mean) happens to be low: on a 4x4 torus at 75 % of
- * saturation such intervals covered the long-run mean in 87 % of runs,
- * and in 90 % when the pilot's length was required as well.  The run's
- * own interval shares the pilot's data, so a pilot whose variance was
- * low makes a short run whose interval is too narrow as well (88 % with
- * the pilot's length and no target); Stein's interval does not share
- * that luck once the run is long, and is never narrower than it should
- * be for the length the pilot chose.  With it the same runs covered in
- * 95 to 98 % (man page, MEASUREMENT, for the whole study). */
+ * Why afresh.  A run whose length depends on its own variance estimate
+ * is biased where the estimate of the mean and of its variance are
+ * correlated, as they are near saturation (a long excursion raises
+ * both): the run stops when both are low.  For Stein's rule with the
+ * pilot's data kept, the bias is, to first order, -gamma sqrt(n_pilot /
+ * n) / sqrt(k) standard errors of the final estimate (gamma: skewness
+ * of the pilot's k batch means; the covariance of a mean and a
+ * variance estimate is the third moment over k); 16 batches and gamma
+ * near 3 near saturation make it about -0.8, as issue 28 measured.  The
+ * second stage's length is fixed before it starts, so its mean carries
+ * no such bias, and its interval is that of a fixed-length run.  The
+ * stop at the pilot still selects pilots with a low variance: that bias
+ * is at most 0.4 r standard errors of the pilot (r: the correlation of
+ * its mean and variance estimates), largest where the target is met in
+ * about half the pilots. */
 static int converged(struct sim *s)
 {
 	unsigned long long n;
 	const struct batches *b = driver(s, &n);
 	double mean, half, need;
 
-	if (s->lat.n < s->p->min_messages ||
-	    ml_batches_ci(b, &mean, &half) < MIN_BATCHES || !(mean > 0))
+	if (ml_batches_ci(b, &mean, &half) < MIN_BATCHES || !(mean > 0))
 		return 0;
 	if (s->need == 0) {
+		if (s->lat.n < s->p->min_messages)
+			return 0;
+		if (half <= s->p->ci * mean)
+			return 1;
 		need = half / (s->p->ci * mean);
 		s->need = (double)n * need * need;
-		if (s->need < (double)n)
-			s->need = (double)n;
+		fill(s, &s->pilot);
 		s->pilot_n = n;
-		s->pilot_half = half;
+		restart(s);
+		return 0;
 	}
-	return (double)n >= s->need &&
-	       driver_half(s, n, half) <= s->p->ci * mean;
+	if (half <= SIM_CI_SLACK * s->p->ci * mean)
+		return 1;
+	need = half / (s->p->ci * mean);
+	s->need = (double)n * need * need;
+	return 0;
 }
 
 static enum ml_status run_loop(struct sim *s, unsigned rep)
@@ -616,11 +625,19 @@ static enum ml_status run_loop(struct sim *s, unsigned rep)
 			return ML_SATURATED;
 		if (p->trace)
 			continue;
-		if (drive->fresh) {
+		/* the pilot looks when the batches fill; the second stage
+		 * when it has measured what the pilot asked for */
+		if (drive->fresh && s->need == 0) {
 			drive->fresh = 0;
 			if (!p->cycles && converged(s))
 				return saturation_test(s) ? ML_SATURATED
 							  : ML_OK;
+		} else if (s->need > 0 && (double)driver_n(s) >= s->need) {
+			if (converged(s))
+				return saturation_test(s) ? ML_SATURATED
+							  : ML_OK;
+			if ((double)driver_n(s) >= s->need)
+				s->need = 2 * (double)driver_n(s);
 		}
 		if (s->now >= next_sat) {
 			next_sat = s->now + SAT_EVERY;
@@ -649,6 +666,12 @@ static enum ml_status run_one(const struct ml_sim_params *p, unsigned long seed,
 	st = run_loop(s, rep);
 	if (st != ML_ENOMEM)
 		fill(s, res);
+	/* cut in the second stage before it measured as much as the pilot:
+	 * the pilot's results, the cycles run */
+	if (st == ML_ENOCONV && s->epoch > 1 && driver_n(s) < s->pilot_n) {
+		*res = s->pilot;
+		res->cycles = s->now;
+	}
 	if (cnt)
 		*cnt = s->cnt;
 	sim_free(s);
