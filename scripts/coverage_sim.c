@@ -179,6 +179,8 @@ int main(int argc, char **argv)
 		perror("coverage_sim: COV_OUT");
 		return 2;
 	}
+	if (runs_out)
+		setvbuf(runs_out, NULL, _IOLBF, 0); /* a cut study keeps its runs */
 	if (getenv("COV_SEED0"))
 		seed0 = (unsigned)atoi(getenv("COV_SEED0"));
 #ifndef OLD_LIB

@@ -143,9 +143,11 @@ int ml_skart_interval(const double *y, unsigned k, struct ml_bm_ci *r)
 	for (i = 0; i < k2; i++)
 		sp[i] = y[2 * i + 1];
 	b = gsl_stats_sd(sp, 1, k2) > 0 ? gsl_stats_skew(sp, 1, k2) : 0;
-	/* the sample skewness with the usual small-sample correction
-	 * sqrt(n (n - 1)) / (n - 2) (Skart's estimator) */
-	r->skew = b * sqrt((double)k2 * (k2 - 1)) / (k2 - 2);
+	/* GSL's skewness divides by s^3, s the sample deviation (n - 1);
+	 * Skart's estimator is the adjusted G1 = g1 sqrt(n (n - 1)) / (n -
+	 * 2), g1 = m3 / m2^(3/2) with 1/n moments: G1 = b n^2 / ((n - 1)
+	 * (n - 2)) */
+	r->skew = b * k2 * k2 / ((double)(k2 - 1) * (k2 - 2));
 	r->beta = r->skew / (6 * sqrt((double)k2));
 	t = gsl_cdf_tdist_Pinv(0.975, (double)(k2 - 1));
 	se = sqrt((1 + r->phi) / (1 - r->phi) * r->var / k);
