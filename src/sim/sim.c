@@ -666,9 +666,13 @@ static enum ml_status run_one(const struct ml_sim_params *p, unsigned long seed,
 	st = run_loop(s, rep);
 	if (st != ML_ENOMEM)
 		fill(s, res);
-	/* cut in the second stage before it measured as much as the pilot:
-	 * the pilot's results, the cycles run */
-	if (st == ML_ENOCONV && s->epoch > 1 && driver_n(s) < s->pilot_n) {
+	/* cut in the second stage before it measured as much as the pilot,
+	 * or before its own interval: the pilot's results, the cycles run */
+	if (st == ML_ENOCONV && s->epoch > 1 &&
+	    (driver_n(s) < s->pilot_n ||
+	     !isfinite(s->p->ci_on == ML_SIM_CI_MULTICAST
+			   ? res->multicast_latency_ci
+			   : res->latency_ci))) {
 		*res = s->pilot;
 		res->cycles = s->now;
 	}
