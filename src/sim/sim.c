@@ -443,6 +443,15 @@ static void progress(const struct sim *s, unsigned rep)
 			: 0;
 	} else if (!p->trace) {
 		ml_batches_ci(driver(s, &n), &mean, &half);
+		if (!(half > 0) && s->epoch > 1) {
+			/* the second stage has no interval yet: the pilot's */
+			int mc = p->ci_on == ML_SIM_CI_MULTICAST;
+
+			mean = mc ? s->pilot.multicast_latency
+				  : s->pilot.latency;
+			half = mc ? s->pilot.multicast_latency_ci
+				  : s->pilot.latency_ci;
+		}
 		if (p->progress_info && half > 0 && mean > 0)
 			p->progress_info->half_rel = half / mean;
 		/* the share of the length the pilot fixed, or before the
