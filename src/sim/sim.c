@@ -5,14 +5,13 @@
  *
  * Stopping.  Generated traffic: whenever the batches of the quantity
  * the run is about (ci_on: all messages, or multicasts) fill (stats.c),
- * the first look at which they have passed the independence test, give
- * at least 10 batches of the interval, and min_messages messages have
- * been measured fixes the run's length from its 95 % half-width (the
- * length that brings it to ci times the mean), and the run stops with
- * ML_OK at the first look past that length whose interval (never
- * narrower than Stein's) meets the target (converged()); with
- * cycles set instead, it stops with ML_OK exactly cycles after the first
- * measured message was generated (max_cycles then bounds the warm-up).
+ * the first look at which they give an interval and min_messages
+ * messages have been measured is the pilot: the run stops there with
+ * ML_OK if the interval meets the target, else the pilot fixes the
+ * length of a second stage that measures afresh (converged(), restart())
+ * and stops with ML_OK at that length; with cycles set instead, it stops
+ * with ML_OK exactly cycles after the first measured message was
+ * generated (max_cycles then bounds the warm-up).
  * It stops with ML_SATURATED as soon as the
  * source queues hold more than max_queue messages, or (tested every 1024
  * cycles) when at least SAT_MIN measured messages have been generated and
@@ -21,7 +20,7 @@
  * test is not enough: a broadcast offers its (N - 1) M flits at once, and
  * on a 256-node cube a few broadcasts too many in a short window looked
  * like saturation on a network that carries the load); at max_cycles it
- * stops with ML_ENOCONV.  accepted_min and accepted_max come from a
+ * stops with ML_ENOCONV, keeping what it measured (run_one()).  accepted_min and accepted_max come from a
  * count of measured flits per node.  Deadlock (flits in the network, none moved
  * for 10 (M + diameter + 100) + R cycles, + prune_wait for trees with pruning)
  * is checked every cycle from the start and wins over everything.  A trace runs
