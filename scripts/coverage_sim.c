@@ -16,8 +16,9 @@
  *
  * Environment: COV_BUFFER (flits per VC buffer, default 2), COV_THREADS
  * (1 or 2, default 2), COV_OUT (a file to which each run appends a line:
- * seed, latency, latency_ci, messages, status), COV_CYCLES (fixed-length runs of that many
- * cycles instead of runs to CI), COV_LONG_RUNS, COV_SEED0, COV_WARMUP.
+ * seed, latency, latency_ci, messages, status), COV_CYCLES (fixed-length runs
+ * of that many cycles instead of runs to CI), COV_LONG_RUNS, COV_SEED0,
+ * COV_WARMUP.
  *
  * prints one line: rate, coverage, its binomial standard error, mean
  * relative half-width and, to compare with it, 1.96 standard deviations
@@ -179,8 +180,8 @@ int main(int argc, char **argv)
 		perror("coverage_sim: COV_OUT");
 		return 2;
 	}
-	if (runs_out)
-		setvbuf(runs_out, NULL, _IOLBF, 0); /* a cut study keeps its runs */
+	if (runs_out) /* line by line: a cut study keeps its runs */
+		setvbuf(runs_out, NULL, _IOLBF, 0);
 	if (getenv("COV_SEED0"))
 		seed0 = (unsigned)atoi(getenv("COV_SEED0"));
 #ifndef OLD_LIB

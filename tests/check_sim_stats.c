@@ -28,9 +28,9 @@ START_TEST(test_willink)
 	for (z = -3; z <= 3; z += 0.25) {
 		double x = ml_willink(z, b);
 
-		ck_assert_double_eq_tol(
-		    x + b + 2 * b * x * x + 4.0 / 3 * b * b * x * x * x, z,
-		    1e-12);
+		ck_assert_double_eq_tol(x + b + 2 * b * x * x +
+					    4.0 / 3 * b * b * x * x * x,
+					z, 1e-12);
 	}
 }
 END_TEST

@@ -20,8 +20,9 @@
  * test is not enough: a broadcast offers its (N - 1) M flits at once, and
  * on a 256-node cube a few broadcasts too many in a short window looked
  * like saturation on a network that carries the load); at max_cycles it
- * stops with ML_ENOCONV, keeping what it measured (run_one()).  accepted_min and accepted_max come from a
- * count of measured flits per node.  Deadlock (flits in the network, none moved
+ * stops with ML_ENOCONV, keeping what it measured (run_one()).
+ * accepted_min and accepted_max come from a count of measured flits per
+ * node.  Deadlock (flits in the network, none moved
  * for 10 (M + diameter + 100) + R cycles, + prune_wait for trees with pruning)
  * is checked every cycle from the start and wins over everything.  A trace runs
  * until every message is complete (ML_OK), or max_cycles, deadlock or
@@ -37,11 +38,12 @@
 
 #define SAT_MIN	       2000  /* measured messages before the throughput test */
 #define MIN_BATCHES    10    /* of the interval, before stopping */
-/* the second stage stops when its own interval is at most this times
- * the target (converged()) */
-#define SIM_CI_SLACK   1.25
 #define SAT_EVERY      1024  /* cycles between throughput tests */
 #define PROGRESS_EVERY 16384 /* cycles between progress calls */
+
+/* The second stage stops when its own interval is at most this times
+ * the target (converged()). */
+#define SIM_CI_SLACK 1.25
 
 void ml_sim_params_init(struct ml_sim_params *p, enum ml_sim_topology topology)
 {
@@ -446,8 +448,8 @@ static void progress(const struct sim *s, unsigned rep)
 			/* the second stage has no interval yet: the pilot's */
 			int mc = p->ci_on == ML_SIM_CI_MULTICAST;
 
-			mean = mc ? s->pilot.multicast_latency
-				  : s->pilot.latency;
+			mean =
+			    mc ? s->pilot.multicast_latency : s->pilot.latency;
 			half = mc ? s->pilot.multicast_latency_ci
 				  : s->pilot.latency_ci;
 		}

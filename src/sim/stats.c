@@ -114,7 +114,7 @@ int ml_von_neumann_random(const double *y, unsigned k)
 		return 1; /* constant: nothing to correlate */
 	c = 1 - sd / (2 * ss);
 	return c <= gsl_cdf_ugaussian_Pinv(1 - SIM_VN_ALPHA) *
-			 sqrt((double)(k - 2) / ((double)k * k - 1));
+			sqrt((double)(k - 2) / ((double)k * k - 1));
 }
 
 double ml_willink(double zeta, double beta)
@@ -136,8 +136,8 @@ int ml_skart_interval(const double *y, unsigned k, struct ml_bm_ci *r)
 		return -1;
 	r->mean = gsl_stats_mean(y, 1, k);
 	r->var = gsl_stats_variance_m(y, 1, k, r->mean);
-	r->phi = r->var > 0 ? gsl_stats_lag1_autocorrelation_m(y, 1, k, r->mean)
-			    : 0;
+	r->phi =
+	    r->var > 0 ? gsl_stats_lag1_autocorrelation_m(y, 1, k, r->mean) : 0;
 	r->phi = fmin(fmax(r->phi, 0), 0.9);
 	/* the spaced batch means: the 2nd, 4th, ... (a batch between two) */
 	for (i = 0; i < k2; i++)
