@@ -246,7 +246,8 @@ struct batches {
  * batches. */
 void ml_batches_init(struct batches *b, int independent);
 /* SIM_NB_MAX fine batches are full: mark them fresh, for the stopping
- * rule to look at. */
+ * rule to look at (as at 128, 256 and 512 observations, before the
+ * first merge). */
 void ml_batches_full(struct batches *b);
 /* Merge adjacent pairs of the full batches: the size doubles. */
 void ml_batches_merge(struct batches *b);
@@ -263,6 +264,11 @@ static inline void ml_batches_add(struct batches *b, double x)
 	b->cur_n = 0;
 	if (b->nb == SIM_NB_MAX)
 		ml_batches_full(b);
+	else if (b->size == 1 && b->nb >= SIM_NB_TEST &&
+		 (b->nb & (b->nb - 1)) == 0)
+		b->fresh = 1; /* 128, 256, 512 observations: a look too, for
+			       * a quantity that is a small share of the
+			       * messages (multicasts) */
 }
 
 /* Mean of the interval's batch means and the 95 % half-width (stats.c:
