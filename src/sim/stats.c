@@ -33,9 +33,9 @@
  *    1024 tested batches give 128, 256, 256, 512 batches of the
  *    interval, each at least as long as the tested ones.  The count is
  *    capped at 512 by the memory; the t quantile with 255 degrees of
- *    freedom is within 0.3 % of the normal's, and the variance estimate
- *    is then within about 9 % (one standard error), so growing further
- *    would not change an interval measurably.
+ *    freedom is within 0.5 % of the normal's, and the variance estimate
+ *    is then within about 6 % (one standard error, sqrt(2 / 511)), so
+ *    growing further would change an interval little.
  *
  * 4. Autocorrelation (Skart's first-order autoregressive adjustment):
  *    with phi the lag-1 autocorrelation of the k batch means of the
