@@ -484,9 +484,8 @@ END_TEST
  * a second stage far longer than the cut allows; the second stage had
  * measured fewer messages than the pilot when cut, so the row is the
  * pilot's, its interval wider than asked.  Cut later, the second stage
- * has more messages but no interval of its own yet (its batches have
- * not passed the test): the pilot's row again; cut later still, the
- * second stage's own. */
+ * has more, and an interval (its batches are the pilot's length): its
+ * own row. */
 START_TEST(test_cut_keeps)
 {
 	struct ml_sim_params p;
@@ -505,9 +504,6 @@ START_TEST(test_cut_keeps)
 	ck_assert(isfinite(r.latency_ci) && r.latency_ci > p.ci * r.latency);
 	ck_assert(isfinite(r.accepted) && r.accepted > 0);
 	p.max_cycles = 400000;
-	ck_assert_int_eq(ml_sim_run(&p, &r, NULL), ML_ENOCONV);
-	ck_assert_uint_eq(r.messages, 65536);
-	p.max_cycles = 1000000;
 	ck_assert_int_eq(ml_sim_run(&p, &r, NULL), ML_ENOCONV);
 	ck_assert(r.messages > 65536);
 	ck_assert(isfinite(r.latency) && isfinite(r.latency_ci) &&
@@ -678,9 +674,9 @@ END_TEST
  * that standard deviation over 40 runs is about 11 %).  The runs carry
  * no bias: the mean of the 40 estimates lies within its own 95 %
  * interval, widened by the long-run mean's 0.06, of the long-run mean.
- * Each run's interval meets the target, or a second stage's at most
- * SIM_CI_SLACK (1.25) times it, and their mean relative half-width is at
- * most ci.  The oldest rule (batches of 64 messages, 10 of them, no
+ * Each run's interval is within 1.25 times the target (a pilot's meets
+ * it; a second stage's is the target on average), and their mean
+ * relative half-width is at most ci.  The oldest rule (batches of 64 messages, 10 of them, no
  * independence test, no minimum) covered in 30 of these 40 runs; the
  * rule before this one (16 batches, Stein's half-width) in 39, with
  * intervals 1.3 times the spread (it fails near saturation on larger

@@ -239,6 +239,10 @@ struct batches {
 	double cur_sum;
 	int indep; /* a trace: the observations need no test */
 	int fresh; /* the batches filled since the last look */
+	/* not 0: the batches of the interval hold at least this many
+	 * observations and are not tested (a second stage, whose pilot's
+	 * batches of that size passed the test; sim.c) */
+	unsigned long fixed_m;
 };
 
 /* Batches of one message; independent: the observations need no test
@@ -276,6 +280,9 @@ static inline void ml_batches_add(struct batches *b, double x)
  * autoregressive and skewness adjustments); NaN before the batches pass
  * the test.  Returns the number of batches of the interval (0 before). */
 unsigned ml_batches_ci(const struct batches *b, double *mean, double *half);
+/* Observations per batch of the first grouping that passes the test of
+ * independence (stats.c, step 2), 0 when none does. */
+unsigned long ml_batches_tested(const struct batches *b);
 
 /* Skart's interval from k >= 8 batch means y (in time order): the
  * estimates behind it, for the tests. */
@@ -419,6 +426,7 @@ struct sim {
 	 * stage; a message counts when its measured field equals it) */
 	double need;
 	unsigned epoch;
+	int looked; /* a look past min_messages has been made */
 	/* the pilot's results, and its messages of the quantity: what a
 	 * run cut in the second stage reports when the second stage has
 	 * measured fewer */

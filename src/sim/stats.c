@@ -158,12 +158,59 @@ int ml_skart_interval(const double *y, unsigned k, struct ml_bm_ci *r)
 	return 0;
 }
 
+/* Step 2: the fine batches grouped gs at a time into g[0 .. k_t - 1],
+ * from the end (the oldest left over). */
+static unsigned group(const struct batches *b, unsigned gs, double *g)
+{
+	unsigned i, j, k_t = b->nb / gs;
+	const double *x = b->mean + (b->nb - k_t * gs);
+
+	for (i = 0; i < k_t; i++) {
+		g[i] = 0;
+		for (j = 0; j < gs; j++)
+			g[i] += x[i * gs + j];
+		g[i] /= gs;
+	}
+	return k_t;
+}
+
+/* The shortest grouping whose means look independent (0: none); with
+ * fixed_m, the shortest whose batches hold fixed_m, untested.  Its
+ * group means in g, their number in *k_t. */
+static unsigned grouping(const struct batches *b, double *g, unsigned *k_t)
+{
+	unsigned gs = 1;
+
+	if (b->fixed_m) {
+		while ((unsigned long)gs * b->size < b->fixed_m)
+			gs *= 2;
+		if (b->nb / gs < SIM_NB_TEST)
+			return 0;
+		*k_t = group(b, gs, g);
+		return gs;
+	}
+	for (; b->nb / gs >= SIM_NB_TEST; gs *= 2) {
+		*k_t = group(b, gs, g);
+		if (ml_von_neumann_random(g, *k_t))
+			return gs;
+	}
+	return 0;
+}
+
+unsigned long ml_batches_tested(const struct batches *b)
+{
+	double g[SIM_NB_MAX];
+	unsigned k_t;
+	unsigned gs = b->indep ? 1 : grouping(b, g, &k_t);
+
+	return gs * b->size;
+}
+
 unsigned ml_batches_ci(const struct batches *b, double *mean, double *half)
 {
 	double g[SIM_NB_MAX];
 	struct ml_bm_ci r;
-	unsigned i, j, gs, e, k, k_t = 0, nb = b->nb;
-	const double *x;
+	unsigned i, j, e, k, k_t = 0, nb = b->nb;
 
 	*mean = *half = NAN;
 	if (b->indep) {
@@ -173,21 +220,7 @@ unsigned ml_batches_ci(const struct batches *b, double *mean, double *half)
 		*half = ml_t_half(gsl_stats_sd_m(b->mean, 1, nb, *mean), nb);
 		return nb;
 	}
-	/* 2: the shortest grouping whose means look independent; groups
-	 * are formed from the end, the oldest fine batches left over */
-	for (gs = 1; nb / gs >= SIM_NB_TEST; gs *= 2) {
-		k_t = nb / gs;
-		x = b->mean + (nb - k_t * gs);
-		for (i = 0; i < k_t; i++) {
-			g[i] = 0;
-			for (j = 0; j < gs; j++)
-				g[i] += x[i * gs + j];
-			g[i] /= gs;
-		}
-		if (ml_von_neumann_random(g, k_t))
-			break;
-	}
-	if (nb / gs < SIM_NB_TEST)
+	if (grouping(b, g, &k_t) == 0)
 		return 0;
 	/* 3: merge 2^e of them, the count growing as the root of k_t */
 	for (e = 0; (k_t >> (2 * (e + 1))) >= SIM_NB_TEST; e++)
