@@ -175,6 +175,32 @@ START_TEST(test_von_neumann)
 }
 END_TEST
 
+/* A run too short for the rule's 128 tested batches (AR(1), phi = 0.95,
+ * correlation time 39, 8192 observations: batches of 64 carry a lag-1
+ * autocorrelation near 0.15) has no interval for the stopping rule, but
+ * its report tries fewer, longer batches (at least 16) and gives one. */
+START_TEST(test_report_fallback)
+{
+	gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+	struct batches *b = malloc(sizeof(*b));
+	double mean, half;
+	unsigned k;
+
+	ck_assert_ptr_nonnull(b);
+	gsl_rng_set(g, 3);
+	ml_batches_init(b, 0);
+	ar1(g, b, 8192, 10, 0.95, 0);
+	ck_assert_uint_eq(ml_batches_ci(b, &mean, &half), 0);
+	ck_assert(isnan(half));
+	k = ml_batches_ci_report(b, &mean, &half);
+	ck_assert_uint_ge(k, SIM_NB_REPORT);
+	ck_assert_uint_lt(k, SIM_NB_TEST);
+	ck_assert(isfinite(half) && half > 0);
+	free(b);
+	gsl_rng_free(g);
+}
+END_TEST
+
 Suite *suite_sim_stats(void);
 
 Suite *suite_sim_stats(void)
@@ -187,6 +213,7 @@ Suite *suite_sim_stats(void)
 	tcase_add_test(tc, test_skart_hand);
 	tcase_add_loop_test(tc, test_ar1_coverage, 0, 2);
 	tcase_add_test(tc, test_von_neumann);
+	tcase_add_test(tc, test_report_fallback);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -360,12 +360,12 @@ static int saturation_test(struct sim *s)
 	       s->now - s->short_since >= 8 * SAT_EVERY;
 }
 
-/* The 95 % half-width of a latency column. */
+/* The 95 % half-width of a latency column, as reported. */
 static double half_of(const struct batches *b)
 {
 	double mean, half;
 
-	ml_batches_ci(b, &mean, &half);
+	ml_batches_ci_report(b, &mean, &half);
 	return half;
 }
 

@@ -229,6 +229,8 @@ struct gev {
  * while at least SIM_NB_TEST groups remain, at level SIM_VN_ALPHA. */
 #define SIM_NB_MAX   1024
 #define SIM_NB_TEST  128
+/* the fewest groups a run's final report may test (stats.c, step 6) */
+#define SIM_NB_REPORT 16
 #define SIM_VN_ALPHA 0.2
 
 struct batches {
@@ -280,6 +282,11 @@ static inline void ml_batches_add(struct batches *b, double x)
  * autoregressive and skewness adjustments); NaN before the batches pass
  * the test.  Returns the number of batches of the interval (0 before). */
 unsigned ml_batches_ci(const struct batches *b, double *mean, double *half);
+/* The same for a run's final report: when no grouping of at least
+ * SIM_NB_TEST batches passes the test, groupings down to SIM_NB_REPORT
+ * are tried (a fixed-length or cut run too short for the rule's). */
+unsigned ml_batches_ci_report(const struct batches *b, double *mean,
+			      double *half);
 /* Observations per batch of the first grouping that passes the test of
  * independence (stats.c, step 2), 0 when none does. */
 unsigned long ml_batches_tested(const struct batches *b);

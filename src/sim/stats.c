@@ -57,6 +57,12 @@
  *    latency) moves it upwards; we report the symmetric interval that
  *    contains it, half-width se max(G(t), -G(-t)).
  *
+ * 6. A run's report (fixed length, or cut) whose batches pass the test
+ *    with no grouping of 128 tries on down to SIM_NB_REPORT = 16 groups
+ *    (Schmeiser's 10 to 30 batches): the test has little power there,
+ *    so such an interval is the best the run's length allows, not one
+ *    the stopping rule would accept.
+ *
  * A trace's messages are not a stationary sequence: its interval is the
  * plain Student t interval of the fine batches (one message each until
  * 1024 are held).  The stopping rule is in sim.c (converged()).
@@ -177,19 +183,20 @@ static unsigned group(const struct batches *b, unsigned gs, double *g)
 /* The shortest grouping whose means look independent (0: none); with
  * fixed_m, the shortest whose batches hold fixed_m, untested.  Its
  * group means in g, their number in *k_t. */
-static unsigned grouping(const struct batches *b, double *g, unsigned *k_t)
+static unsigned grouping(const struct batches *b, double *g, unsigned *k_t,
+			 unsigned min_groups)
 {
 	unsigned gs = 1;
 
 	if (b->fixed_m) {
 		while ((unsigned long)gs * b->size < b->fixed_m)
 			gs *= 2;
-		if (b->nb / gs < SIM_NB_TEST)
+		if (b->nb / gs < min_groups)
 			return 0;
 		*k_t = group(b, gs, g);
 		return gs;
 	}
-	for (; b->nb / gs >= SIM_NB_TEST; gs *= 2) {
+	for (; b->nb / gs >= min_groups; gs *= 2) {
 		*k_t = group(b, gs, g);
 		if (ml_von_neumann_random(g, *k_t))
 			return gs;
@@ -201,12 +208,13 @@ unsigned long ml_batches_tested(const struct batches *b)
 {
 	double g[SIM_NB_MAX];
 	unsigned k_t;
-	unsigned gs = b->indep ? 1 : grouping(b, g, &k_t);
+	unsigned gs = b->indep ? 1 : grouping(b, g, &k_t, SIM_NB_TEST);
 
 	return gs * b->size;
 }
 
-unsigned ml_batches_ci(const struct batches *b, double *mean, double *half)
+static unsigned batches_ci(const struct batches *b, double *mean, double *half,
+			   unsigned min_groups)
 {
 	double g[SIM_NB_MAX];
 	struct ml_bm_ci r;
@@ -220,7 +228,7 @@ unsigned ml_batches_ci(const struct batches *b, double *mean, double *half)
 		*half = ml_t_half(gsl_stats_sd_m(b->mean, 1, nb, *mean), nb);
 		return nb;
 	}
-	if (grouping(b, g, &k_t) == 0)
+	if (grouping(b, g, &k_t, min_groups) == 0)
 		return 0;
 	/* 3: merge 2^e of them, the count growing as the root of k_t */
 	for (e = 0; (k_t >> (2 * (e + 1))) >= SIM_NB_TEST; e++)
@@ -237,4 +245,17 @@ unsigned ml_batches_ci(const struct batches *b, double *mean, double *half)
 	*mean = r.mean;
 	*half = r.half;
 	return k;
+}
+
+unsigned ml_batches_ci(const struct batches *b, double *mean, double *half)
+{
+	return batches_ci(b, mean, half, SIM_NB_TEST);
+}
+
+unsigned ml_batches_ci_report(const struct batches *b, double *mean,
+			      double *half)
+{
+	unsigned k = batches_ci(b, mean, half, SIM_NB_TEST);
+
+	return k ? k : batches_ci(b, mean, half, SIM_NB_REPORT);
 }
