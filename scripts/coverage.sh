@@ -52,7 +52,7 @@ t8b8-75-fix91000 m4-75-fix180000 m4-50-fix270000
 t8b8-50-ci05 t8b8-25-ci05 t4-75-ci05 t4-50-ci05 t4-25-ci05
 t8b8-90-ci02 t8b8-75-ci02 m4-90-ci02 t4-90-ci02 t4-75-ci02
 t8-90-ci05 t8-75-ci05 t8-50-ci05 t8-25-ci05
-t8b8-50-fix120000 t8b8-25-fix240000 m4-25-fix540000 t4-90-fix140000
+t8b8-50-fix140000 t8b8-25-fix280000 m4-25-fix540000 t4-90-fix140000
 t4-75-fix170000 t4-50-fix250000 t4-25-fix500000"
 # shellcheck disable=SC2086 # one cell per word
 [ $# -gt 0 ] || set -- $all
