@@ -1,49 +1,130 @@
 #!/bin/sh
-# coverage.sh - the long coverage study of SPEC 7.3 (man page
-# mcastlat-simulate(1), MEASUREMENT): for two networks at 25, 50, 75 and
-# 90 % of their saturation rate, SEEDS runs (SEEDS8 on the 8x8 torus) to
-# the default --ci 0.02 and the fraction whose 95 % interval holds the
-# long-run mean (from 8 runs of 2 10^7 cycles, 10^7 on the 8x8; 16 at
-# 90 %, where the latency varies most).  A correct interval covers it in
-# about 95 % of runs; the binomial standard error is printed beside,
-# and the runs' mean half-width beside 1.96 standard deviations of their
-# estimates (the two agree when the intervals are as wide as they should
-# be).  Takes about two hours of a core (nice it; near saturation a run
-# to 2 % takes millions of messages).  `make check` runs a short form
-# (tests/check_sim.c, coverage).
+# coverage.sh - the coverage study of SPEC 7.3 (man page
+# mcastlat-simulate(1), MEASUREMENT): for each cell (a network, a load
+# as a share of its saturation rate, and a run length: --ci 0.05,
+# --ci 0.02 or a fixed --cycles), SEEDS runs, and the fraction whose 95 %
+# interval holds the long-run mean, with its binomial standard error;
+# the runs' mean half-width beside 1.96 standard deviations of their
+# estimates (the two agree when the intervals are as wide as they
+# should be); and the mean of the estimates with its own 95 % interval
+# beside the long-run mean (a bias from stopping shows as a gap).  The
+# long-run mean comes from LONG fixed-length runs of other seeds whose
+# total length is 50 times the mean length of the cell's runs (LONGX).
 #
-#   8x8 torus, DOR, 2 VCs, 2-flit buffers, R = 2, unicasts of 16 flits:
-#     saturation at about rate 0.0125 (scripts/bench_sim.c)
-#   4x4 torus, likewise, unicasts of 8 flits: saturation at about 0.041
-#     (0.33 flits/node/cycle)
-#
-#   SEEDS=100 SEEDS8=50 nice sh scripts/coverage.sh > coverage.txt
+#   sh scripts/coverage.sh [CELL...]     default: every cell below
 #   scripts/coverage.sh -h|--help
+#
+# Each run appends a line to $B/coverage/CELL.runs (seed, latency,
+# latency_ci, messages, status) and each long run to NETWORK-LOAD.long,
+# so a cut study resumes where it stopped (delete the files to redo).
+# One thread unless COV_THREADS=2.  All cells take many hours of a
+# core; nice it.  `make check` runs a short form (tests/check_sim.c,
+# coverage).
+#
+# Networks (DOR, R = 2, uniform unicasts), saturation rates from
+# simulate --saturation (resolution 1 %):
+#   t4    4x4 torus, 2 VCs, 2-flit buffers, M = 8     0.041
+#   t8    8x8 torus, 2 VCs, 2-flit buffers, M = 16    0.0125
+#   t8b8  8x8 torus, 2 VCs, 8-flit buffers, M = 16    0.01836
+#   m4    4x4 mesh, 1 VC, 2-flit buffers, M = 8       0.03828
+# Cells are NETWORK-PCT-MODE, MODE ci05, ci02 or fixN (--cycles N, at
+# least 80000 measured messages); the first line of cells below is what
+# the man page's table shows, the rest is not yet measured.
 set -eu
 here=${0%/*}
 [ "$here" != "$0" ] || here=.
 # shellcheck source=scripts/common.sh
 . "$here/common.sh"
-[ $# -eq 0 ] || ml_bad_usage "takes no arguments (SEEDS=N in the environment)"
 cd "$here/.."
 B=${BUILD:-build}
-SEEDS=${SEEDS:-100}
-SEEDS8=${SEEDS8:-50}
+SEEDS=${SEEDS:-50}
+LONG=${LONG:-4}
+LONGX=${LONGX:-50}
 [ -f libmcastlat.a ] || make libmcastlat.a >/dev/null
-mkdir -p "$B/bench"
+mkdir -p "$B/bench" "$B/coverage"
 gsl=$(pkg-config --cflags --libs gsl)
 # shellcheck disable=SC2086 # one word per flag
 ${CC:-cc} -O2 -Iinclude -o "$B/bench/coverage_sim" scripts/coverage_sim.c \
 	libmcastlat.a $gsl -lpthread -lm
-run() { # name topology k dims flits saturation long-cycles seeds
-	for pct in 25 50 75 90; do
-		rate=$(awk "BEGIN { printf \"%.6g\", $6 * $pct / 100 }")
-		long=8
-		[ "$pct" -lt 90 ] || long=16
-		printf '%s, %s %% of saturation: ' "$1" "$pct"
-		COV_LONG_RUNS=$long "$B/bench/coverage_sim" "$2" "$3" "$4" \
-			"$5" "$rate" "$8" 0.02 "$7"
-	done
+out=$B/coverage
+all="t8b8-90-ci05 t8b8-75-ci05 m4-90-ci05 m4-75-ci05 m4-50-ci05
+m4-25-ci05 t4-90-ci05 m4-75-ci02 t8b8-90-fix84000 m4-90-fix150000
+t8b8-75-fix91000 m4-75-fix180000 m4-50-fix270000
+t8b8-50-ci05 t8b8-25-ci05 t4-75-ci05 t4-50-ci05 t4-25-ci05
+t8b8-90-ci02 t8b8-75-ci02 m4-90-ci02 t4-90-ci02 t4-75-ci02
+t8-90-ci05 t8-75-ci05 t8-50-ci05 t8-25-ci05
+t8b8-50-fix140000 t8b8-25-fix280000 m4-25-fix540000 t4-90-fix140000
+t4-75-fix170000 t4-50-fix250000 t4-25-fix500000"
+# shellcheck disable=SC2086 # one cell per word
+[ $# -gt 0 ] || set -- $all
+
+net() { # sets topo k flits buf sat nodes
+	case $1 in
+	t4) topo=torus k=4 flits=8 buf=2 sat=0.041 nodes=16 ;;
+	t8) topo=torus k=8 flits=16 buf=2 sat=0.0125 nodes=64 ;;
+	t8b8) topo=torus k=8 flits=16 buf=8 sat=0.01836 nodes=64 ;;
+	m4) topo=mesh k=4 flits=8 buf=2 sat=0.03828 nodes=16 ;;
+	*) ml_bad_usage "$1: unknown network" ;;
+	esac
 }
-run "4x4 torus, M = 8" torus 4 2 8 0.041 20000000 "$SEEDS"
-run "8x8 torus, M = 16" torus 8 2 16 0.0125 10000000 "$SEEDS8"
+
+for cell in "$@"; do
+	IFS=- read -r n pct mode <<EOF
+$cell
+EOF
+	net "$n"
+	rate=$(awk "BEGIN { printf \"%.4g\", $sat * $pct / 100 }")
+	ci=0.05 cyc=
+	case $mode in
+	ci05) ;;
+	ci02) ci=0.02 ;;
+	fix*) cyc=${mode#fix} ;;
+	*) ml_bad_usage "$cell: unknown mode" ;;
+	esac
+	runs=$out/$cell.runs
+	have=0
+	[ ! -f "$runs" ] || have=$(wc -l < "$runs")
+	if [ "$have" -lt "$SEEDS" ]; then
+		COV_OUT=$runs COV_BUFFER=$buf COV_THREADS=${COV_THREADS:-1} \
+		COV_SEED0=$((1000 + have)) COV_CYCLES=$cyc \
+			"$B/bench/coverage_sim" "$topo" "$k" 2 "$flits" "$rate" \
+			$((SEEDS - have)) "$ci" 0 0 > /dev/null
+	fi
+	# the long runs: LONGX times the cell's mean length in all, in
+	# LONG runs, and never shorter than those of another cell
+	long=$out/$n-$pct.long
+	cycles=$(awk -v n="$nodes" -v r="$rate" -v L="$LONG" -v x="$LONGX" \
+		'{ s += $4; c++ }
+		END { printf "%d", x * s / c / (n * r) / L + 20000 / (n * r) }' \
+		"$runs")
+	i=0
+	[ ! -f "$long" ] || i=$(wc -l < "$long")
+	while [ "$i" -lt "$LONG" ]; do
+		"$mcastlat" simulate --topology "$topo" --k "$k" --flits "$flits" \
+			--buffer "$buf" --rate "$rate" --cycles "$cycles" \
+			--max-cycles $((cycles * 10)) --seed $((1073741824 + i)) \
+			--format csv --no-header --columns latency,messages,status \
+			>> "$long"
+		i=$((i + 1))
+	done
+	awk -F, -v cell="$cell" -v runs="$runs" '
+	{ L[++nl] = $1; ls += $1; lq += $1 * $1; lm_n += $2 }
+	END {
+		lm = ls / nl; lsd = sqrt((lq - nl * lm * lm) / (nl - 1))
+		lh = (nl == 4 ? 3.182 : 2.0) * lsd / sqrt(nl)
+		while ((getline line < runs) > 0) {
+			split(line, f, " ")
+			if (f[5] != "ok" || f[3] == "nan") { bad++; continue }
+			k++; c += (f[2] - lm <= f[3] && lm - f[2] <= f[3])
+			s += f[2]; q += f[2] * f[2]; h += f[3] / f[2]; m += f[4]
+		}
+		e = s / k; sd = sqrt((q - k * e * e) / (k - 1))
+		printf "%s: coverage %.3f +- %.3f (%d/%d, %d without an " \
+		       "interval) half-width %.2f%% (1.96 sd %.2f%%) " \
+		       "messages %.0f long-run %.3f +- %.3f (%.0fx) " \
+		       "estimates %.3f +- %.3f\n", cell, c / k,
+		       sqrt(c / k * (1 - c / k) / k), c, k, bad, 100 * h / k,
+		       196 * sd / e, m / k, lm, lh, lm_n / (m / k), e,
+		       2.0 * sd / sqrt(k)
+	}' "$long"
+done

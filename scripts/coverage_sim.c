@@ -14,12 +14,19 @@
  *
  *   coverage_sim torus|mesh K DIMS FLITS RATE SEEDS CI LONG_CYCLES [MEAN]
  *
+ * Environment: COV_BUFFER (flits per VC buffer, default 2), COV_THREADS
+ * (1 or 2, default 2), COV_OUT (a file to which each run appends a line:
+ * seed, latency, latency_ci, messages, status), COV_CYCLES (fixed-length runs
+ * of that many cycles instead of runs to CI), COV_LONG_RUNS, COV_SEED0,
+ * COV_WARMUP.
+ *
  * prints one line: rate, coverage, its binomial standard error, mean
  * relative half-width and, to compare with it, 1.96 standard deviations
  * of the runs' estimates, mean measured messages, the long-run mean and
  * its half-width, and the mean of the runs' estimates with its 95 %
- * interval (a bias of the runs shows as a gap between the two means).  With MEAN given, the long runs are skipped (a library
- * without fixed-length runs: define OLD_LIB).  Two threads.
+ * interval (a bias of the runs shows as a gap between the two means).
+ * With MEAN given, the long runs are skipped (a library without
+ * fixed-length runs: define OLD_LIB).  Two threads unless COV_THREADS.
  */
 #include <math.h>
 #include <pthread.h>
@@ -32,15 +39,16 @@
 #include "mcastlat/sim.h"
 
 #define LONG_RUNS_MAX 64
-#define THREADS	      2
+#define THREADS_MAX   2
 
 static struct ml_sim_params base;
 static unsigned nseeds, next_job, long_runs = 8;
 static double truth;
-static unsigned seed0 = 1000;
+static unsigned seed0 = 1000, threads = THREADS_MAX;
 static unsigned covered, done_ok;
 static double sum_half, sum_msgs, sum_lat, sq_lat;
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static FILE *runs_out; /* COV_OUT: one line per run */
 
 static void *worker(void *arg)
 {
@@ -59,6 +67,11 @@ static void *worker(void *arg)
 		p.seed = seed0 + j;
 		st = ml_sim_run(&p, &r, NULL);
 		pthread_mutex_lock(&mu);
+		if (runs_out)
+			fprintf(runs_out, "%lu %.17g %.17g %llu %s\n", p.seed,
+				r.latency, r.latency_ci,
+				(unsigned long long)r.messages,
+				ml_status_word(st));
 		if (st == ML_OK && isfinite(r.latency_ci)) {
 			done_ok++;
 			covered += fabs(r.latency - truth) <= r.latency_ci;
@@ -94,7 +107,7 @@ static int long_run(unsigned long long cycles, double *mean, double *half)
 	struct long_job j[LONG_RUNS_MAX];
 	pthread_t th[LONG_RUNS_MAX];
 	double s = 0, q = 0;
-	int i, n = (int)long_runs;
+	int i, n = (int)long_runs, T = (int)threads;
 
 	for (i = 0; i < n; i++) {
 		j[i].p = base;
@@ -102,10 +115,10 @@ static int long_run(unsigned long long cycles, double *mean, double *half)
 		j[i].p.cycles = cycles;
 		j[i].p.max_cycles = cycles * 10;
 		pthread_create(&th[i], NULL, long_worker, &j[i]);
-		if (i % THREADS == THREADS - 1 || i == n - 1) {
+		if (i % T == T - 1 || i == n - 1) {
 			int k;
 
-			for (k = i - i % THREADS; k <= i; k++)
+			for (k = i - i % T; k <= i; k++)
 				pthread_join(th[k], NULL);
 		}
 	}
@@ -127,7 +140,7 @@ static int long_run(unsigned long long cycles, double *mean, double *half)
 
 int main(int argc, char **argv)
 {
-	pthread_t th[THREADS];
+	pthread_t th[THREADS_MAX];
 	double half = 0, cov, se, spread, est, est_half;
 	int i;
 
@@ -154,6 +167,21 @@ int main(int argc, char **argv)
 			LONG_RUNS_MAX);
 		return 2;
 	}
+	if (getenv("COV_BUFFER"))
+		base.buffer = (unsigned)atoi(getenv("COV_BUFFER"));
+	if (getenv("COV_THREADS"))
+		threads = (unsigned)atoi(getenv("COV_THREADS"));
+	if (threads < 1 || threads > THREADS_MAX) {
+		fprintf(stderr, "coverage_sim: COV_THREADS: 1..%d\n",
+			THREADS_MAX);
+		return 2;
+	}
+	if (getenv("COV_OUT") && !(runs_out = fopen(getenv("COV_OUT"), "a"))) {
+		perror("coverage_sim: COV_OUT");
+		return 2;
+	}
+	if (runs_out) /* line by line: a cut study keeps its runs */
+		setvbuf(runs_out, NULL, _IOLBF, 0);
 	if (getenv("COV_SEED0"))
 		seed0 = (unsigned)atoi(getenv("COV_SEED0"));
 #ifndef OLD_LIB
@@ -171,9 +199,9 @@ int main(int argc, char **argv)
 			return 1;
 #endif
 	}
-	for (i = 0; i < THREADS; i++)
+	for (i = 0; i < (int)threads; i++)
 		pthread_create(&th[i], NULL, worker, NULL);
-	for (i = 0; i < THREADS; i++)
+	for (i = 0; i < (int)threads; i++)
 		pthread_join(th[i], NULL);
 	cov = done_ok ? (double)covered / done_ok : NAN;
 	se = done_ok ? sqrt(cov * (1 - cov) / done_ok) : NAN;
@@ -200,5 +228,7 @@ int main(int argc, char **argv)
 	       base.rate, cov, se, covered, done_ok,
 	       done_ok ? 100 * sum_half / done_ok : NAN, spread,
 	       done_ok ? sum_msgs / done_ok : NAN, truth, half, est, est_half);
+	if (runs_out)
+		fclose(runs_out);
 	return 0;
 }

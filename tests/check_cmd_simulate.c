@@ -205,6 +205,7 @@ struct seen {
 	int calls;
 	double last;
 	char detail[160];
+	char with_interval[160]; /* the last detail that gave one */
 };
 
 static void hook(void *arg, double done, const char *detail)
@@ -215,6 +216,9 @@ static void hook(void *arg, double done, const char *detail)
 	s->last = done;
 	s->calls++;
 	snprintf(s->detail, sizeof(s->detail), "%s", detail ? detail : "");
+	if (strstr(s->detail, "k cycles, interval "))
+		snprintf(s->with_interval, sizeof(s->with_interval), "%s",
+			 s->detail);
 }
 
 /*
@@ -237,7 +241,8 @@ START_TEST(test_point_progress)
 	ck_assert_uint_le(cmd->nopts, 64);
 	ck_assert_uint_le(cmd->ncols, 64);
 	/* The defaults, as the engine would fill them, then a small mesh
-	 * whose interval target cannot be met. */
+	 * whose interval target cannot be met, at a load where its batches
+	 * pass the independence test within the run. */
 	for (i = 0; i < cmd->nopts; i++) {
 		const struct ml_opt *o = &cmd->opts[i];
 		struct ml_vlist vl;
@@ -266,7 +271,9 @@ START_TEST(test_point_progress)
 		else if (strcmp(o->name, "max-cycles") == 0)
 			v[i].i = 100000;
 		else if (strcmp(o->name, "rate") == 0)
-			v[i].r = 0.01;
+			v[i].r = 0.005; /* 0.16 flits/node/cycle: an interval
+					 * (0.01, near saturation with 32-flit
+					 * messages, has none in 10^5 cycles) */
 	}
 	for (i = 0; i < cmd->nopts; i++)
 		if (strcmp(cmd->opts[i].name, "warmup") == 0)
@@ -274,9 +281,12 @@ START_TEST(test_point_progress)
 	st = cmd->eval(&pt, out);
 	ck_assert_int_eq(st, ML_ENOCONV);
 	ck_assert_int_ge(s.calls, 5);
-	ck_assert_ptr_nonnull(strstr(s.detail, "k cycles, interval "));
+	/* the interval comes and goes as the batches fill and merge (the
+	 * test of independence passes at some lengths and not at others) */
+	ck_assert_msg(s.with_interval[0] != '\0', "%s", s.detail);
 	snprintf(want, sizeof(want), "of the mean (target %.3g%%)", 1e-4);
-	ck_assert_ptr_nonnull(strstr(s.detail, want));
+	ck_assert_ptr_nonnull(strstr(s.with_interval, want));
+	ck_assert_ptr_nonnull(strstr(s.detail, "(target 0.0001%)"));
 }
 END_TEST
 

@@ -114,7 +114,7 @@ struct ml_sim_params {
 				      * length (sim.c, converged()) */
 	enum ml_sim_ci_on ci_on;     /* the quantity ci applies to */
 	unsigned long min_messages;  /* measured, of any kind, before the
-				      * pilot may fix the run's length */
+				      * pilot (sim.c, converged()) */
 	unsigned long long cycles;   /* not 0: measure exactly this many
 				      * cycles, no interval target */
 	unsigned long long max_cycles;
@@ -186,12 +186,16 @@ ML_API enum ml_status ml_sim_validate(const struct ml_sim_params *p,
 				      struct ml_diag *d);
 
 /*
- * Simulate the point.  Returns ML_OK (the interval target was met, or
- * the cycles of a fixed-length run were measured), ML_ENOCONV
- * (max_cycles reached first; with cycles, before the warm-up ended), ML_SATURATED, ML_DEADLOCK,
- * ML_ENOMEM, or ML_EINVAL as ml_sim_validate.  *res is filled for every
- * status but ML_EINVAL and ML_ENOMEM (measured values so far; NaN where
- * nothing was measured).
+ * Simulate the point.  Returns ML_OK (the pilot met the target, or the
+ * second stage it fixed was measured, or the cycles of a fixed-length
+ * run were), ML_ENOCONV (max_cycles reached first; with cycles, before
+ * the warm-up ended), ML_SATURATED, ML_DEADLOCK, ML_ENOMEM, or ML_EINVAL
+ * as ml_sim_validate.  *res is filled for every status but ML_EINVAL and
+ * ML_ENOMEM: the values measured so far, each latency with its interval
+ * (NaN where nothing was measured, or where a column's batches have not
+ * passed the test of independence); after a second stage, that stage's
+ * alone, or the pilot's when a run cut by max_cycles has measured fewer
+ * messages of the quantity, or no interval yet, in its second stage.
  */
 ML_API enum ml_status ml_sim_run(const struct ml_sim_params *p,
 				 struct ml_sim_result *res, struct ml_diag *d);

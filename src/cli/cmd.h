@@ -221,6 +221,11 @@ struct ml_command {
 	 * same order (tests/cli/statuses.sh).  NULL: every status.
 	 */
 	const struct ml_status_doc *statuses;
+	/* A status other than ML_OK whose rows keep their results as ok
+	 * rows do (SPEC 1.2: simulate's no-convergence keeps what it
+	 * measured); ML_OK: none, the results of any other status print as
+	 * nan. */
+	enum ml_status keeps;
 	/*
 	 * mcastlat fit (fit/fit_cmd.c); fit_model NULL: the command cannot be
 	 * fitted.  fit_params converts one point's option values to the

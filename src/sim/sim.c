@@ -5,14 +5,13 @@
  *
  * Stopping.  Generated traffic: whenever the batches of the quantity
  * the run is about (ci_on: all messages, or multicasts) fill (stats.c),
- * the first look at which they have passed the independence test, give
- * at least 10 batches of the interval, and min_messages messages have
- * been measured fixes the run's length from its 95 % half-width (the
- * length that brings it to ci times the mean), and the run stops with
- * ML_OK at the first look past that length whose interval (never
- * narrower than Stein's) meets the target (converged()); with
- * cycles set instead, it stops with ML_OK exactly cycles after the first
- * measured message was generated (max_cycles then bounds the warm-up).
+ * the first look at which they give an interval and min_messages have
+ * been measured is the pilot, which stops the run with ML_OK or fixes
+ * the length and the batch size of a second stage that measures afresh
+ * (converged(), restart()); the run then stops with ML_OK at that
+ * length; with cycles set instead, it stops
+ * with ML_OK exactly cycles after the first measured message was
+ * generated (max_cycles then bounds the warm-up).
  * It stops with ML_SATURATED as soon as the
  * source queues hold more than max_queue messages, or (tested every 1024
  * cycles) when at least SAT_MIN measured messages have been generated and
@@ -21,8 +20,9 @@
  * test is not enough: a broadcast offers its (N - 1) M flits at once, and
  * on a 256-node cube a few broadcasts too many in a short window looked
  * like saturation on a network that carries the load); at max_cycles it
- * stops with ML_ENOCONV.  accepted_min and accepted_max come from a
- * count of measured flits per node.  Deadlock (flits in the network, none moved
+ * stops with ML_ENOCONV, keeping what it measured (run_one()).
+ * accepted_min and accepted_max come from a count of measured flits per
+ * node.  Deadlock (flits in the network, none moved
  * for 10 (M + diameter + 100) + R cycles, + prune_wait for trees with pruning)
  * is checked every cycle from the start and wins over everything.  A trace runs
  * until every message is complete (ML_OK), or max_cycles, deadlock or
@@ -40,6 +40,7 @@
 #define MIN_BATCHES    10    /* of the interval, before stopping */
 #define SAT_EVERY      1024  /* cycles between throughput tests */
 #define PROGRESS_EVERY 16384 /* cycles between progress calls */
+
 
 void ml_sim_params_init(struct ml_sim_params *p, enum ml_sim_topology topology)
 {
@@ -348,6 +349,7 @@ static int sim_init(struct sim *s, const struct ml_sim_params *p,
 	ml_batches_init(&s->bat_u, p->trace != NULL);
 	ml_batches_init(&s->bat_m, p->trace != NULL);
 	ml_batches_init(&s->bat_md, p->trace != NULL);
+	s->epoch = 1;
 	return 0;
 }
 
@@ -375,13 +377,19 @@ static int saturation_test(struct sim *s)
 	       s->now - s->short_since >= 8 * SAT_EVERY;
 }
 
-/* The 95 % half-width of a latency column. */
+/* The 95 % half-width of a latency column, as reported. */
 static double half_of(const struct batches *b)
 {
 	double mean, half;
 
-	ml_batches_ci(b, &mean, &half);
+	ml_batches_ci_report(b, &mean, &half);
 	return half;
+}
+
+/* Messages of the quantity the stopping rule judges. */
+static unsigned long long driver_n(const struct sim *s)
+{
+	return s->p->ci_on == ML_SIM_CI_MULTICAST ? s->mlat.n : s->lat.n;
 }
 
 /* The batches of the quantity the stopping rule judges, and how many
@@ -394,39 +402,6 @@ static const struct batches *driver(const struct sim *s, unsigned long long *n)
 	}
 	*n = s->lat.n;
 	return &s->bat;
-}
-
-/* Stein's two-stage half-width for a run of n of the quantity's
- * messages: the pilot's half-width scaled to n, half_pilot sqrt(n_pilot
- * / n), with the pilot's degrees of freedom; 0 before the pilot. */
-static double stein_half(const struct sim *s, unsigned long long n)
-{
-	if (s->pilot_n == 0 || n == 0)
-		return 0;
-	return s->pilot_half * sqrt((double)s->pilot_n / (double)n);
-}
-
-/* The half-width the stopping rule judges and the driver's column
- * reports: the measured one, never narrower than Stein's (converged()
- * says why); NaN stays NaN. */
-static double driver_half(const struct sim *s, unsigned long long n,
-			  double measured)
-{
-	double stein = stein_half(s, n);
-
-	return isfinite(measured) && stein > measured ? stein : measured;
-}
-
-/* The interval of the quantity that stopped the run. */
-static void widen_driver(const struct sim *s, struct ml_sim_result *r)
-{
-	unsigned long long n;
-	double *half = s->p->ci_on == ML_SIM_CI_MULTICAST
-			       ? &r->multicast_latency_ci
-			       : &r->latency_ci;
-
-	driver(s, &n);
-	*half = driver_half(s, n, *half);
 }
 
 static void fill(const struct sim *s, struct ml_sim_result *r)
@@ -443,7 +418,6 @@ static void fill(const struct sim *s, struct ml_sim_result *r)
 	r->multicast_latency_ci = half_of(&s->bat_m);
 	r->multicast_latency_dest = acc_mean(&s->mdest);
 	r->multicast_latency_dest_ci = half_of(&s->bat_md);
-	widen_driver(s, r);
 	for (i = 0; i < s->t.N; i++) {
 		lo = s->node_flits[i] < lo ? s->node_flits[i] : lo;
 		hi = s->node_flits[i] > hi ? s->node_flits[i] : hi;
@@ -484,6 +458,15 @@ static void progress(const struct sim *s, unsigned rep)
 			: 0;
 	} else if (!p->trace) {
 		ml_batches_ci(driver(s, &n), &mean, &half);
+		if (!(half > 0) && s->epoch > 1) {
+			/* the second stage has no interval yet: the pilot's */
+			int mc = p->ci_on == ML_SIM_CI_MULTICAST;
+
+			mean =
+			    mc ? s->pilot.multicast_latency : s->pilot.latency;
+			half = mc ? s->pilot.multicast_latency_ci
+				  : s->pilot.latency_ci;
+		}
 		if (p->progress_info && half > 0 && mean > 0)
 			p->progress_info->half_rel = half / mean;
 		/* the share of the length the pilot fixed, or before the
@@ -545,47 +528,99 @@ static void one_cycle(struct sim *s)
 	ml_net_compact(s);
 }
 
-/* The stopping rule is met.  Two stages, after Stein's two-stage
- * procedure (Ann. Math. Statist. 16, 1945): the first look at which the
- * quantity's batches have passed the independence test, give at least
- * MIN_BATCHES batches of the interval, and min_messages messages of any
- * kind have been measured, is a pilot that fixes the run length the
- * target needs, n (half / (ci mean))^2, never less than the pilot's own.
- * From that length on, the run stops at the first look whose interval
- * meets the target, the interval being the wider of the one measured
- * and Stein's, the pilot's scaled to the run's length (widen_driver()
- * reports the same).
+/* The pilot's messages join the warm-up: the second stage measures
+ * afresh, counting only the messages generated from now on (their
+ * epoch); the messages of the pilot still in flight are not counted. */
+static void restart(struct sim *s)
+{
+	int trace = s->p->trace != NULL;
+
+	s->epoch++;
+	memset(&s->lat, 0, sizeof(s->lat));
+	s->ulat = s->mlat = s->mdest = s->hops = s->chan = s->lat;
+	s->prune = s->branch = s->lat;
+	ml_batches_init(&s->bat, trace);
+	ml_batches_init(&s->bat_u, trace);
+	ml_batches_init(&s->bat_m, trace);
+	ml_batches_init(&s->bat_md, trace);
+	s->offered_flits = s->accepted_flits = 0;
+	memset(s->node_flits, 0, s->t.N * sizeof(*s->node_flits));
+	s->meas_start = s->now;
+	s->meas_generated = 0;
+	s->short_since = 0;
+}
+
+/* The stopping rule, two stages after Stein (Ann. Math. Statist. 16,
+ * 1945), looked at when the quantity's batches fill while the pilot
+ * runs.  The pilot is the first look at which min_messages messages of
+ * any kind have been measured and the quantity's batches give an
+ * interval (stats.c) of at least MIN_BATCHES batches: their test of
+ * independence has passed with batches of m_test messages.  If that is
+ * the very first look past min_messages (a length fixed in advance) and
+ * its interval meets the target, the run stops there.  Otherwise the
+ * pilot fixes the second stage: n = max(n_pilot (half / (ci mean))^2,
+ * n_pilot) messages of the quantity, measured afresh (restart(): the
+ * pilot's messages join the warm-up), in batches of at least m_test
+ * messages, not tested again (the pilot's test chose them; the second
+ * stage is at least as long as the pilot, so they number at least 128).
+ * The run stops when the second stage has measured them, whatever its
+ * interval: its length and batches are fixed before it starts.
  *
- * Why both.  A rule that stops at whichever look first shows a small
- * enough interval favours looks whose variance estimate (and, near
- * saturation, whose mean) happens to be low: on a 4x4 torus at 75 % of
- * saturation such intervals covered the long-run mean in 87 % of runs,
- * and in 90 % when the pilot's length was required as well.  The run's
- * own interval shares the pilot's data, so a pilot whose variance was
- * low makes a short run whose interval is too narrow as well (88 % with
- * the pilot's length and no target); Stein's interval does not share
- * that luck once the run is long, and is never narrower than it should
- * be for the length the pilot chose.  With it the same runs covered in
- * 95 to 98 % (man page, MEASUREMENT, for the whole study). */
+ * Why.  A run whose length depends on its own data is biased wherever
+ * its estimates of the mean and of the variance (or its test of
+ * independence) are correlated with the mean, as they are near
+ * saturation, where a long excursion raises the mean and the variance
+ * and fails the test: the run stops when all are low.  For Stein's rule
+ * with the pilot's data kept, the bias is, to first order, -gamma
+ * sqrt(n_pilot / n) / sqrt(k) standard errors of the final estimate
+ * (gamma: skewness of the pilot's k batch means; the covariance of a
+ * mean and a variance estimate is the third central moment over k): 16
+ * batches and gamma near 3 make it about -0.8, as issue 28 measured.
+ * Stopping at any pilot whose interval is small enough keeps the bias of
+ * the test, whose passing chooses the pilot's length (calm pilots pass
+ * sooner, and stop): 30 runs of an 8x8 torus with 8-flit buffers at 90 %
+ * of saturation that did so averaged 71.7 cycles when they stopped by
+ * 1.05 million messages and 73.2 when they ran 3 million or more.  So
+ * only a pilot of the length fixed in advance may stop the run; that
+ * choice depends on its variance alone, and costs a bias of at most 0.4
+ * r of its standard errors (r: the correlation of its mean and variance
+ * estimates), none where nearly every pilot meets the target (light and
+ * moderate load, where runs stay as short as they were).  The second
+ * stage's data play no part in choosing its length or its batches, so
+ * its mean carries no stopping bias, and its interval is that of a
+ * fixed-length run with batches chosen beforehand: the target on
+ * average, wider in a run that drew long excursions, narrower in a calm
+ * one. */
 static int converged(struct sim *s)
 {
 	unsigned long long n;
 	const struct batches *b = driver(s, &n);
 	double mean, half, need;
+	unsigned long m;
 
-	if (s->lat.n < s->p->min_messages ||
-	    ml_batches_ci(b, &mean, &half) < MIN_BATCHES || !(mean > 0))
+	int first;
+
+	if (s->need > 0)
+		return (double)n >= s->need;
+	if (s->lat.n < s->p->min_messages)
 		return 0;
-	if (s->need == 0) {
-		need = half / (s->p->ci * mean);
-		s->need = (double)n * need * need;
-		if (s->need < (double)n)
-			s->need = (double)n;
-		s->pilot_n = n;
-		s->pilot_half = half;
-	}
-	return (double)n >= s->need &&
-	       driver_half(s, n, half) <= s->p->ci * mean;
+	first = !s->looked;
+	s->looked = 1;
+	if (ml_batches_ci(b, &mean, &half) < MIN_BATCHES || !(mean > 0))
+		return 0;
+	if (first && half <= s->p->ci * mean)
+		return 1;
+	m = ml_batches_tested(b);
+	need = half / (s->p->ci * mean);
+	s->need = fmax((double)n * need * need, (double)n);
+	fill(s, &s->pilot);
+	s->pilot_n = n;
+	restart(s);
+	if (s->p->ci_on == ML_SIM_CI_MULTICAST)
+		s->bat_m.fixed_m = m;
+	else
+		s->bat.fixed_m = m;
+	return 0;
 }
 
 static enum ml_status run_loop(struct sim *s, unsigned rep)
@@ -633,11 +668,16 @@ static enum ml_status run_loop(struct sim *s, unsigned rep)
 			return ML_SATURATED;
 		if (p->trace)
 			continue;
-		if (drive->fresh) {
+		/* the pilot looks when the batches fill; the second stage
+		 * stops when it has measured what the pilot asked for */
+		if (drive->fresh && s->need == 0) {
 			drive->fresh = 0;
 			if (!p->cycles && converged(s))
 				return saturation_test(s) ? ML_SATURATED
 							  : ML_OK;
+		} else if (s->need > 0 && (double)driver_n(s) >= s->need &&
+			   converged(s)) {
+			return saturation_test(s) ? ML_SATURATED : ML_OK;
 		}
 		if (s->now >= next_sat) {
 			next_sat = s->now + SAT_EVERY;
@@ -666,6 +706,16 @@ static enum ml_status run_one(const struct ml_sim_params *p, unsigned long seed,
 	st = run_loop(s, rep);
 	if (st != ML_ENOMEM)
 		fill(s, res);
+	/* cut in the second stage before it measured as much as the pilot,
+	 * or before its own interval: the pilot's results, the cycles run */
+	if (st == ML_ENOCONV && s->epoch > 1 &&
+	    (driver_n(s) < s->pilot_n ||
+	     !isfinite(s->p->ci_on == ML_SIM_CI_MULTICAST
+			   ? res->multicast_latency_ci
+			   : res->latency_ci))) {
+		*res = s->pilot;
+		res->cycles = s->now;
+	}
 	if (cnt)
 		*cnt = s->cnt;
 	sim_free(s);

@@ -235,28 +235,35 @@ struct gev {
 /* ------------------------------------------------------------------ */
 /* Statistics (stats.c). */
 
-/* Fine batches held (stats.c): 128 to test their lag-1 autocorrelation,
- * grouped SIM_NB_GROUP at a time into the 16 batches of the interval
- * (8 to 16 between looks). */
-#define SIM_NB_MAX   128
-#define SIM_NB_GROUP 8
+/* Fine batches held (stats.c): 1024, grouped for von Neumann's test
+ * while at least SIM_NB_TEST groups remain, at level SIM_VN_ALPHA. */
+#define SIM_NB_MAX   1024
+#define SIM_NB_TEST  128
+/* the fewest groups a run's final report may test (stats.c, step 6) */
+#define SIM_NB_REPORT 16
+#define SIM_VN_ALPHA 0.2
 
 struct batches {
 	double mean[SIM_NB_MAX];
 	unsigned nb;	    /* complete fine batches */
-	unsigned group;	    /* fine batches per batch of the interval */
 	unsigned long size; /* messages per fine batch */
 	unsigned long cur_n;
 	double cur_sum;
-	int indep; /* the batch means passed the lag-1 test */
+	int indep; /* a trace: the observations need no test */
 	int fresh; /* the batches filled since the last look */
+	/* not 0: the batches of the interval hold at least this many
+	 * observations and are not tested (a second stage, whose pilot's
+	 * batches of that size passed the test; sim.c) */
+	unsigned long fixed_m;
 };
 
 /* Batches of one message; independent: the observations need no test
- * (a trace), and the interval uses the fine batches themselves. */
+ * (a trace), and the interval is the plain t interval of the fine
+ * batches. */
 void ml_batches_init(struct batches *b, int independent);
-/* SIM_NB_MAX fine batches are full: test them (until one test passes)
- * and mark them fresh, for the stopping rule to look at. */
+/* SIM_NB_MAX fine batches are full: mark them fresh, for the stopping
+ * rule to look at (as at 128, 256 and 512 observations, before the
+ * first merge). */
 void ml_batches_full(struct batches *b);
 /* Merge adjacent pairs of the full batches: the size doubles. */
 void ml_batches_merge(struct batches *b);
@@ -273,12 +280,44 @@ static inline void ml_batches_add(struct batches *b, double x)
 	b->cur_n = 0;
 	if (b->nb == SIM_NB_MAX)
 		ml_batches_full(b);
+	else if (b->size == 1 && b->nb >= SIM_NB_TEST &&
+		 (b->nb & (b->nb - 1)) == 0)
+		b->fresh = 1; /* 128, 256, 512 observations: a look too, for
+			       * a quantity that is a small share of the
+			       * messages (multicasts) */
 }
 
-/* Mean of the interval's batch means and their 95 % Student t
- * half-width; NaN before the batches passed the independence test or
- * with fewer than 2 of them.  Returns the number of batches. */
+/* Mean of the interval's batch means and the 95 % half-width (stats.c:
+ * von Neumann's test, the batch count growing with the run, Skart's
+ * autoregressive and skewness adjustments); NaN before the batches pass
+ * the test.  Returns the number of batches of the interval (0 before). */
 unsigned ml_batches_ci(const struct batches *b, double *mean, double *half);
+/* The same for a run's final report: when no grouping of at least
+ * SIM_NB_TEST batches passes the test, groupings down to SIM_NB_REPORT
+ * are tried (a fixed-length or cut run too short for the rule's). */
+unsigned ml_batches_ci_report(const struct batches *b, double *mean,
+			      double *half);
+/* Observations per batch of the first grouping that passes the test of
+ * independence (stats.c, step 2), 0 when none does. */
+unsigned long ml_batches_tested(const struct batches *b);
+
+/* Skart's interval from k >= 8 batch means y (in time order): the
+ * estimates behind it, for the tests. */
+struct ml_bm_ci {
+	double mean, var; /* of the batch means */
+	double phi;	  /* lag-1 autocorrelation used, in [0, 0.9] */
+	double skew;	  /* of the spaced batch means, bias-corrected */
+	double beta;	  /* skew / (6 sqrt(k / 2)) */
+	double se;	  /* sqrt(A var / k), A = (1 + phi) / (1 - phi) */
+	double half;	  /* se max(G(t), -G(-t)) */
+	unsigned k;
+};
+int ml_skart_interval(const double *y, unsigned k, struct ml_bm_ci *r);
+/* Willink's skewness-adjusted quantile G(zeta) for beta. */
+double ml_willink(double zeta, double beta);
+/* 1 when y[0..k-1] pass von Neumann's test of randomness (one-sided,
+ * level SIM_VN_ALPHA), 0 when they look positively correlated. */
+int ml_von_neumann_random(const double *y, unsigned k);
 /* 95 % half-width of the mean of n values with sample sd s. */
 double ml_t_half(double s, unsigned long n);
 
@@ -398,9 +437,17 @@ struct sim {
 	/* batch means of every latency column: all messages, unicasts,
 	 * multicasts, multicasts' mean over destinations */
 	struct batches bat, bat_u, bat_m, bat_md;
-	/* the stopping rule's pilot (sim.c, converged()): the messages it
-	 * asked for, and its own count and 95 % half-width */
-	double need, pilot_half;
+	/* the stopping rule (sim.c, converged()): the messages of the
+	 * quantity the second stage measures (0: the pilot is still
+	 * running), and the measurement's epoch (1: the pilot, 2: the second
+	 * stage; a message counts when its measured field equals it) */
+	double need;
+	unsigned epoch;
+	int looked; /* a look past min_messages has been made */
+	/* the pilot's results, and its messages of the quantity: what a
+	 * run cut in the second stage reports when the second stage has
+	 * measured fewer */
+	struct ml_sim_result pilot;
 	unsigned long long pilot_n;
 	struct acc lat, ulat, mlat, mdest, hops, chan;
 	struct acc prune, branch; /* tree multicast, per measured multicast */

@@ -613,7 +613,8 @@ static void start_multicast(struct sim *s, unsigned src, const unsigned *dests,
 static void new_message(struct sim *s, unsigned src, const unsigned *dests,
 			unsigned nd, unsigned flits, int mcast)
 {
-	int measured = ++s->generated > s->p->warmup;
+	/* the epoch of the measurement (sim.c), 0 in the warm-up */
+	int measured = ++s->generated > s->p->warmup ? (int)s->epoch : 0;
 	uint32_t m;
 
 	if (measured) {
@@ -743,10 +744,10 @@ void ml_traffic_delivered(struct sim *s, unsigned node, uint32_t mi)
 	if (s->hooks && s->hooks->deliver)
 		s->hooks->deliver(s->hooks->arg, node, m->src, m->dest, m->op,
 				  m->flits, s->now);
-	if (m->measured)
+	if (m->measured == s->epoch)
 		acc_add(&s->hops, m->hops);
 	if (m->op == SIM_NONE) {
-		if (m->measured)
+		if (m->measured == s->epoch)
 			record(s, lat, 0);
 		s->outstanding--;
 		msg_release(s, mi);
@@ -772,7 +773,7 @@ void ml_traffic_delivered(struct sim *s, unsigned node, uint32_t mi)
 		}
 		if (--op->left)
 			return;
-		if (op->measured) {
+		if (op->measured == s->epoch) {
 			record(s, lat, 1);
 			record_dest(s, op->dest_sum / op->ndest);
 			acc_add(&s->chan, (double)op->channels);
@@ -813,15 +814,15 @@ void ml_traffic_mc_done(struct sim *s, unsigned node, uint32_t mi)
 		 * sum over its destinations of the hops that destination's
 		 * copy travelled: along its dor path in a tree, along the
 		 * worm's path for Dual-Path and PM */
-		if (m->measured)
+		if (m->measured == s->epoch)
 			acc_add_n(&s->hops, m->hops, m->hi - m->lo);
 		msg_release(s, mi);
 	}
 	if (--op->left)
 		return;
-	if (op->measured && op->unicast) {
+	if (op->measured == s->epoch && op->unicast) {
 		record(s, lat, 0);
-	} else if (op->measured) {
+	} else if (op->measured == s->epoch) {
 		record(s, lat, 1);
 		record_dest(s, op->dest_sum / op->ndest);
 		acc_add(&s->chan, (double)op->channels);

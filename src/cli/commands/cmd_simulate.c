@@ -370,7 +370,7 @@ static const struct ml_status_doc statuses[] = {
     {ML_OK, "the interval target was met"},
     {ML_EINVAL, "the point breaks a rule that involves several options; the note says which"},
     {ML_SATURATED, "the network does not carry the offered traffic"},
-    {ML_ENOCONV, "--max-cycles came first, before the interval target was met"},
+    {ML_ENOCONV, "--max-cycles came first: what was measured, intervals wider than asked"},
     {ML_DEADLOCK, "flits stopped moving"},
     {ML_OVERFLOW, "a result is not finite"},
     {ML_ENOMEM, "the network of this point does not fit in memory"},
@@ -395,4 +395,5 @@ const struct ml_command ml_cmd_simulate = {
     .unused = unused,
     .ignored = ignored,
     .statuses = statuses,
+    .keeps = ML_ENOCONV,
 };

@@ -85,7 +85,10 @@ const char *ml_simulate_eval_model(const struct ml_sim_params *p,
 	out[C_MODEL_UNICAST_LATENCY].r = r.s_u + r.w_s + m.delta;
 	out[C_MODEL_UNICAST_LATENCY_VBAR].r = (r.s_u + r.w_s) * r.vbar +
 					      m.delta;
-	if (sim_st == ML_OK && isfinite(res->multicast_latency) &&
+	/* a cut run (no-convergence) keeps what it measured, the error
+	 * too, with its wider interval */
+	if ((sim_st == ML_OK || sim_st == ML_ENOCONV) &&
+	    isfinite(res->multicast_latency) &&
 	    res->multicast_latency > 0) {
 		double sim = res->multicast_latency;
 

@@ -174,6 +174,7 @@ static void eval_row(const struct run *r, struct worker *w, struct ml_buf *b,
 			      NULL};
 	struct ml_diag dg = {NULL, ""};
 	enum ml_status st;
+	bool kept;
 	size_t j;
 
 	if (cmd->slow && r->prog && r->prog->on) {
@@ -209,6 +210,7 @@ static void eval_row(const struct run *r, struct worker *w, struct ml_buf *b,
 		memset(w->dirty, 1, cmd->nopts * sizeof(*w->dirty));
 		return;
 	}
+	kept = st == ML_OK || st == cmd->keeps;
 	for (j = 0; j < ncols; j++) {
 		const struct colref *ref = &refs[j];
 		struct ml_cell *c = &cells[j];
@@ -220,8 +222,7 @@ static void eval_row(const struct run *r, struct worker *w, struct ml_buf *b,
 			ml_cell_from_opt(r, ref->idx, w->v[ref->idx], c);
 			cache_cell(r, &w->cache[j], w->v[ref->idx], c);
 		} else if (ref->src == SRC_RES) {
-			cell_from_res(r, ref->idx, w->out[ref->idx], st == ML_OK,
-				      c);
+			cell_from_res(r, ref->idx, w->out[ref->idx], kept, c);
 			cache_cell(r, &w->cache[j], c->v, c);
 		} else if (ref->src == SRC_STATUS) {
 			c->kind = ML_CELL_TEXT;

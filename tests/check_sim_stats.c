@@ -1,0 +1,219 @@
+/*
+ * check_sim_stats.c - the batch-means interval of src/sim/stats.c,
+ * against hand calculation and against processes whose mean and
+ * asymptotic variance are known in closed form.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
+#include "sim/simint.h"
+
+/* Willink's G(zeta) = ((1 + 6 beta (zeta - beta))^(1/3) - 1) / (2 beta).
+ * By hand, beta = 0.05: zeta = 2: 1 + 0.3 * 1.95 = 1.585, cube root
+ * 1.1659406, G = 1.659406; zeta = -2: 1 + 0.3 * (-2.05) = 0.385, cube
+ * root 0.7274786, G = -2.725214.  G inverts zeta = x + beta + 2 beta x^2
+ * + (4/3) beta^2 x^3 (cube 1 + 2 beta x), and is zeta at beta = 0. */
+START_TEST(test_willink)
+{
+	double z, b = 0.05;
+
+	ck_assert_double_eq_tol(ml_willink(2, b), 1.659405913044143, 1e-12);
+	ck_assert_double_eq_tol(ml_willink(-2, b), -2.725213651208543, 1e-12);
+	ck_assert_double_eq(ml_willink(1.96, 0), 1.96);
+	for (z = -3; z <= 3; z += 0.25) {
+		double x = ml_willink(z, b);
+
+		ck_assert_double_eq_tol(x + b + 2 * b * x * x +
+					    4.0 / 3 * b * b * x * x * x,
+					z, 1e-12);
+	}
+}
+END_TEST
+
+/* Skart's interval of 8 batch means y = 10 12 11 15 9 13 30 12, by hand:
+ * mean 14, variance 316 / 7 = 45.142857; lag-1 autocorrelation
+ * -37 / 316 < 0, taken as 0 (A = 1); the spaced means 12 15 13 12 have
+ * the skewness G1 = sqrt(2) (m2 = 1.5, m3 = 1.5: g1 = 1.5 / 1.5^1.5 =
+ * 0.8165, times sqrt(12) / 2), so beta = sqrt(2) / (6 sqrt 4) =
+ * 0.1178511; t_{0.975, 3} = 3.1824463; se = sqrt(45.142857 / 8) =
+ * 2.3754699; G(t) = 1.9877999 and G(-t) = -8.9126555 (1 + 6 beta (-t -
+ * beta) < 0: real cube root), so the half-width is 8.9126555 se =
+ * 21.171745. */
+START_TEST(test_skart_hand)
+{
+	static const double y[] = {10, 12, 11, 15, 9, 13, 30, 12};
+	struct ml_bm_ci r;
+
+	ck_assert_int_eq(ml_skart_interval(y, 8, &r), 0);
+	ck_assert_double_eq_tol(r.mean, 14, 1e-12);
+	ck_assert_double_eq_tol(r.var, 316.0 / 7, 1e-12);
+	ck_assert_double_eq(r.phi, 0);
+	ck_assert_double_eq_tol(r.skew, sqrt(2), 1e-12);
+	ck_assert_double_eq_tol(r.beta, 0.1178511301977579, 1e-12);
+	ck_assert_double_eq_tol(r.se, 2.3754698783308417, 1e-12);
+	ck_assert_double_eq_tol(r.half, 21.171744566792924, 1e-9);
+	ck_assert_int_eq(ml_skart_interval(y, 4, &r), -1);
+	ck_assert(isnan(r.half));
+}
+END_TEST
+
+/* AR(1) x_t = mu + phi (x_{t-1} - mu) + e_t: mean mu, asymptotic
+ * variance of the mean sigma^2 / (1 - phi)^2 per observation (sigma^2
+ * the innovations' variance).  skewed: exponential innovations minus
+ * their mean (skewness 2), else normal. */
+static void ar1(gsl_rng *g, struct batches *b, unsigned long n, double mu,
+		double phi, int skewed)
+{
+	double x = mu + (skewed ? 0 : gsl_ran_gaussian_ziggurat(g, 1)) /
+			    sqrt(1 - phi * phi);
+	unsigned long i;
+
+	for (i = 0; i < 2000; i++) /* start near stationarity */
+		x = mu + phi * (x - mu) +
+		    (skewed ? gsl_ran_exponential(g, 1) - 1
+			    : gsl_ran_gaussian_ziggurat(g, 1));
+	for (i = 0; i < n; i++) {
+		x = mu + phi * (x - mu) +
+		    (skewed ? gsl_ran_exponential(g, 1) - 1
+			    : gsl_ran_gaussian_ziggurat(g, 1));
+		ml_batches_add(b, x);
+	}
+}
+
+/* Coverage of mu = 10 over REPS replications of n = 131072 observations
+ * (1024 batches of 128 at the end), phi = 0.9 (correlation time (1 +
+ * phi) / (1 - phi) = 19; the lag-1 autocorrelation of batch means of m
+ * is about phi / (m (1 - phi^2)) = 4.7 / m), normal and skewed
+ * innovations.  In 3 to 5 % of runs no grouping passes the test (the
+ * run would go on to the next look): at most 7 % may; over the others a
+ * 95 % interval covers in 0.95 +- 0.011 (binomial, 400 runs), and at
+ * least 0.92 is asked (2000 runs with normal innovations covered in
+ * 0.961).  The mean
+ * half-width must match 1.96 sqrt(sigma^2 / ((1 - phi)^2 n)) = 1.96 *
+ * 10 / sqrt(131072) = 0.05414 within 12 %.  The power check: the plain
+ * t interval of 1024 batches of 16 (runs of 16384, batches too short
+ * for the correlation, lag-1 autocorrelation about 0.3: a rule that is
+ * too narrow, as a fixed batch count with no test is) covers in less
+ * than 0.88 of as many runs. */
+#define REPS 400
+
+START_TEST(test_ar1_coverage)
+{
+	gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+	struct batches *b = malloc(sizeof(*b));
+	unsigned rep, hit = 0, naive = 0, k;
+	unsigned none = 0;
+	double mean, half, sum_half = 0, expect = 1.96 * 10 / sqrt(131072);
+	int skewed = _i;
+
+	ck_assert_ptr_nonnull(b);
+	gsl_rng_set(g, 42 + skewed);
+	for (rep = 0; rep < REPS; rep++) {
+		double m, s;
+
+		ml_batches_init(b, 0);
+		ar1(g, b, 131072, 10, 0.9, skewed);
+		k = ml_batches_ci(b, &mean, &half);
+		if (k == 0) {
+			none++;
+		} else {
+			ck_assert_uint_ge(k, SIM_NB_TEST);
+			hit += fabs(mean - 10) <= half;
+			sum_half += half;
+		}
+		ml_batches_init(b, 0);
+		ar1(g, b, 16384, 10, 0.9, skewed);
+		m = 0;
+		for (k = 0; k < b->nb; k++)
+			m += b->mean[k];
+		m /= b->nb;
+		s = 0;
+		for (k = 0; k < b->nb; k++)
+			s += (b->mean[k] - m) * (b->mean[k] - m);
+		s = sqrt(s / (b->nb - 1));
+		naive += fabs(m - 10) <= ml_t_half(s, b->nb);
+	}
+	ck_assert_msg(hit >= 0.92 * (REPS - none), "covered in %u of %u", hit,
+		      REPS - none);
+	ck_assert_msg(none <= 0.07 * REPS, "%u runs without an interval", none);
+	half = sum_half / (REPS - none);
+	ck_assert_msg(fabs(half / expect - 1) < 0.12,
+		      "mean half-width %g, expected %g", half, expect);
+	ck_assert_msg(naive < 0.88 * REPS, "naive covered in %u", naive);
+	free(b);
+	gsl_rng_free(g);
+}
+END_TEST
+
+/* von Neumann's test rejects independent normal sequences in about its
+ * level, 20 % (binomial: 0.2 +- 0.018 over 500), and an AR(1) sequence
+ * with phi = 0.3 nearly always (C is about phi, 3.4 of its standard
+ * deviations 0.088 above 0 at k = 128). */
+START_TEST(test_von_neumann)
+{
+	gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+	double y[128];
+	unsigned rep, i, rej = 0, rej_ar = 0;
+
+	gsl_rng_set(g, 7);
+	for (rep = 0; rep < 500; rep++) {
+		for (i = 0; i < 128; i++)
+			y[i] = gsl_ran_gaussian_ziggurat(g, 1);
+		rej += !ml_von_neumann_random(y, 128);
+		for (i = 1; i < 128; i++)
+			y[i] = 0.3 * y[i - 1] + gsl_ran_gaussian_ziggurat(g, 1);
+		rej_ar += !ml_von_neumann_random(y, 128);
+	}
+	ck_assert_msg(rej >= 0.15 * 500 && rej <= 0.25 * 500, "%u", rej);
+	ck_assert_msg(rej_ar >= 0.95 * 500, "%u", rej_ar);
+	gsl_rng_free(g);
+}
+END_TEST
+
+/* A run too short for the rule's 128 tested batches (AR(1), phi = 0.95,
+ * correlation time 39, 8192 observations: batches of 64 carry a lag-1
+ * autocorrelation near 0.15) has no interval for the stopping rule, but
+ * its report tries fewer, longer batches (at least 16) and gives one. */
+START_TEST(test_report_fallback)
+{
+	gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+	struct batches *b = malloc(sizeof(*b));
+	double mean, half;
+	unsigned k;
+
+	ck_assert_ptr_nonnull(b);
+	gsl_rng_set(g, 3);
+	ml_batches_init(b, 0);
+	ar1(g, b, 8192, 10, 0.95, 0);
+	ck_assert_uint_eq(ml_batches_ci(b, &mean, &half), 0);
+	ck_assert(isnan(half));
+	k = ml_batches_ci_report(b, &mean, &half);
+	ck_assert_uint_ge(k, SIM_NB_REPORT);
+	ck_assert_uint_lt(k, SIM_NB_TEST);
+	ck_assert(isfinite(half) && half > 0);
+	free(b);
+	gsl_rng_free(g);
+}
+END_TEST
+
+Suite *suite_sim_stats(void);
+
+Suite *suite_sim_stats(void)
+{
+	Suite *s = suite_create("sim_stats");
+	TCase *tc = tcase_create("stats");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_willink);
+	tcase_add_test(tc, test_skart_hand);
+	tcase_add_loop_test(tc, test_ar1_coverage, 0, 2);
+	tcase_add_test(tc, test_von_neumann);
+	tcase_add_test(tc, test_report_fallback);
+	suite_add_tcase(s, tc);
+	return s;
+}
