@@ -58,6 +58,7 @@ struct msg {
 	uint8_t slot, matched, timed, rndv;
 	long long bytes, segment;
 	double posted, rposted;
+	double arrival; /* once timed: for a receive posted later */
 	uint64_t seq;
 };
 
@@ -398,7 +399,7 @@ static void time_msg(struct eng *e, int32_t id, double ready)
 			try_wake(e, m->dst);
 		msg_free(e, id);
 	} else {
-		m->posted = arrival; /* kept for the receive: its arrival */
+		m->arrival = arrival; /* for the receive, when posted */
 	}
 }
 
@@ -484,7 +485,7 @@ static void do_irecv(struct eng *e, long long ri, const struct coll_op *op)
 	m->rposted = r->t;
 	if (m->timed) { /* an eager message already here or on its way */
 		s->known = 1;
-		s->arrival = m->posted;
+		s->arrival = m->arrival;
 		s->bytes = m->bytes;
 		msg_free(e, id);
 		return;

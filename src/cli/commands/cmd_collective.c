@@ -341,7 +341,7 @@ static enum ml_status eval(const struct ml_point *pt, union ml_val *out)
 	struct ml_collective_params p;
 	struct ml_collective_result r;
 	double margin;
-	int word;
+	bool best = ml_choice_of(pt->v[O_ALGORITHM].i) == ALG_BEST;
 	enum ml_status st;
 
 	if (pt->v[O_OP].i == 1)
@@ -349,15 +349,13 @@ static enum ml_status eval(const struct ml_point *pt, union ml_val *out)
 	st = resolve(pt->v, &p, &r, &margin, NULL);
 	if (st != ML_OK)
 		return st;
-	to_params(pt->v, &(struct ml_collective_params){0}, &word);
 	out[C_LATENCY].r = r.latency;
 	out[C_LATENCY_AVG].r = r.latency_avg;
 	out[C_LATENCY_MIN].r = r.latency_min;
 	out[C_MESSAGES].i = r.messages;
 	out[C_SEGMENTS].i = r.segments;
 	out[C_CHOSEN].s = ml_collective_alg_name(r.ran);
-	out[C_BEST].s =
-	    word == ALG_BEST ? ml_collective_alg_name(p.algorithm) : "-";
+	out[C_BEST].s = best ? ml_collective_alg_name(p.algorithm) : "-";
 	out[C_MARGIN].r = margin;
 	return ML_OK;
 }
@@ -463,7 +461,7 @@ struct rule {
 };
 
 /* The rules of one communicator size, consecutive repeats merged. */
-static int rules_for(FILE *f, union ml_val *v, const long long *msgs, size_t nm,
+static int rules_for(union ml_val *v, const long long *msgs, size_t nm,
 		     struct rule *out, struct ml_diag *d)
 {
 	struct ml_collective_params p;
@@ -472,7 +470,6 @@ static int rules_for(FILE *f, union ml_val *v, const long long *msgs, size_t nm,
 	size_t i, k = 0;
 	struct rule x;
 
-	(void)f;
 	for (i = 0; i < nm; i++) {
 		v[O_MSG].i = msgs[i];
 		if (resolve(v, &p, &r, &margin, d) != ML_OK)
@@ -493,7 +490,8 @@ static int rules_for(FILE *f, union ml_val *v, const long long *msgs, size_t nm,
 }
 
 static int write_rules(const struct ml_command *cmd, struct ml_ctx *ctx,
-		       const struct ml_vlist *const *vl, const union ml_val *base)
+		       const struct ml_vlist *const *vl,
+		       const union ml_val *base)
 {
 	size_t np, nm, i, j, n = cmd->nopts;
 	long long *ps = sorted_values(vl[O_RANKS], &np);
@@ -542,7 +540,7 @@ static int write_rules(const struct ml_command *cmd, struct ml_ctx *ctx,
 		np);
 	for (i = 0; i < np; i++) {
 		v[O_RANKS].i = ps[i];
-		k = rules_for(f, v, ms, nm, rs, &d);
+		k = rules_for(v, ms, nm, rs, &d);
 		if (k < 0) {
 			rc = ml_usage_err(ctx, cmd->name,
 					  d.param ? d.param : "ranks", d.msg);
@@ -581,9 +579,8 @@ out:
 /* --schedule runs here; --rules writes its file, then the engine
  * prints the sweep's rows as usual. */
 static int takeover(const struct ml_command *cmd,
-		    const struct ml_vlist *const *vl,
-		    const union ml_val *base, const char *format,
-		    struct ml_ctx *ctx)
+		    const struct ml_vlist *const *vl, const union ml_val *base,
+		    const char *format, struct ml_ctx *ctx)
 {
 	if (base[O_SCHEDULE].i)
 		return run_schedule(cmd, ctx, format, vl, base);
@@ -625,8 +622,8 @@ static void fit_measure(void *params, bool mean)
 }
 
 static const char *const fit_inputs[] = {
-    "op",   "algorithm", "ranks", "msg",    "segment", "fanout",
-    "radix", "ppn",      "sockets", "nodes", "map-by",  "channel", NULL};
+    "op",  "algorithm", "ranks", "msg",	   "segment", "fanout", "radix",
+    "ppn", "sockets",	"nodes", "map-by", "channel", NULL};
 
 /* A broadcast row must say how many ranks, a ping-pong which channel. */
 static const char *fit_needs(const union ml_val *v, const bool *stated)
