@@ -103,6 +103,20 @@ if [ -f src/sim/sim.c ]; then
 	done < "$B/bench/sim.txt"
 fi
 
+# 4b. The cost of the stopping rule (issue 28): the mean length of a
+# run to the default --ci 0.02 on the default network (8x8 torus, M =
+# 32) at half its saturation rate (0.00666, simulate --saturation), over
+# seeds 1 to 40, against 1.10 times that of the rule before issue 28
+# (271118 cycles, measured at commit 2d4e79e on the same seeds).
+if [ -f src/sim/sim.c ]; then
+	c=$("$bin" simulate --rate 0.00333 --seed 1:40 --format csv \
+		--no-header --columns cycles | awk '{ s += $1 } END {
+		printf "%.0f", s / NR }')
+	printf '%-69s %s\n' \
+		"simulate 8x8 torus, half saturation, --ci 0.02: $c cycles a run (target < 298230)" \
+		"$(verdict "$c" '<' 298230)"
+fi
+
 # 5. The fitting core (SPEC 9): fits per second of the cluster model on
 # 1000 points, and the coverage study of its 95 % intervals (thousands of
 # noisy draws per model at 1 % and 5 % noise), each coverage checked

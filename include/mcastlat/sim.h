@@ -109,12 +109,14 @@ struct ml_sim_params {
 
 	/* Measurement (SPEC 7.3). */
 	unsigned long warmup;	     /* messages not measured */
-	double ci;		     /* target 95 % half-width / mean,
-				      * which a pilot turns into the run's
-				      * length (sim.c, converged()) */
+	double ci;		     /* target 95 % half-width / mean:
+				      * the run stops when it is met, or
+				      * near saturation a pilot turns it
+				      * into the run's length (sim.c,
+				      * converged()) */
 	enum ml_sim_ci_on ci_on;     /* the quantity ci applies to */
 	unsigned long min_messages;  /* measured, of any kind, before the
-				      * pilot (sim.c, converged()) */
+				      * first look (sim.c, converged()) */
 	unsigned long long cycles;   /* not 0: measure exactly this many
 				      * cycles, no interval target */
 	unsigned long long max_cycles;
@@ -186,14 +188,15 @@ ML_API enum ml_status ml_sim_validate(const struct ml_sim_params *p,
 				      struct ml_diag *d);
 
 /*
- * Simulate the point.  Returns ML_OK (the pilot met the target, or the
- * second stage it fixed was measured, or the cycles of a fixed-length
- * run were), ML_ENOCONV (max_cycles reached first; with cycles, before
+ * Simulate the point.  Returns ML_OK (a look met the target, or the
+ * second stage a pilot fixed was measured, or the cycles of a
+ * fixed-length run were), ML_ENOCONV (max_cycles reached first; with cycles, before
  * the warm-up ended), ML_SATURATED, ML_DEADLOCK, ML_ENOMEM, or ML_EINVAL
  * as ml_sim_validate.  *res is filled for every status but ML_EINVAL and
  * ML_ENOMEM: the values measured so far, each latency with its interval
- * (NaN where nothing was measured, or where a column's batches have not
- * passed the test of independence); after a second stage, that stage's
+ * (NaN only where a column has fewer than 16 measured messages: a run's
+ * report whose batches never passed the test of independence takes 16
+ * longer ones untested, sim/stats.c); after a second stage, that stage's
  * alone, or the pilot's when a run cut by max_cycles has measured fewer
  * messages of the quantity, or no interval yet, in its second stage.
  */

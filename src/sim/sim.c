@@ -5,11 +5,13 @@
  *
  * Stopping.  Generated traffic: whenever the batches of the quantity
  * the run is about (ci_on: all messages, or multicasts) fill (stats.c),
- * the first look at which they give an interval and min_messages have
- * been measured is the pilot, which stops the run with ML_OK or fixes
- * the length and the batch size of a second stage that measures afresh
- * (converged(), restart()); the run then stops with ML_OK at that
- * length; with cycles set instead, it stops
+ * once min_messages have been measured, a look whose interval meets
+ * the target stops the run with ML_OK where the batch means are near
+ * normal; where they are skewed (near saturation) the first look with an
+ * interval is a pilot that stops the run or fixes the length and the
+ * batch size of a second stage that measures afresh (converged(),
+ * restart()); the run then stops with ML_OK at that length; with cycles
+ * set instead, it stops
  * with ML_OK exactly cycles after the first measured message was
  * generated (max_cycles then bounds the warm-up).
  * It stops with ML_SATURATED as soon as the
@@ -37,7 +39,6 @@
 #include "sim/simint.h"
 
 #define SAT_MIN	       2000  /* measured messages before the throughput test */
-#define MIN_BATCHES    10    /* of the interval, before stopping */
 #define SAT_EVERY      1024  /* cycles between throughput tests */
 #define PROGRESS_EVERY 16384 /* cycles between progress calls */
 
@@ -550,21 +551,32 @@ static void restart(struct sim *s)
 	s->short_since = 0;
 }
 
-/* The stopping rule, two stages after Stein (Ann. Math. Statist. 16,
- * 1945), looked at when the quantity's batches fill while the pilot
- * runs.  The pilot is the first look at which min_messages messages of
- * any kind have been measured and the quantity's batches give an
- * interval (stats.c) of at least MIN_BATCHES batches: their test of
- * independence has passed with batches of m_test messages.  If that is
- * the very first look past min_messages (a length fixed in advance) and
- * its interval meets the target, the run stops there.  Otherwise the
- * pilot fixes the second stage: n = max(n_pilot (half / (ci mean))^2,
- * n_pilot) messages of the quantity, measured afresh (restart(): the
- * pilot's messages join the warm-up), in batches of at least m_test
- * messages, not tested again (the pilot's test chose them; the second
- * stage is at least as long as the pilot, so they number at least 128).
- * The run stops when the second stage has measured them, whatever its
- * interval: its length and batches are fixed before it starts.
+/* The stopping rule (its decision at a look: stats.c, ml_stop_rule()),
+ * looked at when the quantity's batches fill, once min_messages messages
+ * of any kind have been measured.
+ *
+ * 1. A look whose batches give the rule's interval (stats.c: at least
+ *    SIM_NB_TEST batches that passed the test of independence, with
+ *    batches of m_test messages) is calm when the first-order stopping
+ *    bias (below) is at most CALM_BIAS = 0.1 standard errors whatever
+ *    the stop (ml_bm_calm(): near-normal batch means).  A calm look
+ *    stops the run when its half-width meets the target (SPEC 7.3's
+ *    rule), else the run goes on to the next look.
+ * 2. A look that is not calm stops the run if it is the very first look
+ *    (a length fixed in advance) and meets the target.  Otherwise it is
+ *    the pilot of two stages after Stein (Ann. Math. Statist. 16, 1945):
+ *    n = max(n_pilot (half / (ci mean))^2, n_pilot) messages of the
+ *    quantity, measured afresh (restart(): the pilot's messages join the
+ *    warm-up), in batches of at least m_test messages, not tested again
+ *    (the second stage is at least as long as the pilot, so they number
+ *    at least 128); the run stops when they are measured, whatever their
+ *    interval.
+ * 3. A look without the rule's interval goes on, but the very first may
+ *    still stop with an interval of SIM_NB_FIRST = 32 or more tested
+ *    groups that meets the target: at light and moderate load, where the
+ *    test of 128 groups fails by chance or by a short correlation, this
+ *    keeps runs as long as they were before issue 28 (a first look's
+ *    length is fixed in advance, and its stop depends on its variance).
  *
  * Why.  A run whose length depends on its own data is biased wherever
  * its estimates of the mean and of the variance (or its test of
@@ -574,31 +586,28 @@ static void restart(struct sim *s)
  * with the pilot's data kept, the bias is, to first order, -gamma
  * sqrt(n_pilot / n) / sqrt(k) standard errors of the final estimate
  * (gamma: skewness of the pilot's k batch means; the covariance of a
- * mean and a variance estimate is the third central moment over k): 16
- * batches and gamma near 3 make it about -0.8, as issue 28 measured.
- * Stopping at any pilot whose interval is small enough keeps the bias of
- * the test, whose passing chooses the pilot's length (calm pilots pass
- * sooner, and stop): 30 runs of an 8x8 torus with 8-flit buffers at 90 %
- * of saturation that did so averaged 71.7 cycles when they stopped by
+ * mean and a variance estimate is the third central moment over k), and
+ * a sequential stop at the first look that meets the target has a bias
+ * of the same order: 16 batches and gamma near 3 make it about -0.8, as
+ * issue 28 measured; 128 batches and gamma under 0.8, under 0.1.  Near
+ * saturation the stop also inherits the bias of the test, whose passing
+ * chooses the pilot's length (calm pilots pass sooner): 30 runs of an
+ * 8x8 torus with 8-flit buffers at 90 % of saturation that stopped at
+ * any pilot meeting the target averaged 71.7 cycles when they stopped by
  * 1.05 million messages and 73.2 when they ran 3 million or more.  So
- * only a pilot of the length fixed in advance may stop the run; that
- * choice depends on its variance alone, and costs a bias of at most 0.4
- * r of its standard errors (r: the correlation of its mean and variance
- * estimates), none where nearly every pilot meets the target (light and
- * moderate load, where runs stay as short as they were).  The second
- * stage's data play no part in choosing its length or its batches, so
- * its mean carries no stopping bias, and its interval is that of a
- * fixed-length run with batches chosen beforehand: the target on
+ * where the batch means are skewed only the first look may stop, and
+ * the second stage's data play no part in choosing its length or its
+ * batches: its mean carries no stopping bias, and its interval is that
+ * of a fixed-length run with batches chosen beforehand (the target on
  * average, wider in a run that drew long excursions, narrower in a calm
- * one. */
+ * one). */
 static int converged(struct sim *s)
 {
 	unsigned long long n;
 	const struct batches *b = driver(s, &n);
-	double mean, half, need;
 	unsigned long m;
-
-	int first;
+	double need;
+	int first, look;
 
 	if (s->need > 0)
 		return (double)n >= s->need;
@@ -606,13 +615,10 @@ static int converged(struct sim *s)
 		return 0;
 	first = !s->looked;
 	s->looked = 1;
-	if (ml_batches_ci(b, &mean, &half) < MIN_BATCHES || !(mean > 0))
-		return 0;
-	if (first && half <= s->p->ci * mean)
-		return 1;
-	m = ml_batches_tested(b);
-	need = half / (s->p->ci * mean);
-	s->need = fmax((double)n * need * need, (double)n);
+	look = ml_stop_rule(b, n, first, s->p->ci, &need, &m);
+	if (look != ML_LOOK_PILOT)
+		return look == ML_LOOK_STOP;
+	s->need = need;
 	fill(s, &s->pilot);
 	s->pilot_n = n;
 	restart(s);

@@ -294,9 +294,17 @@ static inline void ml_batches_add(struct batches *b, double x)
 unsigned ml_batches_ci(const struct batches *b, double *mean, double *half);
 /* The same for a run's final report: when no grouping of at least
  * SIM_NB_TEST batches passes the test, groupings down to SIM_NB_REPORT
- * are tried (a fixed-length or cut run too short for the rule's). */
+ * are tried (a fixed-length or cut run too short for the rule's), and
+ * with none passing, the longest batches numbering SIM_NB_REPORT,
+ * untested (NaN only with fewer observations). */
 unsigned ml_batches_ci_report(const struct batches *b, double *mean,
 			      double *half);
+/* The interval the stopping rule judges, with the estimates behind it
+ * (the skewness of the spaced batch means: the bias bound of sim.c's
+ * converged()).  Returns the number of batches (0 before the test). */
+struct ml_bm_ci;
+unsigned ml_batches_interval(const struct batches *b, struct ml_bm_ci *r,
+			     unsigned min_groups);
 /* Observations per batch of the first grouping that passes the test of
  * independence (stats.c, step 2), 0 when none does. */
 unsigned long ml_batches_tested(const struct batches *b);
@@ -313,6 +321,23 @@ struct ml_bm_ci {
 	unsigned k;
 };
 int ml_skart_interval(const double *y, unsigned k, struct ml_bm_ci *r);
+/* Whether the first-order stopping bias of a rule that stops on the
+ * interval r, -gamma sqrt(n_pilot / n) / sqrt(k) standard errors (sim.c,
+ * converged()), is at most bias whatever the stop: gamma, the skewness
+ * of the k batch means, bounded by that of the k / 2 spaced ones plus
+ * one standard error, sqrt(6 / (k / 2)).  With 128 batches and bias 0.1
+ * that asks for a skewness of at most 0.825; with 512, 2.11. */
+int ml_bm_calm(const struct ml_bm_ci *r, double bias);
+/* The stopping rule's decision at a look (sim.c, converged(), says why):
+ * the batches b of the quantity, n messages of it measured, first: the
+ * first look past min_messages; ci the target half-width over the mean.
+ * ML_LOOK_PILOT sets *need, the messages of a second stage measured
+ * afresh, and *m, the observations per batch that passed the test. */
+#define SIM_NB_FIRST  32  /* fewest tested groups the first look may judge */
+#define SIM_CALM_BIAS 0.1 /* standard errors: ml_bm_calm() at a look */
+enum { ML_LOOK_GO_ON, ML_LOOK_STOP, ML_LOOK_PILOT };
+int ml_stop_rule(const struct batches *b, unsigned long long n, int first,
+		 double ci, double *need, unsigned long *m);
 /* Willink's skewness-adjusted quantile G(zeta) for beta. */
 double ml_willink(double zeta, double beta);
 /* 1 when y[0..k-1] pass von Neumann's test of randomness (one-sided,

@@ -61,7 +61,13 @@
  *    with no grouping of 128 tries on down to SIM_NB_REPORT = 16 groups
  *    (Schmeiser's 10 to 30 batches): the test has little power there,
  *    so such an interval is the best the run's length allows, not one
- *    the stopping rule would accept.
+ *    the stopping rule would accept.  If none passes even then, the
+ *    report still gives the interval of the longest batches that number
+ *    at least 16, untested, as N-Skart delivers an interval for a data
+ *    set of any size: the autoregressive adjustment (phi up to 0.9, A up
+ *    to 19) and the skewness adjustment carry the remaining correlation
+ *    and the excursions; coverage is measured (mcastlat-simulate(1),
+ *    MEASUREMENT).  NaN is left for fewer than 16 observations.
  *
  * A trace's messages are not a stationary sequence: its interval is the
  * plain Student t interval of the fine batches (one message each until
@@ -180,11 +186,12 @@ static unsigned group(const struct batches *b, unsigned gs, double *g)
 	return k_t;
 }
 
-/* The shortest grouping whose means look independent (0: none); with
- * fixed_m, the shortest whose batches hold fixed_m, untested.  Its
- * group means in g, their number in *k_t. */
+/* The shortest grouping whose means look independent (0: none; with
+ * untested, the longest of at least min_groups then); with fixed_m, the
+ * shortest whose batches hold fixed_m, untested.  Its group means in g,
+ * their number in *k_t. */
 static unsigned grouping(const struct batches *b, double *g, unsigned *k_t,
-			 unsigned min_groups)
+			 unsigned min_groups, int untested)
 {
 	unsigned gs = 1;
 
@@ -201,34 +208,42 @@ static unsigned grouping(const struct batches *b, double *g, unsigned *k_t,
 		if (ml_von_neumann_random(g, *k_t))
 			return gs;
 	}
-	return 0;
+	if (!untested || b->nb < min_groups)
+		return 0;
+	/* none passed: the longest batches that still number min_groups */
+	for (gs = 1; b->nb / (2 * gs) >= min_groups; gs *= 2)
+		;
+	*k_t = group(b, gs, g);
+	return gs;
 }
 
 unsigned long ml_batches_tested(const struct batches *b)
 {
 	double g[SIM_NB_MAX];
 	unsigned k_t;
-	unsigned gs = b->indep ? 1 : grouping(b, g, &k_t, SIM_NB_TEST);
+	unsigned gs = b->indep ? 1 : grouping(b, g, &k_t, SIM_NB_TEST, 0);
 
 	return gs * b->size;
 }
 
-static unsigned batches_ci(const struct batches *b, double *mean, double *half,
-			   unsigned min_groups)
+static unsigned batches_ci(const struct batches *b, struct ml_bm_ci *r,
+			   unsigned min_groups, int untested)
 {
 	double g[SIM_NB_MAX];
-	struct ml_bm_ci r;
 	unsigned i, j, e, k, k_t = 0, nb = b->nb;
 
-	*mean = *half = NAN;
+	memset(r, 0, sizeof(*r));
+	r->mean = r->half = r->skew = NAN;
 	if (b->indep) {
 		if (nb < 2)
 			return nb;
-		*mean = gsl_stats_mean(b->mean, 1, nb);
-		*half = ml_t_half(gsl_stats_sd_m(b->mean, 1, nb, *mean), nb);
+		r->mean = gsl_stats_mean(b->mean, 1, nb);
+		r->half = ml_t_half(gsl_stats_sd_m(b->mean, 1, nb, r->mean), nb);
+		r->skew = 0;
+		r->k = nb;
 		return nb;
 	}
-	if (grouping(b, g, &k_t, min_groups) == 0)
+	if (grouping(b, g, &k_t, min_groups, untested) == 0)
 		return 0;
 	/* 3: merge 2^e of them, the count growing as the root of k_t */
 	for (e = 0; (k_t >> (2 * (e + 1))) >= SIM_NB_TEST; e++)
@@ -241,21 +256,69 @@ static unsigned batches_ci(const struct batches *b, double *mean, double *half,
 			sum += g[(i << e) + j];
 		g[i] = sum / (1u << e);
 	}
-	ml_skart_interval(g, k, &r);
+	ml_skart_interval(g, k, r);
+	return k;
+}
+
+unsigned ml_batches_interval(const struct batches *b, struct ml_bm_ci *r,
+			     unsigned min_groups)
+{
+	return batches_ci(b, r, min_groups, 0);
+}
+
+unsigned ml_batches_ci(const struct batches *b, double *mean, double *half)
+{
+	struct ml_bm_ci r;
+	unsigned k = batches_ci(b, &r, SIM_NB_TEST, 0);
+
 	*mean = r.mean;
 	*half = r.half;
 	return k;
 }
 
-unsigned ml_batches_ci(const struct batches *b, double *mean, double *half)
-{
-	return batches_ci(b, mean, half, SIM_NB_TEST);
-}
-
 unsigned ml_batches_ci_report(const struct batches *b, double *mean,
 			      double *half)
 {
-	unsigned k = batches_ci(b, mean, half, SIM_NB_TEST);
+	struct ml_bm_ci r;
+	unsigned k = batches_ci(b, &r, SIM_NB_TEST, 0);
 
-	return k ? k : batches_ci(b, mean, half, SIM_NB_REPORT);
+	if (!k)
+		k = batches_ci(b, &r, SIM_NB_REPORT, 1);
+	*mean = r.mean;
+	*half = r.half;
+	return k;
+}
+
+int ml_bm_calm(const struct ml_bm_ci *r, double bias)
+{
+	double k2 = (double)(r->k / 2);
+
+	if (!isfinite(r->skew) || k2 < 4)
+		return 0;
+	return (fabs(r->skew) + sqrt(6 / k2)) / sqrt((double)r->k) <= bias;
+}
+
+int ml_stop_rule(const struct batches *b, unsigned long long n, int first,
+		 double ci, double *need, unsigned long *m)
+{
+	struct ml_bm_ci r;
+	double ratio;
+
+	if (!ml_batches_interval(b, &r, SIM_NB_TEST)) {
+		/* only the first look may judge fewer groups, and only stop */
+		return first && ml_batches_interval(b, &r, SIM_NB_FIRST) &&
+			       r.mean > 0 && r.half <= ci * r.mean
+			   ? ML_LOOK_STOP
+			   : ML_LOOK_GO_ON;
+	}
+	if (!(r.mean > 0) || !(r.half >= 0))
+		return ML_LOOK_GO_ON;
+	if (ml_bm_calm(&r, SIM_CALM_BIAS))
+		return r.half <= ci * r.mean ? ML_LOOK_STOP : ML_LOOK_GO_ON;
+	if (first && r.half <= ci * r.mean)
+		return ML_LOOK_STOP;
+	ratio = r.half / (ci * r.mean);
+	*need = fmax((double)n * ratio * ratio, (double)n);
+	*m = ml_batches_tested(b);
+	return ML_LOOK_PILOT;
 }
