@@ -71,7 +71,9 @@
  *
  * A trace's messages are not a stationary sequence: its interval is the
  * plain Student t interval of the fine batches (one message each until
- * 1024 are held).  The stopping rule is in sim.c (converged()).
+ * 1024 are held).  The stopping rule's decision at a look is here
+ * (ml_bm_calm(), ml_stop_rule()); sim.c (converged()) says why and
+ * carries it out.
  */
 #include <math.h>
 #include <string.h>
