@@ -333,7 +333,7 @@ int ml_bm_calm(const struct ml_bm_ci *r, double bias);
  * first look past min_messages; ci the target half-width over the mean.
  * ML_LOOK_PILOT sets *need, the messages of a second stage measured
  * afresh, and *m, the observations per batch that passed the test. */
-#define SIM_NB_FIRST  32  /* fewest tested groups the first look may judge */
+#define SIM_NB_FIRST  64  /* fewest tested groups the first look may judge */
 #define SIM_CALM_BIAS 0.1 /* standard errors: ml_bm_calm() at a look */
 enum { ML_LOOK_GO_ON, ML_LOOK_STOP, ML_LOOK_PILOT };
 int ml_stop_rule(const struct batches *b, unsigned long long n, int first,
