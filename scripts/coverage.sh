@@ -21,6 +21,8 @@
 # Each run appends a line to $B/coverage/CELL.runs (seed, latency,
 # latency_ci, messages, status) and each long run to NETWORK-LOAD.long,
 # so a cut study resumes where it stopped (delete the files to redo).
+# The runs of the man page's table are in
+# examples/coverage/issue28-coverage.tar.gz (tar xzf it in $B).
 # One thread unless COV_THREADS=2.  All cells take many hours of a
 # core; nice it.  `make check` runs a short form (tests/check_sim.c,
 # coverage, and tests/check_sim_stats.c, mm1_rule).
