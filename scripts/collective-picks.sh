@@ -47,20 +47,8 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/collpick.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
 mkdir "$tmp/in"
 
-# csvin NAME: $dir/NAME.csv when readable, else $dir/NAME.csv.gz
-# decompressed; either way $tmp/in/NAME.csv after.
-csvin() {
-	[ -r "$tmp/in/$1.csv" ] && return 0
-	if [ -r "$dir/$1.csv" ]; then
-		cp "$dir/$1.csv" "$tmp/in/$1.csv"
-	elif [ -r "$dir/$1.csv.gz" ]; then
-		gzip -dc "$dir/$1.csv.gz" > "$tmp/in/$1.csv" ||
-			ml_die "$dir/$1.csv.gz: cannot decompress"
-	else
-		ml_die "$dir/$1.csv: not readable, nor $1.csv.gz (make it" \
-			"with scripts/orfeo-to-csv.sh)"
-	fi
-}
+# csvin NAME: $tmp/in/NAME.csv from $dir (common.sh)
+csvin() { ml_csvin "$dir" "$1" "$tmp/in"; }
 
 # The median over runs of latency_avg per (algorithm, P, M) of the
 # broadcast files given, as "algorithm,ranks,msg,median" lines.

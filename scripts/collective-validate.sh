@@ -43,19 +43,8 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 
 mkdir "$tmp/in"
 
-# csvin NAME: $dir/NAME.csv when readable, else $dir/NAME.csv.gz
-# decompressed as $tmp/in/NAME.csv; either way $tmp/in/NAME.csv after.
-csvin() {
-	if [ -r "$dir/$1.csv" ]; then
-		cp "$dir/$1.csv" "$tmp/in/$1.csv"
-	elif [ -r "$dir/$1.csv.gz" ]; then
-		gzip -dc "$dir/$1.csv.gz" > "$tmp/in/$1.csv" ||
-			ml_die "$dir/$1.csv.gz: cannot decompress"
-	else
-		ml_die "$dir/$1.csv: not readable, nor $1.csv.gz (make it" \
-			"with scripts/orfeo-to-csv.sh)"
-	fi
-}
+# csvin NAME: $tmp/in/NAME.csv from $dir (common.sh)
+csvin() { ml_csvin "$dir" "$1" "$tmp/in"; }
 ml_need gzip gzip
 for f in pp_epyc_net pp_thin_net pp_thin_socket pp_thin_node \
 	epyc_node_binomial thin_node_binomial thinpl_core_binomial \

@@ -103,6 +103,22 @@ ml_need() {
 		ml_die "needs $1 (Debian: apt-get install $2)"
 }
 
+# ml_csvin DIR NAME OUT: DIR/NAME.csv when readable, else DIR/NAME.csv.gz
+# decompressed, as OUT/NAME.csv (once: an existing one is kept); the
+# real-data scripts' inputs (examples/real, scripts/orfeo-to-csv.sh).
+ml_csvin() {
+	[ -r "$3/$2.csv" ] && return 0
+	if [ -r "$1/$2.csv" ]; then
+		cp "$1/$2.csv" "$3/$2.csv"
+	elif [ -r "$1/$2.csv.gz" ]; then
+		gzip -dc "$1/$2.csv.gz" > "$3/$2.csv" ||
+			ml_die "$1/$2.csv.gz: cannot decompress"
+	else
+		ml_die "$1/$2.csv: not readable, nor $2.csv.gz (make it" \
+			"with scripts/orfeo-to-csv.sh)"
+	fi
+}
+
 if [ -n "${MCASTLAT:-}" ]; then
 	command -v "$MCASTLAT" >/dev/null 2>&1 ||
 		ml_die "MCASTLAT=$MCASTLAT is not an executable"
