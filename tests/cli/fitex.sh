@@ -5,9 +5,10 @@
 # directory, leaves them alone): they read the measurement files of
 # examples/ (fit: the synthetic *.out; collective: the plain real CSVs
 # of examples/real), so they run in a directory holding a copy of
-# those, with mcastlat a function calling BINARY.  Commands and outputs are read as manex.sh reads them
-# (a command continues while its line ends in a backslash; the output is
-# exact and complete).
+# those, with mcastlat a function calling BINARY.  Commands and outputs
+# are read as manex.sh reads them, by the same manblocks.awk (a command
+# continues while its line ends in a backslash; the output is exact and
+# complete).
 set -u
 . "$(dirname "$0")/testlib.sh"
 sep='=== fitex: next command ==='
@@ -16,52 +17,11 @@ sep='=== fitex: next command ==='
 pagetest() {
 	page=$1
 	rm -rf "$tmp/ex" "$tmp/run" && mkdir "$tmp/ex" "$tmp/run" || exit 1
-	awk -v dir="$tmp/ex" -v sep="$sep" '
-	function unescape(s,   out, c, n) {
-		out = ""
-		while ((n = index(s, "\\")) > 0) {
-			out = out substr(s, 1, n - 1)
-			c = substr(s, n + 1, 1)
-			s = substr(s, n + 2)
-			if (c == "-") out = out "-"
-			else if (c == "e") out = out "\\"
-			else if (c == "(") {
-				c = substr(s, 1, 2)
-				s = substr(s, 3)
-				if (c == "aq") out = out "\047"
-				else out = out "?"
-			} else out = out "?"
-		}
-		return out s
-}
-/^\.nf/ { inblk = 1; nb = 0; next }
-/^\.fi/ {
-	if (inblk && nb > 0 && substr(blk[1], 1, 2) == "% ") {
-		n++
-		sh = dir "/" n ".sh"; want = dir "/" n ".want"
-		printf "" > want
-		incmd = 0
-		for (i = 1; i <= nb; i++) {
-			line = blk[i]
-			if (!incmd && substr(line, 1, 2) == "% ") {
-				if (i > 1) print sep > want
-				line = substr(line, 3); incmd = 1
-			} else if (!incmd) { print line > want; continue }
-			print line > sh
-			if (line !~ /\\$/) {
-				print "rc=$?; [ $rc -eq 0 ] || exit $rc" > sh
-				printf "echo \"%s\"\n", sep > sh
-				incmd = 0
-			}
-		}
-		print sep > want
-		close(sh); close(want)
-	}
-	inblk = 0; next
-}
-inblk && /^[.\047]/ { next }
-inblk { blk[++nb] = unescape($0) }
-' "$page"
+	awk -v dir="$tmp/ex" -v page="$page" -v sep="$sep" -v prompt='% ' \
+		-v rc=rc -f "$(dirname "$0")/manblocks.awk" "$page" > "$tmp/errors"
+	while IFS= read -r e; do
+		bad "${e#error: }"
+	done < "$tmp/errors"
 
 # One directory for the page: a block may read what an earlier block
 # of the page wrote (collective's fitted.csv).

@@ -32,81 +32,8 @@ sep='=== manex: next command ==='
 # ("PAGE:LINE: first command line"); print "error: ..." lines for a
 # malformed page.
 extract() {
-	awk -v dir="$tmp/ex" -v page="$1" -v sep="$sep" '
-	function unescape(s,   out, c, n) {
-		out = ""
-		while ((n = index(s, "\\")) > 0) {
-			out = out substr(s, 1, n - 1)
-			c = substr(s, n + 1, 1)
-			s = substr(s, n + 2)
-			if (c == "-") out = out "-"
-			else if (c == "e") out = out "\\"
-			else if (c == "&") out = out ""
-			else if (c == "(") {
-				c = substr(s, 1, 2)
-				s = substr(s, 3)
-				if (c == "aq") out = out "\047"
-				else if (c == "dq") out = out "\""
-				else if (c == "ga") out = out "`"
-				else if (c == "ti") out = out "~"
-				else if (c == "ha") out = out "^"
-				else if (c == "rs") out = out "\\"
-				else bad("unknown escape \\(" c)
-			} else bad("unknown escape \\" c)
-		}
-		return out s
-	}
-	function bad(msg) {
-		printf "error: %s:%d: %s\n", page, NR, msg
-	}
-	function finish(   i, line, incmd, n) {
-		if (nb == 0 || substr(blk[1], 1, 2) != "$ ") {
-			for (i = 2; i <= nb; i++)
-				if (substr(blk[i], 1, 2) == "$ ")
-					bad("block of line " start " has a command " \
-					    "after its first line")
-			nb = 0
-			return
-		}
-		n = ++count
-		sh = dir "/" n ".sh"; want = dir "/" n ".want"
-		printf "%s:%d: %s\n", page, start + 1, blk[1] > (dir "/" n ".where")
-		printf "" > want
-		incmd = 0
-		for (i = 1; i <= nb; i++) {
-			line = blk[i]
-			if (!incmd && substr(line, 1, 2) == "$ ") {
-				if (i > 1)
-					print sep > want
-				line = substr(line, 3)
-				incmd = 1
-			} else if (!incmd) {
-				print line > want
-				continue
-			}
-			print line > sh
-			if (line !~ /\\$/) {
-				print "manex_rc=$?; [ $manex_rc -eq 0 ] || exit $manex_rc" > sh
-				printf "echo \"%s\"\n", sep > sh
-				incmd = 0
-			}
-		}
-		if (incmd)
-			bad("example ends inside a command")
-		print sep > want
-		close(sh); close(want); close(dir "/" n ".where")
-		nb = 0
-	}
-	/^\.(nf|EX)([ \t]|$)/ { inblk = 1; nb = 0; start = NR; next }
-	/^\.(fi|EE)([ \t]|$)/ { if (inblk) finish(); inblk = 0; next }
-	inblk && /^[.\047]/ {
-		if (nb > 0 && substr(blk[1], 1, 2) == "$ ")
-			bad("request inside an example: " $0)
-		next
-	}
-	inblk { blk[++nb] = unescape($0); next }
-	/^\$ / { bad("example outside a .nf/.EX block: " $0) }
-	' "$1"
+	awk -v dir="$tmp/ex" -v page="$1" -v sep="$sep" -v prompt='$ ' \
+		-v rc=manex_rc -f "$(dirname "$0")/manblocks.awk" "$1"
 }
 
 mkdir "$tmp/ex" || exit 1
