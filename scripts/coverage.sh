@@ -130,16 +130,22 @@ summary() {
 		lh = (nl <= 16 ? tq[nl - 1] : 2.0) * sqrt(lq / (nl - 1) / lm_n)
 		while ((getline line < runs) > 0) {
 			split(line, f, " ")
-			if (f[5] != "ok" || f[3] == "nan") { bad++; continue }
+			# a run cut by --max-cycles keeps its estimate and
+			# interval (no-convergence): it counts
+			if (f[3] == "nan" ||
+			    (f[5] != "ok" && f[5] != "no-convergence")) {
+				bad++; continue
+			}
+			cut += f[5] == "no-convergence"
 			k++; c += (f[2] - lm <= f[3] && lm - f[2] <= f[3])
 			s += f[2]; q += f[2] * f[2]; h += f[3] / f[2]; m += f[4]
 		}
 		e = s / k; sd = sqrt((q - k * e * e) / (k - 1))
 		printf "%s: coverage %.3f +- %.3f (%d/%d, %d without an " \
-		       "interval) half-width %.2f%% (1.96 sd %.2f%%) " \
+		       "interval, %d cut) half-width %.2f%% (1.96 sd %.2f%%) " \
 		       "messages %.0f long-run %.3f +- %.3f (%.0fx) " \
 		       "estimates %.3f +- %.3f\n", cell, c / k,
-		       sqrt(c / k * (1 - c / k) / k), c, k + bad, bad,
+		       sqrt(c / k * (1 - c / k) / k), c, k + bad, bad, cut,
 		       100 * h / k, 196 * sd / e, m / k, lm, lh,
 		       lm_n / (m / k), e, 2.0 * sd / sqrt(k)
 	}' "$long"

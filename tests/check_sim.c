@@ -674,11 +674,12 @@ END_TEST
  * that standard deviation over 40 runs is about 11 %).  The runs carry
  * no bias: the mean of the 40 estimates lies within its own 95 %
  * interval, widened by the long-run mean's 0.06, of the long-run mean.
- * Each run's interval is within 1.25 times the target (a pilot's meets
- * it; a second stage's is the target on average), and their mean
- * relative half-width is at most ci.  This rule covers in 39 of the 40,
- * its intervals 1.27 times the spread (conservative here), mean 30.34
- * +- 0.10.  Its power,
+ * Their mean relative half-width is at most ci, and each run's at most
+ * twice the target (a run stops at a calm look that meets it, or after
+ * a second stage sized to meet it on average, wider when it met an
+ * excursion the pilot did not).  This rule covers in 39 of the 40, its
+ * intervals 1.14 times the spread, mean 30.31 +- 0.10, mean half-width
+ * 0.024 of the mean (one run 0.078).  Its power,
  * tried: the same rule without the test of independence and without
  * Skart's adjustments (the plain t interval of the first grouping)
  * covers in 33 with intervals 0.76 times the spread, and fails two
@@ -710,7 +711,7 @@ START_TEST(test_coverage)
 		p.seed = 1000 + i;
 		ck_assert_int_eq(ml_sim_run(&p, &r, NULL), ML_OK);
 		ck_assert(r.messages >= p.min_messages);
-		ck_assert(r.latency_ci <= 1.25 * 1.01 * p.ci * r.latency);
+		ck_assert(r.latency_ci <= 2 * p.ci * r.latency);
 		rel += r.latency_ci / r.latency;
 		half += r.latency_ci;
 		sum += r.latency;

@@ -110,9 +110,9 @@ struct ml_sim_params {
 	/* Measurement (SPEC 7.3). */
 	unsigned long warmup;	     /* messages not measured */
 	double ci;		     /* target 95 % half-width / mean:
-				      * the run stops when it is met, or
-				      * near saturation a pilot turns it
-				      * into the run's length (sim.c,
+				      * the run stops when it is met, or a
+				      * pilot turns it into the length of
+				      * a second stage (sim.c,
 				      * converged()) */
 	enum ml_sim_ci_on ci_on;     /* the quantity ci applies to */
 	unsigned long min_messages;  /* measured, of any kind, before the
@@ -176,7 +176,7 @@ struct ml_sim_result {
  * rate 0.001, M = 32, beta 0, broadcasts by binomial tree, uniform
  * unicasts (hotspot: node 0, fraction 0.1), Delta 0, seed 1, pruning on
  * after 1 cycle, 20000 warm-up messages, ci 0.02 on the latency of all
- * messages, at least 20000 measured messages, no fixed length, 10^7
+ * messages, looks from 5000 measured messages on, no fixed length, 10^7
  * cycles, 10^5 queued messages, 1 replication.  Cannot fail: a topology outside the
  * enum is stored as given, for ml_sim_validate to reject. */
 ML_API void ml_sim_params_init(struct ml_sim_params *p,

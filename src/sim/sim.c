@@ -5,14 +5,13 @@
  *
  * Stopping.  Generated traffic: whenever the batches of the quantity
  * the run is about (ci_on: all messages, or multicasts) fill (stats.c),
- * once min_messages have been measured, a look whose interval meets
- * the target stops the run with ML_OK where the batch means are near
- * normal; where they are skewed (near saturation) the first look with an
- * interval is a pilot that stops the run or fixes the length and the
- * batch size of a second stage that measures afresh (converged(),
- * restart()); the run then stops with ML_OK at that length; with cycles
- * set instead, it stops
- * with ML_OK exactly cycles after the first measured message was
+ * once min_messages have been measured, a calm look after the first
+ * whose interval meets the target stops the run with ML_OK; a first
+ * look that meets it, and a look whose batch means are skewed (near
+ * saturation) that does not, is instead a pilot that fixes the length and the batch size of a
+ * second stage that measures afresh (converged(), restart()); the run
+ * then stops with ML_OK at that length; with cycles set instead, it
+ * stops with ML_OK exactly cycles after the first measured message was
  * generated (max_cycles then bounds the warm-up).
  * It stops with ML_SATURATED as soon as the
  * source queues hold more than max_queue messages, or (tested every 1024
@@ -74,7 +73,7 @@ void ml_sim_params_init(struct ml_sim_params *p, enum ml_sim_topology topology)
 	p->warmup = 20000;
 	p->ci = 0.02;
 	p->ci_on = ML_SIM_CI_ALL;
-	p->min_messages = 20000;
+	p->min_messages = 5000; /* converged() says why */
 	p->cycles = 0;
 	p->max_cycles = 10000000ULL;
 	p->max_queue = 100000;
@@ -552,35 +551,28 @@ static void restart(struct sim *s)
 }
 
 /* The stopping rule (its decision at a look: stats.c, ml_stop_rule()),
- * looked at when the quantity's batches fill, once min_messages messages
- * of any kind have been measured.
+ * looked at when the quantity's batches fill (run lengths that double),
+ * once min_messages = 5000 messages of any kind have been measured.
  *
  * 1. A look whose batches give the rule's interval (stats.c: at least
  *    SIM_NB_TEST batches that passed the test of independence, with
  *    batches of m_test messages) is calm when the first-order stopping
  *    bias (below) is at most CALM_BIAS = 0.1 standard errors whatever
  *    the stop (ml_bm_calm(): near-normal batch means).  A calm look
- *    stops the run when its half-width meets the target (SPEC 7.3's
- *    rule), else the run goes on to the next look.
- * 2. A look that is not calm stops the run if it is the very first look
- *    (a length fixed in advance) and meets the target.  Otherwise it is
- *    the pilot of two stages after Stein (Ann. Math. Statist. 16, 1945):
- *    n = max(n_pilot (half / (ci mean))^2, n_pilot) messages of the
- *    quantity, measured afresh (restart(): the pilot's messages join the
- *    warm-up), in batches of at least m_test messages, not tested again
- *    (the second stage is at least as long as the pilot, so they number
- *    at least 128); the run stops when they are measured, whatever their
- *    interval.
- * 3. A look without the rule's interval goes on, but the very first may
- *    still stop with an interval of SIM_NB_FIRST = 64 or more tested
- *    groups that meets the target: at light and moderate load, where the
- *    test of 128 groups fails by chance or by a short correlation, this
- *    keeps runs as long as they were before issue 28 (a first look's
- *    length is fixed in advance, and its stop depends on its variance).
- *    Not 32: 32 groups of 1024 messages passed the test in a calm
- *    stretch of a run at 90 % of saturation (t8b8, seed 1051), which
- *    stopped at 32769 messages with 62.7 +- 3.1 cycles against a
- *    long-run 73.0; with 64 that run goes on to a million messages.
+ *    after the first stops the run when its half-width meets the target
+ *    (SPEC 7.3's rule), else the run goes on to the next look.
+ * 2. The first look never stops the run.  If it meets the target (with
+ *    the rule's interval, or with SIM_NB_FIRST = 64 to 127 tested
+ *    groups) it is the pilot of a second stage as long as itself; if it
+ *    does not, it lets the run go on where it is calm or has fewer
+ *    groups than the rule's, and is a pilot (below) where it is skewed.
+ * 3. A pilot, after Stein (Ann. Math. Statist. 16, 1945), fixes a second
+ *    stage of n = max(n_pilot (half / (ci mean))^2, n_pilot) messages of
+ *    the quantity, measured afresh (restart(): the pilot's messages join
+ *    the warm-up), in batches of at least m_test messages, not tested
+ *    again; the run stops when they are measured, whatever their
+ *    interval (the target on average).  A later look that is not calm
+ *    is a pilot too.
  *
  * Why.  A run whose length depends on its own data is biased wherever
  * its estimates of the mean and of the variance (or its test of
@@ -591,20 +583,21 @@ static void restart(struct sim *s)
  * sqrt(n_pilot / n) / sqrt(k) standard errors of the final estimate
  * (gamma: skewness of the pilot's k batch means; the covariance of a
  * mean and a variance estimate is the third central moment over k), and
- * a sequential stop at the first look that meets the target has a bias
- * of the same order: 16 batches and gamma near 3 make it about -0.8, as
- * issue 28 measured; 128 batches and gamma under 0.8, under 0.1.  Near
- * saturation the stop also inherits the bias of the test, whose passing
- * chooses the pilot's length (calm pilots pass sooner): 30 runs of an
- * 8x8 torus with 8-flit buffers at 90 % of saturation that stopped at
- * any pilot meeting the target averaged 71.7 cycles when they stopped by
- * 1.05 million messages and 73.2 when they ran 3 million or more.  So
- * where the batch means are skewed only the first look may stop, and
+ * a sequential stop at a look that meets the target has a bias of the
+ * same order: 16 batches and gamma near 3 make it about -0.8, as issue
+ * 28 measured; 128 batches and gamma under 0.8, under 0.1: hence calm
+ * looks may stop.  The first look is where that bound fails: a look of
+ * a length fixed in advance, whose stop depends on its variance alone,
+ * still selects the runs with a low mean where about half of them stop
+ * there (a 4x4 torus at 75 % of saturation, --ci 0.05, warm-up 200000:
+ * 31.55 against a long-run 31.66 when first looks that met the target
+ * stopped; 31.64 with them as pilots).  Pilots' data are never kept:
  * the second stage's data play no part in choosing its length or its
- * batches: its mean carries no stopping bias, and its interval is that
- * of a fixed-length run with batches chosen beforehand (the target on
- * average, wider in a run that drew long excursions, narrower in a calm
- * one). */
+ * batches, so its mean carries no stopping bias.  The price is a second
+ * stage whose interval is the target on average, wider in a run that met
+ * an excursion its pilot did not.  min_messages 5000 (it was 20000) keeps
+ * a pilot and its second stage at half saturation about as long as one
+ * first look was. */
 static int converged(struct sim *s)
 {
 	unsigned long long n;

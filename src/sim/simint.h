@@ -327,6 +327,7 @@ int ml_skart_interval(const double *y, unsigned k, struct ml_bm_ci *r);
  * of the k batch means, bounded by that of the k / 2 spaced ones plus
  * one standard error, sqrt(6 / (k / 2)).  With 128 batches and bias 0.1
  * that asks for a skewness of at most 0.825; with 512, 2.11. */
+unsigned long ml_batches_tested_at(const struct batches *b, unsigned min_groups);
 int ml_bm_calm(const struct ml_bm_ci *r, double bias);
 /* The stopping rule's decision at a look (sim.c, converged(), says why):
  * the batches b of the quantity, n messages of it measured, first: the
