@@ -309,7 +309,7 @@ START_TEST(test_stop_rule_table)
 	ck_assert(ml_bm_calm(&r, SIM_CALM_BIAS));
 	ck_assert(r.half < 0.0005 * r.mean && r.half > 0.00001 * r.mean);
 	check_look(b, 8192, 1, 0.02, ML_LOOK_PILOT, 8192,
-		   ml_batches_tested(b));
+		   ml_batches_tested(b, SIM_NB_TEST));
 	check_look(b, 8192, 0, 0.02, ML_LOOK_STOP, 0, 0);
 	check_look(b, 8192, 1, 0.00001, ML_LOOK_GO_ON, 0, 0);
 	check_look(b, 8192, 0, 0.00001, ML_LOOK_GO_ON, 0, 0);
@@ -323,13 +323,13 @@ START_TEST(test_stop_rule_table)
 	ratio = r.half / (0.02 * r.mean);
 	ck_assert(ratio > 1);
 	check_look(b, 8192, 1, 0.02, ML_LOOK_PILOT, 8192 * ratio * ratio,
-		   ml_batches_tested(b));
+		   ml_batches_tested(b, SIM_NB_TEST));
 	check_look(b, 8192, 0, 0.02, ML_LOOK_PILOT, 8192 * ratio * ratio,
-		   ml_batches_tested(b));
+		   ml_batches_tested(b, SIM_NB_TEST));
 	/* a first look that meets the target on skewed batches: a pilot of
 	 * a second stage as long as itself */
 	check_look(b, 8192, 1, 2 * ratio * 0.02, ML_LOOK_PILOT, 8192,
-		   ml_batches_tested(b));
+		   ml_batches_tested(b, SIM_NB_TEST));
 	/* correlated within blocks of 16: 1024 observations, constant in a
 	 * block (N(100, 1) block means) plus a little noise, fail the test
 	 * grouped 1 to 8 at a time and pass it in 64 groups of 16 (seed
@@ -343,7 +343,7 @@ START_TEST(test_stop_rule_table)
 	}
 	ck_assert_uint_eq(ml_batches_interval(b, &r, SIM_NB_TEST), 0);
 	ck_assert_uint_eq(ml_batches_interval(b, &r, SIM_NB_FIRST), 64);
-	ck_assert_uint_eq(ml_batches_tested_at(b, SIM_NB_FIRST), 16);
+	ck_assert_uint_eq(ml_batches_tested(b, SIM_NB_FIRST), 16);
 	check_look(b, 1024, 1, 0.02, ML_LOOK_PILOT, 1024, 16);
 	check_look(b, 1024, 0, 0.02, ML_LOOK_GO_ON, 0, 0);
 	check_look(b, 1024, 1, 0.00001, ML_LOOK_GO_ON, 0, 0);

@@ -7,10 +7,10 @@
  * the run is about (ci_on: all messages, or multicasts) fill (stats.c),
  * once min_messages have been measured, a calm look after the first
  * whose interval meets the target stops the run with ML_OK; a first
- * look that meets it, and a look whose batch means are skewed (near
- * saturation) that does not, is instead a pilot that fixes the length and the batch size of a
- * second stage that measures afresh (converged(), restart()); the run
- * then stops with ML_OK at that length; with cycles set instead, it
+ * look that meets it, and a skewed look (near saturation) that does
+ * not, is instead a pilot that fixes the length and the batch size of
+ * a second stage that measures afresh (converged(), restart()); the
+ * run then stops with ML_OK at that length; with cycles set instead, it
  * stops with ML_OK exactly cycles after the first measured message was
  * generated (max_cycles then bounds the warm-up).
  * It stops with ML_SATURATED as soon as the

@@ -305,9 +305,10 @@ unsigned ml_batches_ci_report(const struct batches *b, double *mean,
 struct ml_bm_ci;
 unsigned ml_batches_interval(const struct batches *b, struct ml_bm_ci *r,
 			     unsigned min_groups);
-/* Observations per batch of the first grouping that passes the test of
- * independence (stats.c, step 2), 0 when none does. */
-unsigned long ml_batches_tested(const struct batches *b);
+/* Observations per batch of the first grouping of at least min_groups
+ * groups that passes the test of independence (stats.c, step 2), 0 when
+ * none does. */
+unsigned long ml_batches_tested(const struct batches *b, unsigned min_groups);
 
 /* Skart's interval from k >= 8 batch means y (in time order): the
  * estimates behind it, for the tests. */
@@ -327,7 +328,6 @@ int ml_skart_interval(const double *y, unsigned k, struct ml_bm_ci *r);
  * of the k batch means, bounded by that of the k / 2 spaced ones plus
  * one standard error, sqrt(6 / (k / 2)).  With 128 batches and bias 0.1
  * that asks for a skewness of at most 0.825; with 512, 2.11. */
-unsigned long ml_batches_tested_at(const struct batches *b, unsigned min_groups);
 int ml_bm_calm(const struct ml_bm_ci *r, double bias);
 /* The stopping rule's decision at a look (sim.c, converged(), says why):
  * the batches b of the quantity, n messages of it measured, first: the

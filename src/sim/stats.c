@@ -219,18 +219,13 @@ static unsigned grouping(const struct batches *b, double *g, unsigned *k_t,
 	return gs;
 }
 
-unsigned long ml_batches_tested_at(const struct batches *b, unsigned min_groups)
+unsigned long ml_batches_tested(const struct batches *b, unsigned min_groups)
 {
 	double g[SIM_NB_MAX];
 	unsigned k_t;
 	unsigned gs = b->indep ? 1 : grouping(b, g, &k_t, min_groups, 0);
 
 	return gs * b->size;
-}
-
-unsigned long ml_batches_tested(const struct batches *b)
-{
-	return ml_batches_tested_at(b, SIM_NB_TEST);
 }
 
 static unsigned batches_ci(const struct batches *b, struct ml_bm_ci *r,
@@ -311,7 +306,7 @@ int ml_stop_rule(const struct batches *b, unsigned long long n, int first,
 	struct ml_bm_ci r;
 	unsigned groups = SIM_NB_TEST;
 	double ratio;
-	int meets;
+	int meets, calm;
 
 	if (!ml_batches_interval(b, &r, groups)) {
 		/* only the first look may judge fewer groups */
@@ -322,15 +317,17 @@ int ml_stop_rule(const struct batches *b, unsigned long long n, int first,
 	if (!(r.mean > 0) || !(r.half >= 0))
 		return ML_LOOK_GO_ON;
 	meets = r.half <= ci * r.mean;
-	/* a calm later look decides; a first look that does not meet the
-	 * target goes on where calm, or with fewer groups than the rule's */
-	if (first ? !meets && (groups == SIM_NB_FIRST ||
-			       ml_bm_calm(&r, SIM_CALM_BIAS))
-		  : ml_bm_calm(&r, SIM_CALM_BIAS))
+	calm = ml_bm_calm(&r, SIM_CALM_BIAS);
+	/* a calm later look decides */
+	if (!first && calm)
 		return meets ? ML_LOOK_STOP : ML_LOOK_GO_ON;
+	/* a first look that misses the target goes on where it is calm or
+	 * has fewer groups than the rule's */
+	if (first && !meets && (calm || groups == SIM_NB_FIRST))
+		return ML_LOOK_GO_ON;
 	/* a pilot: a first look that meets the target, or a skewed look */
 	ratio = r.half / (ci * r.mean);
 	*need = fmax((double)n * ratio * ratio, (double)n);
-	*m = ml_batches_tested_at(b, groups);
+	*m = ml_batches_tested(b, groups);
 	return ML_LOOK_PILOT;
 }
