@@ -41,8 +41,15 @@
 extern "C" {
 #endif
 
-/* Open MPI's coll_tuned_bcast_algorithm ids (0 is its fixed decision). */
+/*
+ * The algorithms.  1-9 are Open MPI's coll_tuned_bcast_algorithm ids;
+ * 11-14 MPICH 4.0.2's MPIR_CVAR_BCAST_INTRA_ALGORITHM values (struct
+ * ml_collective_params.library ML_COLL_MPICH); 0 is the library's own
+ * default decision (Open MPI's fixed decision, or MPICH's ch4
+ * composition and MPIR selection).
+ */
 enum ml_coll_alg {
+	ML_COLL_DEFAULT = 0,
 	ML_COLL_LINEAR = 1,
 	ML_COLL_CHAIN = 2,
 	ML_COLL_PIPELINE = 3,
@@ -51,9 +58,31 @@ enum ml_coll_alg {
 	ML_COLL_BINOMIAL = 6,
 	ML_COLL_KNOMIAL = 7,
 	ML_COLL_SCATTER_ALLGATHER = 8,
-	ML_COLL_SCATTER_ALLGATHER_RING = 9
+	ML_COLL_SCATTER_ALLGATHER_RING = 9,
+	ML_COLL_MPICH_BINOMIAL = 11,
+	ML_COLL_MPICH_SCATTER_RD_ALLGATHER = 12, /* _recursive_doubling_ */
+	ML_COLL_MPICH_SCATTER_RING_ALLGATHER = 13,
+	ML_COLL_MPICH_SMP = 14
 };
-#define ML_COLL_NALG 9
+#define ML_COLL_NALG 9 /* Open MPI's: 1 .. ML_COLL_NALG */
+#define ML_COLL_MPICH_FIRST ML_COLL_MPICH_BINOMIAL
+#define ML_COLL_MPICH_LAST  ML_COLL_MPICH_SMP
+
+/* Whose broadcasts: Open MPI 4.1/5.0 (the default) or MPICH 4.0.2. */
+enum ml_coll_library {
+	ML_COLL_OPENMPI = 0,
+	ML_COLL_MPICH = 1
+};
+
+/* MPICH's ch4 compositions (ch4_coll_impl.h), ML_COLL_COMP_NONE where
+ * none applies (Open MPI, or an algorithm forced on the whole
+ * communicator). */
+enum ml_coll_composition {
+	ML_COLL_COMP_NONE = 0,
+	ML_COLL_COMP_ALPHA = 1,
+	ML_COLL_COMP_BETA = 2,
+	ML_COLL_COMP_GAMMA = 3
+};
 
 /* The channel between two ranks. */
 enum ml_coll_channel {
@@ -91,6 +120,7 @@ struct ml_collective_params {
 	double overhead;	       /* sender occupancy per message, us */
 	double nic_gap;		       /* NIC occupancy per message, us */
 	long long eager;	       /* largest eager message, bytes */
+	enum ml_coll_library library;  /* whose algorithms (0: Open MPI) */
 };
 
 struct ml_collective_result {
@@ -101,7 +131,16 @@ struct ml_collective_result {
 	long long segments;   /* segments the message was cut into */
 	enum ml_coll_alg ran; /* the algorithm run after Open MPI's
 			       * fall-backs (scatter-allgather with
-			       * M < P runs linear, ...) */
+			       * M < P runs linear, ...); MPICH: the
+			       * algorithm on the whole communicator, or
+			       * ML_COLL_DEFAULT when it ran on the node
+			       * and node-roots communicators */
+	/* MPICH: the composition of its default decision, and the MPIR
+	 * algorithms run on the node-roots communicator and on the node
+	 * communicators of the first and of the last node (0 where none
+	 * ran: one node, one rank on a node, or the whole communicator). */
+	enum ml_coll_composition composition;
+	enum ml_coll_alg ran_roots, ran_node_first, ran_node_last;
 };
 
 /*
@@ -167,6 +206,29 @@ ML_API enum ml_status ml_collective_p2p(const struct ml_collective_params *p,
 					enum ml_coll_channel c, long long bytes,
 					double *t);
 
+/*
+ * MPICH 4.0.2's default decision (SPEC 11; its Debian build ch4:ucx, no
+ * shared-memory module).  ml_collective_mpich_composition: the ch4
+ * level, ch4/generic.json (strict bounds: alpha below 12288 bytes,
+ * beta below 524288 for a power of two P >= 8, else gamma; every
+ * communicator that is not a parent one gets gamma).  parent: the
+ * communicator has node and node-roots communicators, i.e. some node
+ * holds two of its ranks.  ml_collective_mpich_mpir: the MPIR level,
+ * mpir/generic.json (inclusive bounds: binomial up to 12288 bytes or
+ * for P < 8, then scatter_recursive_doubling_allgather up to 524288 for
+ * a power of two, else scatter_ring_allgather; smp only for an empty
+ * message, which a parent communicator never sends here).  msg is the
+ * whole message (MPICH's avg_msg_size for a broadcast).
+ */
+ML_API enum ml_coll_composition
+ml_collective_mpich_composition(long long ranks, long long msg, bool parent);
+ML_API enum ml_coll_alg ml_collective_mpich_mpir(long long ranks,
+						 long long msg, bool parent);
+
+/* The name of a composition: "alpha", "beta", "gamma" ("-" for none). */
+ML_API const char *
+ml_collective_composition_name(enum ml_coll_composition c);
+
 /* The algorithm Open MPI 4.1's (and 5.0's tuned) fixed decision picks
  * for P ranks and M bytes (ompi_coll_tuned_bcast_intra_dec_fixed); it
  * is always run unsegmented, chain with fanout 0 (one chain). */
@@ -201,7 +263,8 @@ ML_API enum ml_status ml_collective_tree(enum ml_coll_alg kind, long long ranks,
 					 int cap, int *nkids);
 
 /*
- * The fastest of the nine algorithms at *p (p->algorithm is ignored;
+ * The fastest concrete algorithm of p->library at *p (Open MPI's nine,
+ * or MPICH's four; p->algorithm is ignored;
  * ties, latencies equal to 1e-12 relative, go to the lower id): its id into
  * *best, its result into *r, and the runner-up's latency over the best's into
  * *margin.  An algorithm whose lower bound is no better than the runner-up so
@@ -213,7 +276,8 @@ ML_API enum ml_status ml_collective_best(const struct ml_collective_params *p,
 					 struct ml_collective_result *r,
 					 double *margin);
 
-/* The algorithm's name as --algorithm takes it ("split-binary"). */
+/* The algorithm's name as --algorithm takes it ("split-binary",
+ * "scatter_ring_allgather"; "default" for ML_COLL_DEFAULT). */
 ML_API const char *ml_collective_alg_name(enum ml_coll_alg a);
 
 #ifdef __cplusplus

@@ -277,6 +277,14 @@ struct ml_command {
 	/* The FLAG option under which takeover prints all the output (no
 	 * table header before an --input file's rows), or NULL. */
 	const char *takeover_flag;
+	/*
+	 * Optional: true for a point of a sweep that has no row, its values
+	 * not going together (collective: an algorithm of another library
+	 * than --library's, as "all" lists every library's).  check() must
+	 * reject such a point too, so that a sweep of nothing else is a
+	 * usage error that says why.
+	 */
+	bool (*skip)(const union ml_val *v);
 };
 
 /* Decode an ML_OPT_INTOK choice value: returns the choice index, or -1

@@ -1,6 +1,8 @@
 /* cmd_collective.c - `mcastlat collective`: options -> ml_collective_* ->
  * rows; --schedule prints one row per message of one point, --rules
- * writes an Open MPI dynamic rules file for the swept ranks and sizes.
+ * writes an Open MPI dynamic rules file (or, with --library mpich, an
+ * MPICH JSON tuning file: cmd_collective_mpich.c) for the swept ranks
+ * and sizes.
  */
 #include <errno.h>
 #include <math.h>
@@ -12,8 +14,10 @@
 #include "cli/cmd.h"
 #include "cli/engine/msg.h"
 #include "mcastlat/collective.h"
+#include "cli/commands/collective_mpich.h"
 
-/* --algorithm: Open MPI's ids 1-9 in order, then the two words. */
+/* --algorithm: Open MPI's ids 1-9 in order, MPICH's other three (its
+ * binomial is Open MPI's name), then the words. */
 static const char *const alg_names[] = {"linear",
 					"chain",
 					"pipeline",
@@ -23,17 +27,29 @@ static const char *const alg_names[] = {"linear",
 					"knomial",
 					"scatter-allgather",
 					"scatter-allgather-ring",
+					"scatter_recursive_doubling_allgather",
+					"scatter_ring_allgather",
+					"smp",
 					"ompi",
 					"best",
+					"mpich",
+					"default",
 					NULL};
-#define ALG_OMPI 9
-#define ALG_BEST 10
+#define ALG_BINOMIAL 5
+#define ALG_MPICH_SRD 9 /* then ring, smp */
+#define ALG_OMPI 12
+#define ALG_BEST 13
+#define ALG_MPICH 14
+#define ALG_DEFAULT 15
+#define ALG_CONCRETE 12 /* what "all" lists: both libraries' */
+static const char *const lib_names[] = {"openmpi", "mpich", NULL};
 static const char *const op_names[] = {"bcast", "p2p", NULL};
 static const char *const map_names[] = {"core", "socket", "node", NULL};
 static const char *const chan_names[] = {"socket", "node", "net", NULL};
 
 enum {
 	O_OP,
+	O_LIBRARY,
 	O_ALGORITHM,
 	O_RANKS,
 	O_MSG,
@@ -75,19 +91,30 @@ static const struct ml_opt opts[NOPTS] = {
 	      .def = "bcast",
 	      .choices = op_names,
 	      .help = "bcast, or p2p: half a ping-pong on --channel"},
+    [O_LIBRARY] = {.name = "library",
+		   .kind = ML_OPT_CHOICE,
+		   .def = "openmpi",
+		   .flags = ML_OPT_NOCOL,
+		   .choices = lib_names,
+		   .help = "whose algorithms: openmpi (4.1/5.0) or mpich "
+			   "(4.0.2)"},
     [O_ALGORITHM] = {.name = "algorithm",
 		     .kind = ML_OPT_CHOICE,
-		     .def = "ompi",
+		     .def = "default",
 		     .imin = 1,
 		     .imax = 9,
 		     .flags = ML_OPT_ALL | ML_OPT_INTOK,
-		     .all_count = 9,
+		     .all_count = ALG_CONCRETE,
 		     .choices = alg_names,
 		     .help =
-			 "linear, chain, pipeline, split-binary, binary, "
-			 "binomial, knomial, scatter-allgather, "
-			 "scatter-allgather-ring (or Open MPI's id 1-9), ompi "
-			 "(its fixed decision), best, or all"},
+			 "Open MPI: linear, chain, pipeline, split-binary, "
+			 "binary, binomial, knomial, scatter-allgather, "
+			 "scatter-allgather-ring (or its id 1-9), ompi (its "
+			 "fixed decision); MPICH: binomial, "
+			 "scatter_recursive_doubling_allgather, "
+			 "scatter_ring_allgather, smp, mpich (its decision); "
+			 "default (the library's decision), best, or all "
+			 "(the library's)"},
     [O_RANKS] = {.name = "ranks",
 		 .kind = ML_OPT_INT,
 		 .def = "2",
@@ -174,7 +201,8 @@ static const struct ml_opt opts[NOPTS] = {
     [O_RULES] = {.name = "rules",
 		 .kind = ML_OPT_TEXT,
 		 .flags = ML_OPT_FILE,
-		 .help = "with --algorithm best: write Open MPI rules to FILE"},
+		 .help = "with --algorithm best: write Open MPI rules (MPICH: "
+			 "a JSON tuning file) to FILE"},
 };
 
 static const struct ml_unused unused[] = {{"channel", "op", "bcast"},
@@ -212,8 +240,8 @@ static const struct ml_col cols[NCOLS] = {
 		    .help = "segments the message was cut into"},
     [C_CHOSEN] = {.name = "chosen",
 		  .kind = ML_COL_TEXT,
-		  .help = "the algorithm run (after Open MPI's decision and "
-			  "fall-backs)"},
+		  .help = "the algorithm run (after the library's decision and "
+			  "fall-backs; MPICH: composition/algorithm)"},
     [C_BEST] = {.name = "best",
 		.kind = ML_COL_TEXT,
 		.help = "best: the fastest algorithm (else -)"},
@@ -223,21 +251,47 @@ static const struct ml_col cols[NCOLS] = {
 		  .help = "best: runner-up's latency / best's"},
 };
 
-/* Options -> params; the algorithm word (ompi, best) into *word. */
+/* Is the --algorithm value a of --library lib? */
+static bool alg_in_library(long long a, long long lib)
+{
+	long long c = ml_choice_of(a);
+
+	if (lib == ML_COLL_MPICH)
+		return c == ALG_BINOMIAL || (c >= ALG_MPICH_SRD && c < ALG_OMPI) ||
+		       c == ALG_BEST || c == ALG_MPICH || c == ALG_DEFAULT;
+	return c < ALG_MPICH_SRD || c == ALG_OMPI || c == ALG_BEST ||
+	       c == ALG_DEFAULT;
+}
+
+/* Options -> params; the algorithm word (ompi, best) into *word.  An
+ * algorithm of the other library leaves p->algorithm outside the
+ * library's, for ml_collective_validate to reject. */
 static enum ml_status to_params(const union ml_val *v,
 				struct ml_collective_params *p, int *word)
 {
-	long long a = v[O_ALGORITHM].i;
+	long long a = v[O_ALGORITHM].i, c = ml_choice_of(a);
+	bool mpich = v[O_LIBRARY].i == 1;
 
 	ml_collective_params_init(p);
+	p->library = mpich ? ML_COLL_MPICH : ML_COLL_OPENMPI;
 	*word = -1;
-	if (ml_choice_of(a) < 0) {
+	if (!alg_in_library(a, v[O_LIBRARY].i)) {
+		p->algorithm = mpich ? ML_COLL_LINEAR : ML_COLL_MPICH_SMP;
+	} else if (c < 0) {
 		p->algorithm = (enum ml_coll_alg)a;
-	} else if (ml_choice_of(a) < ALG_OMPI) {
-		p->algorithm = (enum ml_coll_alg)(ml_choice_of(a) + 1);
+	} else if (mpich && c == ALG_BINOMIAL) {
+		p->algorithm = ML_COLL_MPICH_BINOMIAL;
+	} else if (c < ALG_MPICH_SRD) {
+		p->algorithm = (enum ml_coll_alg)(c + 1);
+	} else if (c < ALG_OMPI) {
+		p->algorithm =
+		    (enum ml_coll_alg)(ML_COLL_MPICH_SCATTER_RD_ALLGATHER +
+				       (c - ALG_MPICH_SRD));
+	} else if (c == ALG_MPICH || c == ALG_DEFAULT) {
+		p->algorithm = ML_COLL_DEFAULT;
 	} else {
-		*word = (int)ml_choice_of(a);
-		p->algorithm = ML_COLL_BINOMIAL;
+		*word = (int)c;
+		p->algorithm = mpich ? ML_COLL_MPICH_BINOMIAL : ML_COLL_BINOMIAL;
 	}
 	p->ranks = v[O_RANKS].i;
 	p->msg = v[O_MSG].i;
@@ -302,15 +356,82 @@ static enum ml_status resolve(const union ml_val *v,
 	return ml_collective_eval(p, r);
 }
 
+/* best's pick at v, for MPICH's tuning file (collective_mpich.c):
+ * ML_EINVAL without a message unless the algorithm is best. */
+static enum ml_status resolve_best(const union ml_val *v, enum ml_coll_alg *alg,
+				   struct ml_diag *d)
+{
+	struct ml_collective_params p;
+	struct ml_collective_result r;
+	double margin;
+	enum ml_status st;
+
+	if (ml_choice_of(v[O_ALGORITHM].i) != ALG_BEST || v[O_OP].i != 0)
+		return ML_EINVAL;
+	st = resolve(v, &p, &r, &margin, d);
+	if (st == ML_OK)
+		*alg = p.algorithm;
+	return st;
+}
+
 /* --op p2p checks the machine as a broadcast would (the ranks' options
  * still place them); --op bcast the whole point. */
 static enum ml_status check(const struct ml_point *pt, struct ml_diag *d)
 {
 	struct ml_collective_params p;
+	long long a = pt->v[O_ALGORITHM].i, lib = pt->v[O_LIBRARY].i;
 	int word;
 
+	if (pt->v[O_OP].i == 0 && !alg_in_library(a, lib)) {
+		if (ml_choice_of(a) < 0)
+			return ml_diag_set(d, "algorithm",
+					   "ids are Open MPI's: give MPICH's "
+					   "algorithms by name");
+		return ml_diag_set(d, "algorithm",
+				   "'%s' is not %s's: see --library",
+				   alg_names[ml_choice_of(a)],
+				   lib == 1 ? "MPICH" : "Open MPI");
+	}
 	to_params(pt->v, &p, &word);
 	return ml_collective_validate(&p, d);
+}
+
+/* A sweep's point whose algorithm is the other library's has no row
+ * ("all" lists both libraries' algorithms). */
+static bool skip(const union ml_val *v)
+{
+	return v[O_OP].i == 0 &&
+	       !alg_in_library(v[O_ALGORITHM].i, v[O_LIBRARY].i);
+}
+
+/* What ran, for the column chosen: the algorithm, or with MPICH's
+ * decision composition/algorithm ("beta/binomial"), the algorithms of
+ * the node roots and of the nodes joined by '+' when they differ. */
+static const char *chosen_text(const struct ml_collective_result *r,
+			       char *buf, size_t len)
+{
+	enum ml_coll_alg part[3] = {r->ran_roots, r->ran_node_first,
+				    r->ran_node_last};
+	size_t n = 0;
+	int i, k, dup;
+
+	if (r->composition == ML_COLL_COMP_NONE)
+		return ml_collective_alg_name(r->ran);
+	n = (size_t)snprintf(buf, len, "%s/",
+			     ml_collective_composition_name(r->composition));
+	if (r->ran != ML_COLL_DEFAULT) {
+		snprintf(buf + n, len - n, "%s", ml_collective_alg_name(r->ran));
+		return buf;
+	}
+	for (i = 0, k = 0; i < 3 && n < len; i++) {
+		for (dup = 0; dup < i && part[dup] != part[i]; dup++)
+			;
+		if (part[i] == ML_COLL_DEFAULT || dup < i)
+			continue;
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", k++ ? "+" : "",
+				      ml_collective_alg_name(part[i]));
+	}
+	return buf;
 }
 
 static enum ml_status eval_p2p(const union ml_val *v, union ml_val *out)
@@ -354,7 +475,7 @@ static enum ml_status eval(const struct ml_point *pt, union ml_val *out)
 	out[C_LATENCY_MIN].r = r.latency_min;
 	out[C_MESSAGES].i = r.messages;
 	out[C_SEGMENTS].i = r.segments;
-	out[C_CHOSEN].s = ml_collective_alg_name(r.ran);
+	out[C_CHOSEN].s = chosen_text(&r, pt->text, ML_TEXT_MAX);
 	out[C_BEST].s = best ? ml_collective_alg_name(p.algorithm) : "-";
 	out[C_MARGIN].r = margin;
 	return ML_OK;
@@ -394,6 +515,7 @@ static int run_schedule(const struct ml_command *cmd, struct ml_ctx *ctx,
 	struct ml_collective_result r;
 	struct ml_diag d = {NULL, ""};
 	struct sched_out o = {ctx->out, 0};
+	char chosen[ML_TEXT_MAX];
 	double margin;
 	size_t i;
 
@@ -412,7 +534,7 @@ static int run_schedule(const struct ml_command *cmd, struct ml_ctx *ctx,
 	fprintf(o.f,
 		"# algorithm=%s ranks=%lld msg=%lld latency=%.17g "
 		"messages=%lld\n",
-		ml_collective_alg_name(r.ran), p.ranks, p.msg, r.latency,
+		chosen_text(&r, chosen, sizeof chosen), p.ranks, p.msg, r.latency,
 		r.messages);
 	if (o.csv)
 		fprintf(o.f, "src,dst,segment,bytes,channel,posted,start,"
@@ -584,6 +706,11 @@ static int takeover(const struct ml_command *cmd,
 {
 	if (base[O_SCHEDULE].i)
 		return run_schedule(cmd, ctx, format, vl, base);
+	if (base[O_RULES].s && base[O_LIBRARY].i == 1)
+		return ml_collective_mpich_rules(cmd, ctx, vl, base, O_RANKS,
+						 O_MSG, O_RULES, resolve_best)
+			   ? ML_EXIT_USAGE
+			   : -1;
 	if (base[O_RULES].s)
 		return write_rules(cmd, ctx, vl, base) ? ML_EXIT_USAGE : -1;
 	return -1;
@@ -622,8 +749,8 @@ static void fit_measure(void *params, bool mean)
 }
 
 static const char *const fit_inputs[] = {
-    "op",  "algorithm", "ranks", "msg",	   "segment", "fanout", "radix",
-    "ppn", "sockets",	"nodes", "map-by", "channel", NULL};
+    "op",     "library", "algorithm", "ranks",	"msg",	  "segment", "fanout",
+    "radix",  "ppn",     "sockets",   "nodes",	"map-by", "channel", NULL};
 
 /* A broadcast row must say how many ranks, a ping-pong which channel. */
 static const char *fit_needs(const union ml_val *v, const bool *stated)
@@ -662,6 +789,7 @@ const struct ml_command ml_cmd_collective = {
     .statuses = statuses,
     .takeover = takeover,
     .takeover_flag = "schedule",
+    .skip = skip,
     .fit_model = &ml_fit_collective,
     .fit_params = fit_params,
     .fit_inputs = fit_inputs,
