@@ -775,9 +775,11 @@ static const struct ml_status_doc statuses[] = {
 
 const struct ml_command ml_cmd_collective = {
     .name = "collective",
-    .summary = "Open MPI's broadcast algorithms on a node hierarchy "
+    .summary = "Open MPI's and MPICH's broadcast algorithms on a node "
+	       "hierarchy "
 	       "(ranks per node, sockets, NIC)",
-    .source = "Open MPI 4.1/5.0 coll/base and coll/tuned; SPEC 10",
+    .source = "Open MPI 4.1/5.0 coll/base and coll/tuned, MPICH 4.0.2; "
+	      "SPEC 10, 11",
     .time_unit = "us",
     .opts = opts,
     .nopts = NOPTS,
