@@ -104,8 +104,8 @@ static long long clamp(long long x, long long lo, long long hi)
 
 /* Binomial: every rank but the root gets the message once from
  * rel - lowbit(rel); ranks[] maps view index to rank. */
-static void ref_binomial(struct totals *t, const long long *ranks,
-			 long long n, long long M)
+static void ref_binomial(struct totals *t, const long long *ranks, long long n,
+			 long long M)
 {
 	long long r;
 
@@ -145,7 +145,8 @@ static void ref_ring(struct totals *t, long long n, long long M)
 	ref_scatter(t, n, M);
 	for (i = 1; i < n; i++)
 		for (r = 0; r < n; r++)
-			add(t, r, (r + 1) % n, block((r - i + 1 + n) % n, n, M));
+			add(t, r, (r + 1) % n,
+			    block((r - i + 1 + n) % n, n, M));
 }
 
 /* Recursive doubling, n a power of two: at the step of mask, r sends
@@ -182,17 +183,17 @@ static const struct {
 
 START_TEST(test_composition)
 {
-	ck_assert_int_eq(ml_collective_mpich_composition(
-			     comp_cases[_i].P, comp_cases[_i].n,
-			     comp_cases[_i].parent),
+	ck_assert_int_eq(ml_collective_mpich_composition(comp_cases[_i].P,
+							 comp_cases[_i].n,
+							 comp_cases[_i].parent),
 			 comp_cases[_i].comp);
 }
 END_TEST
 
-#define BIN ML_COLL_MPICH_BINOMIAL
-#define SRD ML_COLL_MPICH_SCATTER_RD_ALLGATHER
+#define BIN  ML_COLL_MPICH_BINOMIAL
+#define SRD  ML_COLL_MPICH_SCATTER_RD_ALLGATHER
 #define RING ML_COLL_MPICH_SCATTER_RING_ALLGATHER
-#define SMP ML_COLL_MPICH_SMP
+#define SMP  ML_COLL_MPICH_SMP
 
 static const struct {
 	long long P, n;
@@ -224,10 +225,14 @@ static const struct {
 	enum ml_coll_composition comp;
 	enum ml_coll_alg alg;
 } default_cases[] = {
-    {4, 1000, ML_COLL_COMP_ALPHA, BIN},	   {8, 12288, ML_COLL_COMP_BETA, BIN},
-    {8, 12289, ML_COLL_COMP_BETA, SRD},	   {8, 524288, ML_COLL_COMP_GAMMA, SRD},
-    {8, 524289, ML_COLL_COMP_GAMMA, RING}, {12, 12287, ML_COLL_COMP_ALPHA, BIN},
-    {12, 12288, ML_COLL_COMP_GAMMA, BIN},  {12, 20000, ML_COLL_COMP_GAMMA, RING},
+    {4, 1000, ML_COLL_COMP_ALPHA, BIN},
+    {8, 12288, ML_COLL_COMP_BETA, BIN},
+    {8, 12289, ML_COLL_COMP_BETA, SRD},
+    {8, 524288, ML_COLL_COMP_GAMMA, SRD},
+    {8, 524289, ML_COLL_COMP_GAMMA, RING},
+    {12, 12287, ML_COLL_COMP_ALPHA, BIN},
+    {12, 12288, ML_COLL_COMP_GAMMA, BIN},
+    {12, 20000, ML_COLL_COMP_GAMMA, RING},
 };
 
 START_TEST(test_default_one_node)
@@ -553,13 +558,14 @@ START_TEST(test_json)
 	ck_assert_int_eq(ml_collective_mpich_json(f, ps, 2, ms, 3, alg), 0);
 	fclose(f);
 	/* P <= 7 takes the rules of 4, the rest those of 8. */
-	ck_assert_ptr_nonnull(strstr(buf, "\"comm_size<=7\": {\n"
-					  "        \"avg_msg_size<=19999\": "
-					  "{\"algorithm=MPIR_Bcast_intra_"
-					  "binomial\": {}},\n"
-					  "        \"avg_msg_size=any\": "
-					  "{\"algorithm=MPIR_Bcast_intra_scatter_"
-					  "ring_allgather\": {}}\n"));
+	ck_assert_ptr_nonnull(strstr(buf,
+				     "\"comm_size<=7\": {\n"
+				     "        \"avg_msg_size<=19999\": "
+				     "{\"algorithm=MPIR_Bcast_intra_"
+				     "binomial\": {}},\n"
+				     "        \"avg_msg_size=any\": "
+				     "{\"algorithm=MPIR_Bcast_intra_scatter_"
+				     "ring_allgather\": {}}\n"));
 	/* smp only on a parent communicator: at 8 ranks and 100 bytes
 	 * MPICH's own choice elsewhere is binomial. */
 	ck_assert_ptr_nonnull(strstr(buf, "\"comm_size=any\": {\n"
@@ -571,9 +577,10 @@ START_TEST(test_json)
 			"MPIR_Bcast_intra_binomial\": {}}"));
 	/* Every other collective of MPICH's own file, once. */
 	ck_assert_ptr_nonnull(strstr(buf, "\"collective=barrier\":"));
-	ck_assert_ptr_nonnull(strstr(buf, "\"collective=ineighbor_alltoallw\":"));
-	ck_assert_ptr_null(strstr(strstr(buf, "collective=bcast") + 1,
-				  "collective=bcast"));
+	ck_assert_ptr_nonnull(
+	    strstr(buf, "\"collective=ineighbor_alltoallw\":"));
+	ck_assert_ptr_null(
+	    strstr(strstr(buf, "collective=bcast") + 1, "collective=bcast"));
 	ck_assert(len > 10000 && buf[len - 2] == '}');
 	free(buf);
 }

@@ -15,8 +15,8 @@
  *     n <= 0 on a parent communicator            smp
  *     P < 8                                      binomial
  *     P a power of two:          n <= 12288      binomial
- *                                n <= 524288     scatter_recursive_doubling_allgather
- *                                otherwise       scatter_ring_allgather
+ *                                n <= 524288
+ * scatter_recursive_doubling_allgather otherwise       scatter_ring_allgather
  *     other P:                   n <= 12288      binomial
  *                                otherwise       scatter_ring_allgather
  *

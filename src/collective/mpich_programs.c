@@ -86,8 +86,7 @@ static long long node_size(const struct coll_alg *a, long long k)
 }
 
 /* The rank of local index i of node k. */
-static long long node_member(const struct coll_alg *a, long long k,
-			     long long i)
+static long long node_member(const struct coll_alg *a, long long k, long long i)
 {
 	return a->map_by == ML_COLL_MAP_NODE ? k + i * a->nodes
 					     : k * a->ppn + i;
@@ -124,8 +123,8 @@ static int binomial(const struct coll_alg *a, const struct view *c,
 	case 0:
 		for (s->mask = 1; s->mask < n; s->mask <<= 1)
 			if (rel & s->mask) {
-				EMIT(s, op, 0, OP_IRECV, world(a, c, rel - s->mask),
-				     0, 0);
+				EMIT(s, op, 0, OP_IRECV,
+				     world(a, c, rel - s->mask), 0, 0);
 				EMIT(s, op, 0, OP_WAIT_RECV, 0, 0, 0);
 				break;
 			}
@@ -159,7 +158,8 @@ static int scatter(const struct coll_alg *a, const struct view *c,
 			if (rel & s->mask) {
 				if (a->msg - rel * ss > 0) {
 					EMIT(s, op, 0, OP_IRECV,
-					     world(a, c, rel - s->mask), 0, rel);
+					     world(a, c, rel - s->mask), 0,
+					     rel);
 					EMIT(s, op, 0, OP_WAIT_RECV, 0, 0, 0);
 					s->cnt = s->last_recv;
 				}
@@ -221,13 +221,13 @@ static int srd(const struct coll_alg *a, const struct view *c,
 				tree = rel & ~((s->mask2 << 1) - 1);
 				if (d > rel && rel < tree + npc &&
 				    d >= tree + npc) {
-					EMIT(s, op, AG, OP_ISEND, world(a, c, d),
-					     s->cnt2, s->mask2);
+					EMIT(s, op, AG, OP_ISEND,
+					     world(a, c, d), s->cnt2, s->mask2);
 					EMIT(s, op, AG, OP_WAIT_SENDS, 0, 0, 0);
 				} else if (d < rel && d < tree + npc &&
 					   rel >= tree + npc) {
-					EMIT(s, op, AG, OP_IRECV, world(a, c, d),
-					     0, s->mask2);
+					EMIT(s, op, AG, OP_IRECV,
+					     world(a, c, d), 0, s->mask2);
 					EMIT(s, op, AG, OP_WAIT_RECV, 0, 0, 0);
 					s->cnt2 = s->last_recv;
 					s->cnt += s->cnt2;
@@ -255,8 +255,9 @@ static int ring(const struct coll_alg *a, const struct view *c,
 	switch (s->pc) {
 	case AG:
 		for (s->i = 1; s->i < n; s->i++) {
-			EMIT(s, op, AG, OP_IRECV, world(a, c, (rel + n - 1) % n),
-			     0, (rel - s->i + n) % n);
+			EMIT(s, op, AG, OP_IRECV,
+			     world(a, c, (rel + n - 1) % n), 0,
+			     (rel - s->i + n) % n);
 			blk = (rel - s->i + 1 + n) % n;
 			EMIT(s, op, AG, OP_ISEND, world(a, c, (rel + 1) % n),
 			     clamp0(min_ll(ss, a->msg - blk * ss)), blk);
@@ -347,16 +348,17 @@ enum ml_status ml_coll_mpich_setup(const struct ml_collective_params *p,
 	a->nodes = ml_coll_nodes(p);
 	if (a->ppn < 1 || a->nodes < 1)
 		return ML_EINVAL;
-	a->nodes_used = a->map_by == ML_COLL_MAP_NODE ? min_ll(a->nodes, P)
-						      : (P + a->ppn - 1) / a->ppn;
+	a->nodes_used = a->map_by == ML_COLL_MAP_NODE
+			    ? min_ll(a->nodes, P)
+			    : (P + a->ppn - 1) / a->ppn;
 	parent = node_size(a, 0) >= 2;
 	a->composition = ML_COLL_COMP_NONE;
 	switch (p->algorithm) {
 	case ML_COLL_DEFAULT:
 		a->composition = ml_collective_mpich_composition(P, M, parent);
 		a->whole = a->composition == ML_COLL_COMP_GAMMA
-				   ? ml_collective_mpich_mpir(P, M, parent)
-				   : ML_COLL_DEFAULT;
+			       ? ml_collective_mpich_mpir(P, M, parent)
+			       : ML_COLL_DEFAULT;
 		a->alg = a->whole;
 		return ML_OK;
 	case ML_COLL_MPICH_BINOMIAL:
@@ -370,13 +372,14 @@ enum ml_status ml_coll_mpich_setup(const struct ml_collective_params *p,
 		 * silent).  MPIR_CVAR_BCAST_SHORT_MSG_SIZE 12288,
 		 * _MIN_PROCS 8, _LONG_MSG_SIZE 524288. */
 		if (!parent) {
-			a->whole = a->alg = ml_collective_mpich_mpir(P, M, false);
+			a->whole = a->alg =
+			    ml_collective_mpich_mpir(P, M, false);
 			return ML_OK;
 		}
 		a->alg = ML_COLL_MPICH_SMP;
 		a->whole = M < 12288 || P < 8 || (M < 524288 && is_pow2(P))
-				   ? ML_COLL_DEFAULT
-				   : ML_COLL_MPICH_SCATTER_RING_ALLGATHER;
+			       ? ML_COLL_DEFAULT
+			       : ML_COLL_MPICH_SCATTER_RING_ALLGATHER;
 		return ML_OK;
 	default:
 		return ML_EINVAL;

@@ -69,7 +69,8 @@ int ml_collective_mpich_json(FILE *f, const long long *ps, size_t np,
 	size_t i, j, k;
 	const char *ind = "          ";
 
-	fprintf(f, "{\n  \"collective=bcast\": {\n    \"comm_type=intra\": {\n");
+	fprintf(f,
+		"{\n  \"collective=bcast\": {\n    \"comm_type=intra\": {\n");
 	for (i = 0; i < np; i++) {
 		if (i + 1 < np)
 			fprintf(f, "      \"comm_size<=%lld\": {\n",
@@ -129,7 +130,8 @@ static long long *sorted_values(const struct ml_vlist *vl, size_t *n)
 int ml_collective_mpich_rules(const struct ml_command *cmd, struct ml_ctx *ctx,
 			      const struct ml_vlist *const *vl,
 			      const union ml_val *base, size_t o_ranks,
-			      size_t o_msg, size_t o_rules, ml_coll_pick_fn pick)
+			      size_t o_msg, size_t o_rules,
+			      ml_coll_pick_fn pick)
 {
 	size_t np = 0, nm = 0, i, j, n = cmd->nopts;
 	long long *ps = sorted_values(vl[o_ranks], &np);
@@ -142,7 +144,8 @@ int ml_collective_mpich_rules(const struct ml_command *cmd, struct ml_ctx *ctx,
 	FILE *f = NULL;
 	int rc = 0;
 
-	if (ps && ms && np > 0 && nm > 0 && np <= ((size_t)-1) / sizeof *alg / nm)
+	if (ps && ms && np > 0 && nm > 0 &&
+	    np <= ((size_t)-1) / sizeof *alg / nm)
 		alg = malloc(np * nm * sizeof *alg);
 	if (!ps || !ms || !alg || !v || !tmp) {
 		rc = ml_usage_err(ctx, cmd->name, NULL, "out of memory");
@@ -163,11 +166,11 @@ int ml_collective_mpich_rules(const struct ml_command *cmd, struct ml_ctx *ctx,
 			v[o_ranks].i = ps[i];
 			v[o_msg].i = ms[j];
 			if (pick(v, &alg[i * nm + j], &d) != ML_OK) {
-				rc = ml_usage_err(ctx, cmd->name,
-						  d.param ? d.param : "rules",
-						  d.msg[0] ? d.msg
-							   : "needs --algorithm "
-							     "best");
+				rc = ml_usage_err(
+				    ctx, cmd->name, d.param ? d.param : "rules",
+				    d.msg[0] ? d.msg
+					     : "needs --algorithm "
+					       "best");
 				goto out;
 			}
 		}

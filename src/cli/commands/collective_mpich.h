@@ -30,7 +30,8 @@ typedef enum ml_status (*ml_coll_pick_fn)(const union ml_val *v,
 int ml_collective_mpich_rules(const struct ml_command *cmd, struct ml_ctx *ctx,
 			      const struct ml_vlist *const *vl,
 			      const union ml_val *base, size_t o_ranks,
-			      size_t o_msg, size_t o_rules, ml_coll_pick_fn pick);
+			      size_t o_msg, size_t o_rules,
+			      ml_coll_pick_fn pick);
 
 /* The pure part, for the tests: write the JSON for ranks ps[0..np-1] and
  * sizes ms[0..nm-1] (both sorted ascending, no repeats), alg[i * nm + j]
