@@ -1,6 +1,9 @@
 /*
  * collective.h - Open MPI's broadcast algorithms on a node hierarchy
- * (SPEC section 10).
+ * (SPEC section 10), and MPICH 4.0.2's (SPEC 11: library ML_COLL_MPICH,
+ * its four MPIR algorithms and its default decision, whose ch4
+ * compositions run on the node and node-roots communicators of the
+ * placement).
  *
  * P ranks (root 0) are placed on nodes of ppn cores in S sockets by
  * mpirun's --map-by core|socket|node.  A pair of ranks talks over one of
@@ -107,7 +110,7 @@ enum ml_coll_map {
 struct ml_collective_params {
 	long long ranks; /* P >= 2 */
 	long long msg;	 /* M bytes >= 1 */
-	enum ml_coll_alg algorithm;
+	enum ml_coll_alg algorithm; /* one of library's, or ML_COLL_DEFAULT */
 	long long segment; /* bytes, 0 = unsegmented */
 	long long fanout;  /* chain: number of chains (0 -> 1), <= 32 */
 	long long radix;   /* knomial: k >= 2 */
