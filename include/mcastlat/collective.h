@@ -279,6 +279,108 @@ ML_API enum ml_status ml_collective_best(const struct ml_collective_params *p,
 					 struct ml_collective_result *r,
 					 double *margin);
 
+/* ------------------------------------------------------------------ */
+/* Trust (SPEC 10.5): how far a prediction holds, and picks that do no
+ * harm.  mcastlat-collective(1), INTERVALS.                          */
+
+/* Message-size classes of the error model: M <= 4 KiB, <= 64 KiB,
+ * larger. */
+#define ML_COLL_NCLASS 3
+
+/*
+ * The error model of a machine: the discrepancy d = ln(measured /
+ * predicted) of its predictions, as measured by forward validation (fit
+ * the smaller process counts, judge the larger; mcastlat fit
+ * collective).  At P <= fit_ranks its mean square is sd[k]^2 for message
+ * class k; beyond, it grows by growth[k]^2 per doubling of P (variances
+ * add: sd^2 + growth^2 log2(P / fit_ranks)).  diff_sd and diff_growth
+ * are the same for the difference of two algorithms' discrepancies at
+ * one point, which is what decides whether one is faster than the
+ * other.  fit_ranks = 0: no error model.
+ */
+struct ml_coll_errmodel {
+	long long fit_ranks;
+	double sd[ML_COLL_NCLASS];
+	double growth[ML_COLL_NCLASS];
+	double diff_sd, diff_growth;
+};
+
+/* No error model (fit_ranks 0, every term 0). */
+ML_API void ml_coll_errmodel_init(struct ml_coll_errmodel *em);
+
+/* The class (0, 1, 2) of a message of msg bytes. */
+ML_API int ml_coll_msg_class(long long msg);
+
+/* The rms of ln(measured / predicted) at (ranks, msg); NaN without an
+ * error model or for ranks < 1. */
+ML_API double ml_coll_err_sigma(const struct ml_coll_errmodel *em,
+				long long ranks, long long msg);
+
+/* The rms of the difference of two algorithms' ln errors at ranks. */
+ML_API double ml_coll_err_diff_sigma(const struct ml_coll_errmodel *em,
+				     long long ranks);
+
+/*
+ * The prediction interval at level (0 < level < 1) of a prediction pred
+ * at (ranks, msg): pred exp(-+z sigma), z the standard normal quantile
+ * at (1 + level) / 2.  ML_EINVAL (and NaN) without an error model or for
+ * a level outside (0, 1).
+ */
+ML_API enum ml_status ml_collective_interval(const struct ml_coll_errmodel *em,
+					     long long ranks, long long msg,
+					     double level, double pred,
+					     double *lo, double *hi);
+
+/* Candidates of ml_collective_best_among: bit a for algorithm a (Open
+ * MPI's 1-9, MPICH's 11-14), bit 0 for the library's own decision
+ * (ML_COLL_DEFAULT: "ompi" or "mpich", "leave it to the library");
+ * bits of the other library's algorithms are ignored. */
+#define ML_COLL_AMONG(a)   (1u << (a))
+#define ML_COLL_AMONG_ALL  0xffffffffu
+
+/* What ranks the candidates. */
+enum ml_coll_objective {
+	ML_COLL_BY_LATENCY, /* the last rank (OSU's Max) */
+	ML_COLL_BY_AVG	    /* the mean over ranks (OSU's Avg) */
+};
+
+struct ml_coll_pick {
+	/* The pick: one of the library's algorithms, or ML_COLL_DEFAULT
+	 * for its own decision (kept, or the fastest). */
+	enum ml_coll_alg alg;
+	/* The pick's result (for the default: what its decision ran). */
+	struct ml_collective_result r;
+	/* The fastest candidate by prediction alone, and the runner-up's
+	 * objective over the fastest's (NaN with one candidate). */
+	enum ml_coll_alg fastest;
+	double margin;
+	/* The library's decision's objective over the pick's (1 when the
+	 * pick is the default), whether or not it is a candidate. */
+	double vs_default;
+	/* True when the default was kept although a candidate was
+	 * predicted faster: its gain was within the error model's. */
+	bool kept;
+};
+
+/*
+ * The pick among the candidates in among (ML_COLL_AMONG bits), ranked by
+ * obj: the fastest by prediction, except that with an error model (em
+ * not NULL and em->fit_ranks > 0) and the default a candidate, an
+ * algorithm replaces the default only where its predicted gain
+ * ln(default / it) exceeds z sigma_diff (z the standard normal quantile
+ * at (1 + level) / 2, sigma_diff = ml_coll_err_diff_sigma): where the
+ * two predictions could not be that wrong together.  Ties go to the
+ * default, then to the lower id.  Concrete candidates run with p's
+ * segment, fanout and radix; the default as the library runs it.
+ * ML_OK; ML_EINVAL (no candidate of p's library, a level outside (0,
+ * 1), or no candidate valid at *p); ML_ENOMEM.
+ */
+ML_API enum ml_status
+ml_collective_best_among(const struct ml_collective_params *p, unsigned among,
+			 enum ml_coll_objective obj,
+			 const struct ml_coll_errmodel *em, double level,
+			 struct ml_coll_pick *out);
+
 /* The algorithm's name as --algorithm takes it ("split-binary",
  * "scatter_ring_allgather"; "default" for ML_COLL_DEFAULT). */
 ML_API const char *ml_collective_alg_name(enum ml_coll_alg a);
