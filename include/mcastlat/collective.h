@@ -293,16 +293,20 @@ ML_API enum ml_status ml_collective_best(const struct ml_collective_params *p,
  * the smaller process counts, judge the larger; mcastlat fit
  * collective).  At P <= fit_ranks its mean square is sd[k]^2 for message
  * class k; beyond, it grows by growth[k]^2 per doubling of P (variances
- * add: sd^2 + growth^2 log2(P / fit_ranks)).  diff_sd and diff_growth
- * are the same for the difference of two algorithms' discrepancies at
- * one point, which is what decides whether one is faster than the
- * other.  fit_ranks = 0: no error model.
+ * add: sd^2 + growth^2 log2(P / fit_ranks)).  The difference of an
+ * algorithm's discrepancy and the library's default decision's at one
+ * point decides whether the algorithm is faster than the default: its
+ * rms is diff_sd (pooled over the algorithms measured beside the
+ * default), or diff_alg[a] for Open MPI's algorithm a where that is
+ * larger (0: not measured), growing by diff_growth^2 per doubling.
+ * fit_ranks = 0: no error model.
  */
 struct ml_coll_errmodel {
 	long long fit_ranks;
 	double sd[ML_COLL_NCLASS];
 	double growth[ML_COLL_NCLASS];
 	double diff_sd, diff_growth;
+	double diff_alg[ML_COLL_NALG + 1];
 };
 
 /* No error model (fit_ranks 0, every term 0). */
@@ -316,9 +320,10 @@ ML_API int ml_coll_msg_class(long long msg);
 ML_API double ml_coll_err_sigma(const struct ml_coll_errmodel *em,
 				long long ranks, long long msg);
 
-/* The rms of the difference of two algorithms' ln errors at ranks. */
+/* The rms of the difference of algorithm a's ln error and the default
+ * decision's at ranks. */
 ML_API double ml_coll_err_diff_sigma(const struct ml_coll_errmodel *em,
-				     long long ranks);
+				     enum ml_coll_alg a, long long ranks);
 
 /*
  * The prediction interval at level (0 < level < 1) of a prediction pred

@@ -275,7 +275,7 @@ struct ml_coll_errfit {
  * The error model of a collective fit by forward validation
  * (src/fit/fit_coll_err.c): data, freeset, nfree and o as given to
  * ml_fit for ml_fit_collective (every point a struct
- * ml_collective_point), pred the full fit's predictions (res.pred).
+ * ml_collective_point), full that fit's result.
  * Fits the ping-pong rows with the broadcasts at P <= c for cuts c of
  * about Pmax / 2, / 4 and / 8, and learns from the broadcasts above c,
  * and from the full fit's own, how ln(measured / predicted) grows with
@@ -283,11 +283,14 @@ struct ml_coll_errfit {
  * ML_OK (*em and *info filled; with fewer than three fitted P no cut
  * is possible and the growth is taken as equal to the sd: the variance
  * doubles per doubling); ML_EINVAL (no broadcast fitted: *d says so);
- * ML_ENOMEM.  A forward fit that fails is skipped (info->status).
+ * ML_ENOMEM.  Parameters a forward fit's data do not determine (the
+ * network when every rank of the smaller P sits on one node) are held
+ * at the full fit's values; a forward fit that fails even so is
+ * skipped (info->status).
  */
 ML_API enum ml_status ml_fit_collective_errmodel(
     const struct ml_fit_data *data, const char *const *freeset, size_t nfree,
-    const struct ml_fit_options *o, const double *pred,
+    const struct ml_fit_options *o, const struct ml_fit_result *full,
     struct ml_coll_errmodel *em, struct ml_coll_errfit *info,
     struct ml_diag *d);
 

@@ -174,7 +174,7 @@ struct ml_status_doc {
 /* What a command's fit_errmodel hook reports (collective's error model,
  * SPEC 10.5): option values for --emit, a # line, and the error of its
  * forward validation, which chooses among listed option values. */
-#define ML_FIT_ERR_MAXSET 12
+#define ML_FIT_ERR_MAXSET 24
 struct ml_fit_errout {
 	double fwd_rms; /* NaN: no forward validation */
 	size_t nset;
@@ -281,14 +281,15 @@ struct ml_command {
 	void (*fit_measure)(void *params, bool mean);
 	/*
 	 * Optional: after a successful fit (data, the free set and the
-	 * options as fitted, pred the fit's predictions), the error model
+	 * options as fitted, res the fit), the error model
 	 * of the fitted machine into *out.  Returns 0, or -1 (out of
 	 * memory).  With it, fit chooses among listed option values by
 	 * out->fwd_rms (forward validation) rather than by AIC.
 	 */
 	int (*fit_errmodel)(const struct ml_fit_data *data,
 			    const char *const *freeset, size_t nfree,
-			    const struct ml_fit_options *o, const double *pred,
+			    const struct ml_fit_options *o,
+			    const struct ml_fit_result *res,
 			    struct ml_fit_errout *out);
 	/*
 	 * Optional: runs once the command line is parsed (with --input,

@@ -41,6 +41,7 @@ struct pmean {
 	size_t key;	  /* first point with the same inputs but the
 			   * algorithm */
 	size_t grp;	  /* its group of runs */
+	enum ml_coll_alg alg;
 	double e, sum;
 	size_t n;
 };
@@ -91,7 +92,7 @@ static int push_obs(struct obs_set *s, int cls, double e, double d)
  * file keeps runs together: a linear search of the cut's entries
  * otherwise). */
 static int push_mean(struct obs_set *s, int cut, size_t key, size_t grp,
-		     double e, double d)
+		     enum ml_coll_alg alg, double e, double d)
 {
 	size_t k;
 
@@ -110,7 +111,7 @@ static int push_mean(struct obs_set *s, int cut, size_t key, size_t grp,
 		s->m = m;
 		s->capm = cap;
 	}
-	s->m[s->nm] = (struct pmean){cut, key, grp, e, d, 1};
+	s->m[s->nm] = (struct pmean){cut, key, grp, alg, e, d, 1};
 	s->nm++;
 	return 0;
 }
@@ -131,7 +132,8 @@ static int record(struct obs_set *s, const struct ml_fit_data *data,
 		return 0; /* a prediction of 0: nothing to learn */
 	if (push_obs(s, cls, e, d))
 		return -1;
-	return push_mean(s, cut, keys[i], group_of(data, i), e, d);
+	return push_mean(s, cut, keys[i], group_of(data, i),
+			 pt_at(data, i)->p.algorithm, e, d);
 }
 
 /*
@@ -198,34 +200,43 @@ static int class_line(const struct obs_set *s, int cls, double *a, double *b)
 	return rc;
 }
 
-/* The pairs' line: every two means of one cut and key from different
- * groups. */
-static int pair_line(const struct obs_set *s, double *a, double *b,
-		     size_t *npairs)
+/* Does the pair (x, y) count?  want < 0: any two algorithms; 0: one
+ * of them the default; a > 0: algorithm a and the default. */
+static bool pair_wanted(const struct pmean *x, const struct pmean *y, int want)
+{
+	if (want < 0)
+		return true;
+	if (want == 0)
+		return x->alg == ML_COLL_DEFAULT || y->alg == ML_COLL_DEFAULT;
+	return (x->alg == ML_COLL_DEFAULT && (int)y->alg == want) ||
+	       (y->alg == ML_COLL_DEFAULT && (int)x->alg == want);
+}
+
+/* The pairs' e and squared difference: every two means of one cut and
+ * key from different groups that want selects (pair_wanted).  Returns
+ * -2 when out of memory, else 0 with *n pairs in *xs, *ys (freed by the
+ * caller). */
+static int pairs(const struct obs_set *s, int want, double **xs, double **ys,
+		 size_t *npairs)
 {
 	size_t i, j, n = 0, cap = 0;
 	double *x = NULL, *y = NULL;
-	int rc;
 
 	for (i = 0; i < s->nm; i++)
 		for (j = i + 1; j < s->nm && s->m[j].cut == s->m[i].cut; j++) {
 			double dd;
 
 			if (s->m[j].key != s->m[i].key ||
-			    s->m[j].grp == s->m[i].grp)
+			    s->m[j].grp == s->m[i].grp ||
+			    !pair_wanted(&s->m[i], &s->m[j], want))
 				continue;
 			if (n == cap) {
 				size_t c = cap ? 2 * cap : 1024;
-				double *nx = realloc(x, c * sizeof *x);
-				double *ny;
+				double *nx = realloc(x, c * sizeof *x), *ny;
 
-				if (!nx) {
-					free(x);
-					free(y);
-					return -2;
-				}
-				x = nx;
-				ny = realloc(y, c * sizeof *y);
+				if (nx)
+					x = nx;
+				ny = nx ? realloc(y, c * sizeof *y) : NULL;
 				if (!ny) {
 					free(x);
 					free(y);
@@ -240,11 +251,44 @@ static int pair_line(const struct obs_set *s, double *a, double *b,
 			y[n] = dd * dd;
 			n++;
 		}
+	*xs = x;
+	*ys = y;
 	*npairs = n;
-	rc = ms_line(x, y, n, a, b);
+	return 0;
+}
+
+/* The pairs' mean square line (pairs, ms_line): -1 with none. */
+static int pair_line(const struct obs_set *s, int want, double *a, double *b,
+		     size_t *npairs)
+{
+	double *x, *y;
+	int rc = pairs(s, want, &x, &y, npairs);
+
+	if (rc)
+		return rc;
+	rc = ms_line(x, y, *npairs, a, b);
 	free(x);
 	free(y);
 	return rc;
+}
+
+/* Algorithm a's own rms against the default, the growth b taken off
+ * each pair (the pooled line's): 0 when a and the default were never
+ * measured at one point. */
+static int alg_sd(const struct obs_set *s, int a, double b, double *sd)
+{
+	double *x, *y, ms = 0;
+	size_t n, i;
+	int rc = pairs(s, a, &x, &y, &n);
+
+	if (rc)
+		return rc;
+	for (i = 0; i < n; i++)
+		ms += (y[i] - b * x[i]) / (double)n;
+	*sd = n == 0 ? 0 : sqrt(ms > 1e-6 ? ms : 1e-6);
+	free(x);
+	free(y);
+	return 0;
 }
 
 static int cmp_ll(const void *x, const void *y)
@@ -292,26 +336,89 @@ static size_t choose_cuts(const long long *ps, size_t np, long long *cuts)
 	return nc;
 }
 
+/* Drop from free[0..*n) the names of the combination an undetermined
+ * fit reports; 0 when none could be dropped. */
+static int drop_combo(const struct ml_fit_result *r, const char **free,
+		      size_t *n)
+{
+	size_t i, j, k = 0;
+	int dropped = 0;
+
+	for (i = 0; i < *n; i++) {
+		for (j = 0; j < r->ncombo; j++)
+			if (strcmp(free[i], r->combo[j]) == 0)
+				break;
+		if (j < r->ncombo) {
+			dropped = 1;
+			continue;
+		}
+		free[k++] = free[i];
+	}
+	*n = k;
+	return dropped;
+}
+
+/*
+ * Fit sub (its use[] the cut's) with the free set, less what its data do
+ * not determine: each such parameter is held at the full fit's value in
+ * pts (a writable copy of the points).  On ML_OK *res holds the fit.
+ */
+static enum ml_status fit_what_is_determined(
+    const struct ml_fit_model *m, struct ml_fit_data *sub, void *pts,
+    const char *const *freeset, size_t nfree, const struct ml_fit_options *o,
+    const struct ml_fit_result *full, struct ml_fit_result *res)
+{
+	const char *free[ML_FIT_MAXFREE];
+	struct ml_diag d = {NULL, ""};
+	size_t n = nfree, i, j;
+	enum ml_status st;
+
+	memcpy(free, freeset, nfree * sizeof *free);
+	for (;;) {
+		memset(res, 0, sizeof *res);
+		st = ml_fit(m, sub, free, n, o, res, &d);
+		if (st != ML_EUNIDENT || !drop_combo(res, free, &n) || n == 0)
+			return st;
+		/* The dropped ones: the full fit's values in every point. */
+		for (j = 0; j < full->nfree; j++) {
+			for (i = 0; i < n; i++)
+				if (strcmp(free[i], full->names[j]) == 0)
+					break;
+			if (i < n)
+				continue;
+			for (i = 0; i < sub->n; i++)
+				ml_fit_set(m, (char *)pts + i * ml_fit_params_size(m),
+					   full->names[j], full->value[j]);
+		}
+		sub->points = pts;
+	}
+}
+
 /* One forward fit at cut c: judge the broadcasts above it. */
 static enum ml_status forward(const struct ml_fit_model *m,
 			      const struct ml_fit_data *data,
 			      const char *const *freeset, size_t nfree,
-			      const struct ml_fit_options *o, long long c,
+			      const struct ml_fit_options *o,
+			      const struct ml_fit_result *full, long long c,
 			      int cut, const size_t *keys, bool *use,
 			      struct obs_set *s, size_t *judged)
 {
 	struct ml_fit_data sub = *data;
 	struct ml_fit_result res;
-	struct ml_diag d = {NULL, ""};
+	size_t size = ml_fit_params_size(m), i;
+	void *pts = malloc(data->n * size + 1);
 	enum ml_status st;
-	size_t i;
 
+	if (!pts)
+		return ML_ENOMEM;
+	memcpy(pts, data->points, data->n * size);
 	for (i = 0; i < data->n; i++)
 		use[i] = used(data, i) &&
 			 (!is_bcast(data, i) || pt_at(data, i)->p.ranks <= c);
 	sub.use = use;
-	memset(&res, 0, sizeof res);
-	st = ml_fit(m, &sub, freeset, nfree, o, &res, &d);
+	st = fit_what_is_determined(m, &sub, pts, freeset, nfree, o, full,
+				    &res);
+	free(pts);
 	if (st != ML_OK)
 		return st;
 	*judged = 0;
@@ -414,7 +521,11 @@ static int estimate(const struct obs_set *s, struct ml_coll_errmodel *em,
 		em->sd[k] = sqrt(a);
 		em->growth[k] = sqrt(b);
 	}
-	rc = pair_line(s, &a, &b, &info->npairs);
+	/* Decisions are against the default: its pairs where there are
+	 * any, else any two algorithms'. */
+	rc = pair_line(s, 0, &a, &b, &info->npairs);
+	if (rc == -1)
+		rc = pair_line(s, -1, &a, &b, &info->npairs);
 	if (rc == -2)
 		return rc;
 	if (rc == -1) {
@@ -423,6 +534,11 @@ static int estimate(const struct obs_set *s, struct ml_coll_errmodel *em,
 	}
 	em->diff_sd = sqrt(a);
 	em->diff_growth = sqrt(b);
+	/* Each measured algorithm its own (used where it is larger than
+	 * the pooled value). */
+	for (k = 1; k <= ML_COLL_NALG; k++)
+		if (alg_sd(s, k, b, &em->diff_alg[k]))
+			return -2;
 	return 0;
 }
 
@@ -430,7 +546,7 @@ enum ml_status ml_fit_collective_errmodel(const struct ml_fit_data *data,
 					  const char *const *freeset,
 					  size_t nfree,
 					  const struct ml_fit_options *o,
-					  const double *pred,
+					  const struct ml_fit_result *full,
 					  struct ml_coll_errmodel *em,
 					  struct ml_coll_errfit *info,
 					  struct ml_diag *d)
@@ -457,7 +573,7 @@ enum ml_status ml_fit_collective_errmodel(const struct ml_fit_data *data,
 	em->fit_ranks = ps[np - 1];
 	for (i = 0; i < data->n; i++)
 		if (used(data, i) && is_bcast(data, i) &&
-		    record(&s, data, keys, -1, i, 0, pred[i])) {
+		    record(&s, data, keys, -1, i, 0, full->pred[i])) {
 			st = ML_ENOMEM;
 			goto out;
 		}
@@ -466,7 +582,7 @@ enum ml_status ml_fit_collective_errmodel(const struct ml_fit_data *data,
 	for (j = 0; j < info->ncuts; j++) {
 		size_t judged = 0;
 
-		st = forward(&ml_fit_collective, data, freeset, nfree, o,
+		st = forward(&ml_fit_collective, data, freeset, nfree, o, full,
 			     info->cut[j], (int)j, keys, use, &s, &judged);
 		if (st == ML_ENOMEM)
 			goto out;

@@ -24,6 +24,8 @@ void ml_coll_errmodel_init(struct ml_coll_errmodel *em)
 	}
 	em->diff_sd = 0;
 	em->diff_growth = 0;
+	for (k = 0; k <= ML_COLL_NALG; k++)
+		em->diff_alg[k] = 0;
 }
 
 int ml_coll_msg_class(long long msg)
@@ -56,11 +58,18 @@ double ml_coll_err_sigma(const struct ml_coll_errmodel *em, long long ranks,
 }
 
 double ml_coll_err_diff_sigma(const struct ml_coll_errmodel *em,
-			      long long ranks)
+			      enum ml_coll_alg a, long long ranks)
 {
+	double sd;
+
 	if (!has_model(em) || ranks < 1)
 		return NAN;
-	return sqrt(em->diff_sd * em->diff_sd +
+	/* An algorithm's own rms can only raise the pooled one: where the
+	 * two agreed at the fitted P they need not agree beyond. */
+	sd = a >= 1 && a <= ML_COLL_NALG && em->diff_alg[a] > em->diff_sd
+		 ? em->diff_alg[a]
+		 : em->diff_sd;
+	return sqrt(sd * sd +
 		    em->diff_growth * em->diff_growth * beyond(em, ranks));
 }
 
@@ -121,6 +130,57 @@ static int candidates(enum ml_coll_library lib, enum ml_coll_alg *out)
 	return n;
 }
 
+/* ln(d / a) at *p by obj, d run as the library's decision runs it
+ * (unsegmented, one chain; ML_COLL_DEFAULT: the decision itself); NaN
+ * when either cannot be evaluated. */
+static double gain_over(const struct ml_collective_params *p,
+			enum ml_coll_alg a, enum ml_coll_alg d,
+			enum ml_coll_objective obj)
+{
+	struct ml_collective_params q = *p;
+	struct ml_collective_result ra, rd;
+
+	q.algorithm = a;
+	if (ml_collective_eval(&q, &ra) != ML_OK)
+		return NAN;
+	q.algorithm = d;
+	if (d != ML_COLL_DEFAULT && p->library == ML_COLL_OPENMPI) {
+		q.segment = 0;
+		q.fanout = 0;
+	}
+	if (ml_collective_eval(&q, &rd) != ML_OK)
+		return NAN;
+	return log(objective(&rd, obj) / objective(&ra, obj));
+}
+
+/*
+ * Does a beat the default by more than the error model's difference at
+ * *p, with gain its predicted ln(default / a) there, the default running
+ * algorithm ran?  Beyond the fitted P, a must also beat ran by as much
+ * at the largest fitted P (the same rule there): a crossover between two algorithms that the model
+ * predicts only where nothing was measured is what extrapolation errors
+ * make (mcastlat-collective(1), INTERVALS).  The default's own change of
+ * algorithm beyond it is the library's, not the model's.
+ */
+static bool clearly_better(const struct ml_collective_params *p,
+			   enum ml_coll_alg a, enum ml_coll_alg ran,
+			   double gain, enum ml_coll_objective obj,
+			   const struct ml_coll_errmodel *em, double z)
+{
+	struct ml_collective_params q = *p;
+	double g;
+
+	if (!(gain > z * ml_coll_err_diff_sigma(em, a, p->ranks)))
+		return false;
+	if (p->ranks <= em->fit_ranks)
+		return true;
+	q.ranks = em->fit_ranks;
+	if (q.ranks < 2 || ml_collective_validate(&q, NULL) != ML_OK)
+		return false;
+	g = gain_over(&q, a, ran, obj);
+	return g > z * ml_coll_err_diff_sigma(em, a, q.ranks);
+}
+
 enum ml_status ml_collective_best_among(const struct ml_collective_params *p,
 					unsigned among,
 					enum ml_coll_objective obj,
@@ -177,8 +237,9 @@ enum ml_status ml_collective_best_among(const struct ml_collective_params *p,
 	 * two predictions could be wrong by together. */
 	if (pick != ML_COLL_DEFAULT && have_dflt &&
 	    candidate(among, p->library, ML_COLL_DEFAULT) && has_model(em) &&
-	    log(objective(&dflt, obj) / objective(&best, obj)) <=
-		z * ml_coll_err_diff_sigma(em, p->ranks)) {
+	    !clearly_better(p, pick, dflt.ran,
+			    log(objective(&dflt, obj) / objective(&best, obj)),
+			    obj, em, z)) {
 		pick = ML_COLL_DEFAULT;
 		best = dflt;
 		out->kept = true;

@@ -101,7 +101,8 @@ enum {
 	O_ERR_GROWTH_LARGE,
 	O_ERR_DIFF,
 	O_ERR_DIFF_GROWTH,
-	NOPTS
+	O_ERR_DIFF_ALG, /* then one per Open MPI algorithm, 1-9 in order */
+	NOPTS = O_ERR_DIFF_ALG + ML_COLL_NALG
 };
 
 #define TIMEOPT(n, d, h)                                                       \
@@ -284,6 +285,24 @@ static const struct ml_opt opts[NOPTS] = {
     [O_ERR_DIFF_GROWTH] =
 	ERROPT("err-diff-growth", DEF_ERR_DIFF_GROWTH,
 	       "error model: the difference's growth per doubling"),
+    [O_ERR_DIFF_ALG + 0] = ERROPT("err-diff-linear", "0",
+				  "error model: linear against the default"),
+    [O_ERR_DIFF_ALG + 1] = ERROPT("err-diff-chain", "0",
+				  "error model: chain against the default"),
+    [O_ERR_DIFF_ALG + 2] = ERROPT("err-diff-pipeline", "0",
+				  "error model: pipeline against the default"),
+    [O_ERR_DIFF_ALG + 3] = ERROPT("err-diff-split-binary", "0",
+				  "error model: split-binary against the default"),
+    [O_ERR_DIFF_ALG + 4] = ERROPT("err-diff-binary", "0",
+				  "error model: binary against the default"),
+    [O_ERR_DIFF_ALG + 5] = ERROPT("err-diff-binomial", "0",
+				  "error model: binomial against the default"),
+    [O_ERR_DIFF_ALG + 6] = ERROPT("err-diff-knomial", "0",
+				  "error model: knomial against the default"),
+    [O_ERR_DIFF_ALG + 7] = ERROPT("err-diff-scatter-allgather", "0",
+				  "error model: scatter-allgather against the default"),
+    [O_ERR_DIFF_ALG + 8] = ERROPT("err-diff-scatter-allgather-ring", "0",
+				  "error model: scatter-allgather-ring against the default"),
 };
 
 static const struct ml_unused unused[] = {{"channel", "op", "bcast"},
@@ -434,6 +453,8 @@ static enum ml_status to_params(const union ml_val *v,
 /* The error model of the options (fit_ranks 0: none). */
 static void to_errmodel(const union ml_val *v, struct ml_coll_errmodel *em)
 {
+	int a;
+
 	em->fit_ranks = v[O_ERR_RANKS].i;
 	em->sd[0] = v[O_ERR_SD_SMALL].r;
 	em->sd[1] = v[O_ERR_SD_MEDIUM].r;
@@ -443,6 +464,9 @@ static void to_errmodel(const union ml_val *v, struct ml_coll_errmodel *em)
 	em->growth[2] = v[O_ERR_GROWTH_LARGE].r;
 	em->diff_sd = v[O_ERR_DIFF].r;
 	em->diff_growth = v[O_ERR_DIFF_GROWTH].r;
+	em->diff_alg[0] = 0;
+	for (a = 1; a <= ML_COLL_NALG; a++)
+		em->diff_alg[a] = v[O_ERR_DIFF_ALG + a - 1].r;
 }
 
 /* The ML_COLL_AMONG bits of one --among item (a name of --algorithm, an
@@ -996,20 +1020,25 @@ static void fit_measure(void *params, bool mean)
 /* The fitted machine's error model by forward validation (SPEC 10.5). */
 static int fit_errmodel(const struct ml_fit_data *data,
 			const char *const *freeset, size_t nfree,
-			const struct ml_fit_options *o, const double *pred,
+			const struct ml_fit_options *o,
+			const struct ml_fit_result *res,
 			struct ml_fit_errout *out)
 {
 	static const char *const names[] = {
 	    "err-ranks",	"err-sd-small",	     "err-sd-medium",
 	    "err-sd-large",	"err-growth-small",  "err-growth-medium",
-	    "err-growth-large", "err-diff",	     "err-diff-growth"};
+	    "err-growth-large", "err-diff",	     "err-diff-growth",
+	    "err-diff-linear", "err-diff-chain", "err-diff-pipeline",
+	    "err-diff-split-binary", "err-diff-binary", "err-diff-binomial",
+	    "err-diff-knomial", "err-diff-scatter-allgather",
+	    "err-diff-scatter-allgather-ring"};
 	struct ml_coll_errmodel em;
 	struct ml_coll_errfit info;
 	struct ml_diag d = {NULL, ""};
 	enum ml_status st;
 	size_t j, n;
 
-	st = ml_fit_collective_errmodel(data, freeset, nfree, o, pred, &em,
+	st = ml_fit_collective_errmodel(data, freeset, nfree, o, res, &em,
 					&info, &d);
 	if (st == ML_ENOMEM)
 		return -1;
@@ -1024,6 +1053,8 @@ static int fit_errmodel(const struct ml_fit_data *data,
 	}
 	out->vals[7] = em.diff_sd;
 	out->vals[8] = em.diff_growth;
+	for (j = 1; j <= ML_COLL_NALG; j++)
+		out->vals[8 + j] = em.diff_alg[j];
 	if (st != ML_OK) {
 		snprintf(out->note, sizeof out->note,
 			 "# error model: none (%s)\n", d.msg);
@@ -1048,8 +1079,9 @@ static int fit_errmodel(const struct ml_fit_data *data,
 		    out->note + n, sizeof out->note - n,
 		    " forward rms of ln(measured/predicted) %.3g over %zu "
 		    "points; sd %.3g %.3g %.3g, growth per doubling %.3g %.3g "
-		    "%.3g (M <= 4 KiB, <= 64 KiB, larger); two algorithms' "
-		    "difference %.3g, growth %.3g over %zu pairs\n",
+		    "%.3g (M <= 4 KiB, <= 64 KiB, larger); an algorithm "
+		    "against the default %.3g at most, growth %.3g, over %zu "
+		    "pairs\n",
 		    info.fwd_rms, info.nfwd, em.sd[0], em.sd[1], em.sd[2],
 		    em.growth[0], em.growth[1], em.growth[2], em.diff_sd,
 		    em.diff_growth, info.npairs);

@@ -184,7 +184,7 @@ static void run_fit(const struct fit_args *a, struct fit_points *p,
 	if (out->st == ML_OK && a->cmd->fit_errmodel) {
 		out->has_err = true;
 		if (a->cmd->fit_errmodel(&data, out->freeset, out->nfree, &o,
-					 out->res.pred, &out->err)) {
+					 &out->res, &out->err)) {
 			ml_fit_result_free(&out->res);
 			out->st = ML_ENOMEM;
 		}
