@@ -880,6 +880,22 @@ static int rules_for(union ml_val *v, const long long *msgs, size_t nm,
 	return (int)k;
 }
 
+/* Does the machine carry an error model of its own (a fit's)?  Not
+ * when every err- option is at the default machine's value. */
+static bool machine_fitted(const union ml_val *base)
+{
+	size_t i;
+
+	for (i = O_ERR_RANKS; i < NOPTS; i++) {
+		const char *d = opts[i].def;
+
+		if (opts[i].kind == ML_OPT_INT ? base[i].i != strtoll(d, NULL, 10)
+					       : base[i].r != strtod(d, NULL))
+			return true;
+	}
+	return false;
+}
+
 static int write_rules(const struct ml_command *cmd, struct ml_ctx *ctx,
 		       const struct ml_vlist *const *vl,
 		       const union ml_val *base)
@@ -924,7 +940,11 @@ static int write_rules(const struct ml_command *cmd, struct ml_ctx *ctx,
 		   "# Format of 4.1.0-4.1.7 and 5.0.0-5.0.6 (read by later "
 		   "releases too); see mcastlat-collective(1).\n"
 		   "# Use: mpirun --mca coll_tuned_use_dynamic_rules 1 "
-		   "--mca coll_tuned_dynamic_rules_filename FILE\n");
+		   "--mca coll_tuned_dynamic_rules_filename FILE\n"
+		   "# Algorithm 0: Open MPI's own fixed decision.\n");
+	if (!machine_fitted(base))
+		fprintf(f, "# Not fitted: the default machine of mcastlat "
+			   "collective(1), not yours.\n");
 	fprintf(f,
 		"1 # collectives\n7 # MPI_Bcast\n%zu # communicator "
 		"sizes\n",
@@ -941,8 +961,10 @@ static int write_rules(const struct ml_command *cmd, struct ml_ctx *ctx,
 		for (j = 0; j < (size_t)k; j++)
 			fprintf(f, "%lld %lld %lld %lld # %s\n", rs[j].msg,
 				rs[j].alg, rs[j].topo, rs[j].seg,
-				ml_collective_alg_name(
-				    (enum ml_coll_alg)rs[j].alg));
+				rs[j].alg == ML_COLL_DEFAULT
+				    ? "ompi: Open MPI's fixed decision"
+				    : ml_collective_alg_name(
+					  (enum ml_coll_alg)rs[j].alg));
 	}
 	if (fclose(f) != 0) {
 		f = NULL;
@@ -975,6 +997,11 @@ static int takeover(const struct ml_command *cmd,
 {
 	if (base[O_SCHEDULE].i)
 		return run_schedule(cmd, ctx, format, vl, base);
+	if (base[O_RULES].s && !machine_fitted(base))
+		ml_warn(ctx, "collective: --rules: the machine was not fitted "
+			     "(the default machine): its picks keep the "
+			     "library's default unless clearly faster; fit "
+			     "yours first (mcastlat fit collective)");
 	if (base[O_RULES].s && base[O_LIBRARY].i == 1)
 		return ml_collective_mpich_rules(cmd, ctx, vl, base, O_RANKS,
 						 O_MSG, O_RULES, resolve_best)
