@@ -25,6 +25,12 @@
 #   make man-stamp        write VERSION and DATE into every man page's .TH
 #   make completion       the bash completion, build/completion/mcastlat
 #   make check-clang      build everything with clang -Werror, run the tests
+#   make check-mpi        the schedules against the real MPI libraries
+#                         (tests/mpi/run.sh: Open MPI's own messages; a
+#                         library that is not installed is skipped unless
+#                         MCASTLAT_REQUIRE_MPI names it)
+#   make probe            mcastlat-probe, the MPI program that measures a
+#                         machine for `fit collective` (needs mpicc)
 
 # The version is written once, in include/mcastlat.h; the soname
 # carries the major number (libmcastlat.so.0).
@@ -141,7 +147,7 @@ apt_install = @missing=; for p in $(1); do \
 .PHONY: all check unit cli bench figures install uninstall clean deps fuzz FORCE \
 	fuzz-replay fuzz-merge fuzz-deps hard valgrind check-lib \
 	check-symbols check-headers check-install completion check-clang \
-	check-variants \
+	check-variants check-mpi probe \
 	man-stamp
 
 all: $(BIN) $(ALIB) $(SHLIB) completion
@@ -270,6 +276,14 @@ cli: $(BIN) $(BUILD)/completion/mcastlat
 	tests/cli/rules.sh $(RUN_BIN)
 	tests/cli/layers.sh src
 	tests/cli/layers.sh --self-test
+
+# The real MPI libraries as the reference (SPEC 10.6): tests/mpi/run.sh
+# runs every tests/mpi/check-*.sh; each compiles its MPI programs with the
+# library's own wrapper into $(BUILD)/mpi/NAME and exits 77 (skipped)
+# when the library is absent; MCASTLAT_REQUIRE_MPI=ompi,probe,... (or
+# all) makes those skips failures, as CI does.
+check-mpi: $(BIN)
+	tests/mpi/run.sh $(RUN_BIN) $(BUILD)/mpi
 
 # Hard inputs: every command fed every class of bad value (exit 2, one
 # stderr line, no stdout), malformed and BOM/CRLF batch files.
