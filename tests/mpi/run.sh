@@ -3,11 +3,12 @@
 # turn, each given the binary under test and a build directory of its own
 # (BUILDDIR/NAME) for the MPI programs it compiles.
 #
-# A script exits 0 (passed), 77 (skipped: the MPI library it checks
-# against is not installed; it says so on one line) or anything else
-# (failed).  MCASTLAT_REQUIRE_MPI, a comma-separated list of script names
-# (ompi, probe, mpich: check-NAME.sh) or "all", turns those scripts' skips
-# into failures: CI sets it, so a missing library cannot pass unseen.
+# A script is named check-LIBRARY.sh or check-LIBRARY-WHAT.sh, LIBRARY
+# the MPI library it needs (ompi: Open MPI; mpich).  It exits 0 (passed),
+# 77 (skipped: its library is not installed; it says so on one line) or
+# anything else (failed).  MCASTLAT_REQUIRE_MPI, a comma-separated list of
+# libraries (ompi,mpich) or "all", turns their scripts' skips into
+# failures: CI sets it, so a missing library cannot pass unseen.
 set -u
 bin=${1:-./mcastlat}
 build=${2:-build/mpi}
@@ -26,6 +27,7 @@ for script in "$dir"/check-*.sh; do
 	[ -e "$script" ] || continue
 	name=$(basename "$script" .sh)
 	name=${name#check-}
+	library=${name%%-*}
 	start=$(date +%s)
 	sh "$script" "$bin" "$build/$name"
 	status=$?
@@ -33,12 +35,12 @@ for script in "$dir"/check-*.sh; do
 	if [ "$status" -eq 0 ]; then
 		passed=$((passed + 1))
 		echo "check-mpi: $name passed (${took}s)"
-	elif [ "$status" -eq 77 ] && ! required "$name"; then
+	elif [ "$status" -eq 77 ] && ! required "$library"; then
 		skipped=$((skipped + 1))
 	elif [ "$status" -eq 77 ]; then
 		failed=$((failed + 1))
 		echo "check-mpi: $name skipped, but MCASTLAT_REQUIRE_MPI" \
-			"requires it: FAIL"
+			"requires $library: FAIL"
 	else
 		failed=$((failed + 1))
 		echo "check-mpi: $name FAILED (exit $status)"
