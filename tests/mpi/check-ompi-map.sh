@@ -5,7 +5,9 @@
 # prints which node each rank would run on without starting anything;
 # the model's placement is read from --schedule: a linear broadcast's
 # channel from rank 0 to each rank (net: another node) and a ring's
-# channel from each rank to the next.  Exit 77 without Open MPI.
+# channel from each rank to the next.  (plm isolated: the launcher that
+# never starts a daemon on another host, so none is waited for.)  Exit 77
+# without Open MPI.
 #
 # Only nodes are checked: without real hosts Open MPI knows no socket of
 # theirs (--bind-to core or socket prints nothing, and the ras simulator
@@ -36,7 +38,7 @@ pass=0 fail=0
 mapper() {
 	hosts=$(awk -v n="$1" -v s="$2" 'BEGIN { for (i = 0; i < n; i++)
 		printf "%s%c:%d", i ? "," : "", 97 + i, s }')
-	"$MPIRUN" --do-not-launch --display-map --bind-to none \
+	"$MPIRUN" --mca plm isolated --do-not-launch --display-map --bind-to none \
 		--host "$hosts" --map-by "$4" -np "$3" true 2>&1 |
 		awk '/Data for node:/ { node = $4 }
 		/Process rank:/ { for (i = 1; i < NF; i++)
