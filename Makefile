@@ -283,7 +283,31 @@ cli: $(BIN) $(BUILD)/completion/mcastlat
 # when the library is absent; MCASTLAT_REQUIRE_MPI=ompi,probe,... (or
 # all) makes those skips failures, as CI does.
 check-mpi: $(BIN)
-	tests/mpi/run.sh $(RUN_BIN) $(BUILD)/mpi
+	MAKE='$(MAKE)' PROBE=$(PROBE_BIN) MPICC=$(MPICC) \
+		tests/mpi/run.sh $(RUN_BIN) $(BUILD)/mpi
+
+# mcastlat-probe (src/probe/, SPEC 10.6): an MPI program, so built only
+# on request and with the MPI library's wrapper (MPICC); it links the
+# library for collective's placement and the CLI's value lists.
+MPICC ?= mpicc
+PROBE_SRC := $(sort $(wildcard src/probe/*.c))
+PROBE_OBJ := $(PROBE_SRC:%.c=$(BUILD)/%.o)
+ifeq ($(BUILD),build)
+PROBE_BIN := mcastlat-probe
+else
+PROBE_BIN := $(BUILD)/mcastlat-probe
+endif
+probe: $(PROBE_BIN)
+
+$(PROBE_BIN): $(PROBE_OBJ) $(CLI_LIB) $(LIB)
+	$(MPICC) $(ALL_LDFLAGS) -o $@ $(PROBE_OBJ) $(CLI_LIB) $(LIB) $(LIBS)
+
+$(BUILD)/src/probe/%.o: src/probe/%.c
+	@command -v $(MPICC) >/dev/null 2>&1 || { echo "make probe: no \
+	'$(MPICC)' (Debian: apt-get install openmpi-bin libopenmpi-dev)"; \
+	exit 1; }
+	@mkdir -p $(dir $@)
+	$(MPICC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
 # Hard inputs: every command fed every class of bad value (exit 2, one
 # stderr line, no stdout), malformed and BOM/CRLF batch files.
@@ -461,8 +485,8 @@ uninstall:
 		2>/dev/null || :
 
 clean:
-	rm -rf $(BUILD) build-* mcastlat libmcastlat.a
+	rm -rf $(BUILD) build-* mcastlat libmcastlat.a mcastlat-probe
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(PIC_OBJ:.o=.d) \
 	$(MAIN_OBJ:.o=.d) $(TEST_OBJ:.o=.d) \
-	$(REPLAY_OBJ:.o=.d) $(FUZZ_LIB_OBJ:.o=.d)
+	$(REPLAY_OBJ:.o=.d) $(FUZZ_LIB_OBJ:.o=.d) $(PROBE_OBJ:.o=.d)
