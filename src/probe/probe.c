@@ -249,8 +249,6 @@ static int parse_opts(int argc, char **argv, struct opts *o, int rank)
 	if (rc == 0 && optind < argc)
 		rc = usage_error(rank, "unexpected argument '%s'",
 				 argv[optind]);
-	if (rc != 0 && rank == 0)
-		fprintf(stderr, "%s\n", usage_line);
 	return rc;
 }
 
