@@ -30,7 +30,8 @@
 #                         library that is not installed is skipped unless
 #                         MCASTLAT_REQUIRE_MPI names it)
 #   make probe            mcastlat-probe, the MPI program that measures a
-#                         machine for `fit collective` (needs mpicc)
+#                         machine for `fit collective` (needs mpicc);
+#                         make install-probe installs it
 
 # The version is written once, in include/mcastlat.h; the soname
 # carries the major number (libmcastlat.so.0).
@@ -147,7 +148,7 @@ apt_install = @missing=; for p in $(1); do \
 .PHONY: all check unit cli bench figures install uninstall clean deps fuzz FORCE \
 	fuzz-replay fuzz-merge fuzz-deps hard valgrind check-lib \
 	check-symbols check-headers check-install completion check-clang \
-	check-variants check-mpi probe \
+	check-variants check-mpi probe install-probe \
 	man-stamp
 
 all: $(BIN) $(ALIB) $(SHLIB) completion
@@ -298,6 +299,11 @@ else
 PROBE_BIN := $(BUILD)/mcastlat-probe
 endif
 probe: $(PROBE_BIN)
+
+# Not part of `make install`, which needs no MPI (its man page is).
+install-probe: $(PROBE_BIN)
+	install -d $(DESTDIR)$(BINDIR)
+	install -m 755 $(PROBE_BIN) $(DESTDIR)$(BINDIR)/mcastlat-probe
 
 $(PROBE_BIN): $(PROBE_OBJ) $(CLI_LIB) $(LIB)
 	$(MPICC) $(ALL_LDFLAGS) -o $@ $(PROBE_OBJ) $(CLI_LIB) $(LIB) $(LIBS)
@@ -471,6 +477,7 @@ install: all $(BUILD)/mcastlat.pc
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/mcastlat $(DESTDIR)$(LIBDIR)/libmcastlat.a \
+		$(DESTDIR)$(BINDIR)/mcastlat-probe \
 		$(DESTDIR)$(LIBDIR)/libmcastlat.so \
 		$(DESTDIR)$(LIBDIR)/$(SONAME) \
 		$(DESTDIR)$(LIBDIR)/$(notdir $(SHLIB)) \

@@ -34,16 +34,28 @@ trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0
 
 # mapper NODES SLOTS P MAPBY: "rank node-index" per rank, as mpirun maps
-# them (it exits nonzero after the map: nothing was launched).
+# them (it exits nonzero after the map: nothing was launched).  One run
+# in a few then hangs for five seconds, deaf to SIGTERM, before it exits:
+# as nothing was launched, it is killed after two (the map is printed by
+# then), and a run that printed no map is tried again.
 mapper() {
+	for try in 1 2 3; do
+		map_once "$@" > "$tmp/map"
+		[ "$(wc -l < "$tmp/map")" -eq "$3" ] && break
+	done
+	cat "$tmp/map"
+}
+
+map_once() {
 	hosts=$(awk -v n="$1" -v s="$2" 'BEGIN { for (i = 0; i < n; i++)
 		printf "%s%c:%d", i ? "," : "", 97 + i, s }')
-	"$MPIRUN" --mca plm isolated --do-not-launch --display-map --bind-to none \
-		--host "$hosts" --map-by "$4" -np "$3" true 2>&1 |
-		awk '/Data for node:/ { node = $4 }
+	timeout -s KILL 2 "$MPIRUN" --mca plm isolated --do-not-launch --display-map \
+		--bind-to none --host "$hosts" --map-by "$4" -np "$3" true \
+		> "$tmp/mpirun.out" 2>&1 < /dev/null
+	awk '/Data for node:/ { node = $4 }
 		/Process rank:/ { for (i = 1; i < NF; i++)
-			if ($i == "rank:") print $(i + 1), index("abcdefgh", node) - 1 }' |
-		sort -n
+			if ($i == "rank:") print $(i + 1), index("abcdefgh", node) - 1 }' \
+		"$tmp/mpirun.out" | sort -n
 }
 
 # model_pairs NODES SLOTS P MAPBY: "same-as-0 same-as-next" per rank from
@@ -68,7 +80,8 @@ model_pairs() {
 
 check() {
 	name="nodes=$1 slots=$2 P=$3 map-by=$4"
-	mapper "$@" > "$tmp/map"
+	mapper "$@" > "$tmp/mapped"
+	mv "$tmp/mapped" "$tmp/map"
 	if [ "$(wc -l < "$tmp/map")" -ne "$3" ]; then
 		fail=$((fail + 1))
 		echo "FAIL: $name: mpirun printed no map"
