@@ -252,8 +252,24 @@ static int parse_opts(int argc, char **argv, struct opts *o, int rank)
 	return rc;
 }
 
+/* The same broadcast (a fan-out is a linear broadcast the plan may also
+ * hold). */
+static bool same_bcast(const struct point *a, const struct point *b)
+{
+	return a->kind != PT_PINGPONG && b->kind != PT_PINGPONG &&
+	       a->algorithm == b->algorithm && a->msg == b->msg &&
+	       a->place.ranks == b->place.ranks &&
+	       a->place.nodes == b->place.nodes &&
+	       a->place.map_by == b->place.map_by;
+}
+
 static void plan_add(struct plan *pl, const struct point *p)
 {
+	size_t i;
+
+	for (i = 0; i < pl->n; i++)
+		if (same_bcast(&pl->pt[i], p))
+			return;
 	if (pl->n == pl->cap) {
 		size_t cap = pl->cap ? 2 * pl->cap : 256;
 		struct point *more = realloc(pl->pt, cap * sizeof *more);
@@ -307,6 +323,21 @@ static void default_msgs(struct list *l)
 		l->v[l->n++] = m;
 }
 
+/* The fan-out after k: twice k, else the most the channel has, else 0
+ * (k is the most). */
+static long long next_fanout(const struct run *r, enum ml_coll_channel c,
+			     long long k)
+{
+	struct probe_place pl;
+	long long most = k;
+
+	if (probe_channel_place(&r->machine, c, 2 * k + 1, &pl) == 0)
+		return 2 * k;
+	while (probe_channel_place(&r->machine, c, most + 2, &pl) == 0)
+		most++;
+	return most > k ? most : 0;
+}
+
 static void plan_channels(const struct opts *o, const struct run *r,
 			  const bool use[ML_COLL_NCHANNEL], struct plan *pl)
 {
@@ -331,10 +362,13 @@ static void plan_channels(const struct opts *o, const struct run *r,
 		 * channel has. */
 		p.kind = PT_FANOUT;
 		p.algorithm = ML_COLL_LINEAR;
-		for (k = 2; probe_channel_place(&r->machine, p.channel, k + 1,
-						&p.place) == 0;
-		     k = 2 * k > 16 ? k + 1 : 2 * k)
+		k = probe_channel_place(&r->machine, p.channel, 3, &p.place) == 0
+			? 2
+			: 0;
+		for (; k > 0; k = next_fanout(r, p.channel, k))
 			for (i = 0; i < o->msg.n; i++) {
+				probe_channel_place(&r->machine, p.channel,
+						    k + 1, &p.place);
 				p.msg = o->msg.v[i];
 				plan_add(pl, &p);
 			}

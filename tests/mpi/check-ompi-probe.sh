@@ -78,6 +78,27 @@ fi
 grep -q '^# lack of fit: .* F ' "$tmp/fit" && ok ||
 	bad "no lack-of-fit test: $(grep 'lack of fit' "$tmp/fit")"
 
+# Eight ranks taken for two nodes of two sockets (MCASTLAT_PROBE_PRETEND):
+# every channel's ping-pong, the node channel's fan-out, the placements
+# of several nodes; fit reads them all.
+if MCASTLAT_PROBE_PRETEND=2,2 "$MPIRUN" -x MCASTLAT_PROBE_PRETEND \
+	--oversubscribe -np 8 "$probe" --budget 2 --msg 1,4096 \
+	--algorithm binomial,ompi --reps 2 --channel all \
+	-o "$tmp/nodes.csv" 2> "$tmp/err"; then
+	ok
+else
+	bad "2 nodes x 2 sockets: $(tail -n 3 "$tmp/err")"
+fi
+for c in socket node net; do
+	n=$(awk -F, -v c="$c" '$1 == "p2p" && $2 == c' "$tmp/nodes.csv" | wc -l)
+	[ "$n" -eq 4 ] && ok || bad "2 nodes: $n $c ping-pong rows, not 4"
+done
+n=$(awk -F, '$1 == "bcast" && $4 == "binomial" && $8 == 2 && $9 == "node"' \
+	"$tmp/nodes.csv" | wc -l)
+[ "$n" -eq 8 ] && ok || bad "2 nodes: $n binomial map-by node rows, not 8"
+"$bin" fit collective --data "$tmp/nodes.csv" > "$tmp/fit" 2>&1 && ok ||
+	bad "fit collective on 2 nodes failed: $(head -n 3 "$tmp/fit")"
+
 # Errors: one line of the probe's on stderr, a nonzero exit, and an
 # existing output file left as it was.
 echo old > "$tmp/keep.csv"
