@@ -290,7 +290,7 @@ rules_file=$tmp/best.rules
 "$bin" collective --algorithm best --ranks 2,3,5,8,13 --msg 1:1MiB:*8 \
 	--ppn 4 --sockets 2 --rules "$rules_file" > /dev/null ||
 	bad "collective --rules failed"
-sizes=$(awk '{ sub(/#.*/, "") } NF == 4 && $1 > 0 { print $1 - 1; print $1 }' \
+sizes=$(awk '{ sub(/#.*/, "") } NF >= 4 && $1 > 0 { print $1 - 1; print $1 }' \
 	"$rules_file" | sort -n -u | head -n 24 | tr '\n' ',' | sed 's/,$//')
 check_rules best-rules "1,${sizes:-100},1048576"
 
