@@ -145,7 +145,7 @@ apt_install = @missing=; for p in $(1); do \
 		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y $$missing; \
 	fi
 
-.PHONY: all check unit cli bench figures install uninstall clean deps fuzz FORCE \
+.PHONY: all check unit cli check-mpich bench figures install uninstall clean deps fuzz FORCE \
 	fuzz-replay fuzz-merge fuzz-deps hard valgrind check-lib \
 	check-symbols check-headers check-install completion check-clang \
 	check-variants check-mpi probe install-probe \
@@ -412,6 +412,11 @@ fuzz-deps:
 # gcc stays the default compiler.
 CLANG ?= clang
 CLANG_BUILD ?= build-clang
+# MPICH's messages against the real MPICH 4.0.2 (tests/mpi/check-mpich.sh;
+# exit 77, skipped, without it).
+check-mpich: $(BIN)
+	tests/mpi/check-mpich.sh $(RUN_BIN)
+
 check-clang:
 	$(MAKE) BUILD=$(CLANG_BUILD) CC=$(CLANG) DEVELOPER=1 \
 		$(CLANG_BUILD)/mcastlat $(CLANG_BUILD)/runner \

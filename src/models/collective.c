@@ -43,6 +43,7 @@ void ml_collective_params_init(struct ml_collective_params *p)
 	p->overhead = 0;
 	p->nic_gap = 0;
 	p->eager = 4096;
+	p->library = ML_COLL_OPENMPI;
 }
 
 const char *ml_collective_alg_name(enum ml_coll_alg a)
@@ -58,7 +59,39 @@ const char *ml_collective_alg_name(enum ml_coll_alg a)
 					    "scatter-allgather",
 					    "scatter-allgather-ring"};
 
+	static const char *const mpich[] = {
+	    "binomial", "scatter_recursive_doubling_allgather",
+	    "scatter_ring_allgather", "smp"};
+
+	if (a == ML_COLL_DEFAULT)
+		return "default";
+	if (a >= ML_COLL_MPICH_FIRST && a <= ML_COLL_MPICH_LAST)
+		return mpich[a - ML_COLL_MPICH_FIRST];
 	return a >= 1 && a <= ML_COLL_NALG ? names[a] : "unknown";
+}
+
+/* Is a one of library lib's algorithms (or its default)? */
+static int alg_of(enum ml_coll_library lib, enum ml_coll_alg a)
+{
+	if (a == ML_COLL_DEFAULT)
+		return 1;
+	if (lib == ML_COLL_MPICH)
+		return a >= ML_COLL_MPICH_FIRST && a <= ML_COLL_MPICH_LAST;
+	return a >= 1 && a <= ML_COLL_NALG;
+}
+
+/* The params run for *p: Open MPI's default decision resolved into its
+ * algorithm, unsegmented, one chain (MPICH resolves its own in setup,
+ * where the placement is known). */
+static void run_params(const struct ml_collective_params *p,
+		       struct ml_collective_params *q)
+{
+	*q = *p;
+	if (p->library == ML_COLL_OPENMPI && p->algorithm == ML_COLL_DEFAULT) {
+		q->algorithm = ml_collective_ompi_decide(p->ranks, p->msg);
+		q->segment = 0;
+		q->fanout = 0;
+	}
 }
 
 static int bad_time(double x)
@@ -112,14 +145,22 @@ enum ml_status ml_collective_validate(const struct ml_collective_params *p,
 				      struct ml_diag *d)
 {
 	struct coll_alg a;
+	struct ml_collective_params q;
 	long long bound;
 
 	if (p->ranks < 2 || p->ranks > ML_COLL_MAX_RANKS)
 		return ml_diag_set(d, "ranks", "must be in [2, 2^24]");
 	if (p->msg < 1 || p->msg > ML_COLL_MAX_MSG)
 		return ml_diag_set(d, "msg", "must be in [1, 2^40] bytes");
-	if (p->algorithm < 1 || p->algorithm > ML_COLL_NALG)
-		return ml_diag_set(d, "algorithm", "must be an id 1..9");
+	if (p->library != ML_COLL_OPENMPI && p->library != ML_COLL_MPICH)
+		return ml_diag_set(d, "library", "must be openmpi or mpich");
+	if (!alg_of(p->library, p->algorithm))
+		return ml_diag_set(d, "algorithm",
+				   p->library == ML_COLL_MPICH
+				       ? "is not one of MPICH's (binomial, "
+					 "scatter_recursive_doubling_allgather, "
+					 "scatter_ring_allgather, smp)"
+				       : "must be an id 1..9 (Open MPI's)");
 	if (p->segment < 0)
 		return ml_diag_set(d, "segment", "must be >= 0");
 	if (p->fanout < 0 || p->fanout > 32)
@@ -130,11 +171,12 @@ enum ml_status ml_collective_validate(const struct ml_collective_params *p,
 		return ml_diag_set(d, "radix", "must be in [2, 2^24]");
 	if (check_machine(p, d) != ML_OK)
 		return ML_EINVAL;
-	if (ml_coll_alg_setup(p, &a) != ML_OK)
+	run_params(p, &q);
+	if (ml_coll_alg_setup(&q, &a) != ML_OK)
 		return ml_diag_set(d, "algorithm", "cannot be set up");
 	bound = ml_coll_alg_messages_bound(&a);
 	if (bound > ML_COLL_MAX_MESSAGES)
-		return ml_diag_set(d, p->segment > 0 ? "segment" : "ranks",
+		return ml_diag_set(d, q.segment > 0 ? "segment" : "ranks",
 				   "%s would send about %lld messages, more "
 				   "than 2^31",
 				   ml_collective_alg_name(a.alg), bound);
@@ -169,18 +211,24 @@ enum ml_status ml_collective_schedule(const struct ml_collective_params *p,
 				      struct ml_collective_result *r)
 {
 	struct coll_alg a;
+	struct ml_collective_params q;
 	struct ml_collective_result tmp;
 	enum ml_status st;
 
 	st = ml_collective_validate(p, NULL);
 	if (st != ML_OK)
 		return st;
-	if (ml_coll_alg_setup(p, &a) != ML_OK)
+	run_params(p, &q);
+	if (ml_coll_alg_setup(&q, &a) != ML_OK)
 		return ML_EINVAL;
-	st = ml_coll_engine_run(p, &a, fn, arg, &tmp);
-	if (st == ML_OK)
-		*r = tmp;
-	return st;
+	st = ml_coll_engine_run(&q, &a, fn, arg, &tmp);
+	if (st != ML_OK)
+		return st;
+	tmp.composition = a.composition;
+	ml_coll_mpich_parts(&a, &tmp.ran_roots, &tmp.ran_node_first,
+			    &tmp.ran_node_last);
+	*r = tmp;
+	return ML_OK;
 }
 
 enum ml_status ml_collective_eval(const struct ml_collective_params *p,
@@ -313,7 +361,8 @@ static double lower_bound(const struct ml_collective_params *p,
 	long long sc = (p->msg + p->ranks - 1) / p->ranks;
 	int c;
 
-	if (a != ML_COLL_SCATTER_ALLGATHER_RING || p->msg < p->ranks)
+	if (!(a == ML_COLL_SCATTER_ALLGATHER_RING && p->msg >= p->ranks) &&
+	    a != ML_COLL_MPICH_SCATTER_RING_ALLGATHER)
 		return 0;
 	for (c = 1; c < ML_COLL_NCHANNEL; c++) {
 		lmin = p->lat[c] < lmin ? p->lat[c] : lmin;
@@ -330,11 +379,16 @@ enum ml_status ml_collective_best(const struct ml_collective_params *p,
 	struct ml_collective_params q = *p;
 	struct ml_collective_result x, b;
 	double second = INFINITY;
-	enum ml_coll_alg a, pick = ML_COLL_LINEAR;
+	enum ml_coll_alg a, first = ML_COLL_LINEAR, last = ML_COLL_NALG;
+	enum ml_coll_alg pick = ML_COLL_LINEAR;
 	enum ml_status st;
 	int found = 0;
 
-	for (a = ML_COLL_LINEAR; a <= ML_COLL_NALG; a++) {
+	if (p->library == ML_COLL_MPICH) {
+		first = ML_COLL_MPICH_FIRST;
+		last = ML_COLL_MPICH_LAST;
+	}
+	for (a = first; a <= last; a++) {
 		q.algorithm = a;
 		if (found && lower_bound(&q, a) >= second)
 			continue;

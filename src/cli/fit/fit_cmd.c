@@ -103,6 +103,38 @@ static void copy_base(const struct fit_args *a, size_t combo,
 	}
 }
 
+/* ", forward rms X %" of a fit with an error model, else "". */
+static const char *fwd_text(const struct fit_outcome *o, char *buf,
+			    size_t len)
+{
+	if (!o->has_err || !isfinite(o->err.fwd_rms))
+		return "";
+	snprintf(buf, len, ", forward rms %.3g %%", 100 * o->err.fwd_rms);
+	return buf;
+}
+
+/* The error model's options into base (--emit, # predict:), its # line
+ * into extra. */
+static void set_err(const struct fit_args *a, const struct ml_fit_errout *e,
+		    union ml_val *base, char *extra, size_t len)
+{
+	size_t j, i, n = strlen(extra);
+
+	for (j = 0; j < e->nset; j++) {
+		const struct ml_opt *o;
+
+		i = ml_fit_find_opt(a->cmd, e->names[j], strlen(e->names[j]));
+		if (i >= a->cmd->nopts)
+			continue;
+		o = &a->cmd->opts[i];
+		if (o->kind == ML_OPT_INT)
+			base[i].i = (long long)e->vals[j];
+		else
+			base[i].r = e->vals[j];
+	}
+	snprintf(extra + n, len - n, "%s", e->note);
+}
+
 /* The given options that a fit must not free or change. */
 static size_t given_names(const struct fit_args *a, const char **names)
 {
@@ -149,6 +181,28 @@ static void run_fit(const struct fit_args *a, struct fit_points *p,
 	}
 	out->st = ml_fit(a->cmd->fit_model, &data, out->freeset, out->nfree,
 			 &o, &out->res, &out->d);
+	if (out->st == ML_OK && a->cmd->fit_errmodel) {
+		out->has_err = true;
+		if (a->cmd->fit_errmodel(&data, out->freeset, out->nfree, &o,
+					 &out->res, &out->err)) {
+			ml_fit_result_free(&out->res);
+			out->st = ML_ENOMEM;
+		}
+	}
+}
+
+/* Is fit c better than fit b?  By the error of forward validation where
+ * both have one (predictions, not fit: SPEC 10.5), else by AIC. */
+static bool better(const struct fit_outcome *c, const struct fit_outcome *b)
+{
+	if (c->st != ML_OK)
+		return false;
+	if (b->st != ML_OK)
+		return true;
+	if (c->has_err && b->has_err && isfinite(c->err.fwd_rms) &&
+	    isfinite(b->err.fwd_rms))
+		return c->err.fwd_rms < b->err.fwd_rms;
+	return ml_fit_aic(&c->res) < ml_fit_aic(&b->res);
 }
 
 /* The Akaike weight of value c among the values of a discrete option
@@ -322,10 +376,7 @@ static int fit_all(struct ml_ctx *ctx, struct fit_args *a,
 			continue;
 		}
 		run_fit(a, &pts, &outs[c]);
-		if (c == 0 || (outs[c].st == ML_OK &&
-			       (outs[best].st != ML_OK ||
-				ml_fit_aic(&outs[c].res) <
-				    ml_fit_aic(&outs[best].res)))) {
+		if (c == 0 || better(&outs[c], &outs[best])) {
 			best = c;
 			ml_fit_points_free(&bestpts);
 			bestpts = pts;
@@ -338,7 +389,7 @@ static int fit_all(struct ml_ctx *ctx, struct fit_args *a,
 	if (rc == 0 && nc > 1) {
 		/* The other values, on # lines. */
 		for (c = 0; c < nc; c++) {
-			char desc[256] = "";
+			char desc[256] = "", fwd[64];
 			size_t i;
 
 			copy_base(a, c, base);
@@ -358,10 +409,11 @@ static int fit_all(struct ml_ctx *ctx, struct fit_args *a,
 				snprintf(extra + strlen(extra),
 					 sizeof(extra) - strlen(extra),
 					 "# tried: %s: rms %.3g %%, chi2 %.6g, "
-					 "Akaike weight %.3g%s\n",
+					 "Akaike weight %.3g%s%s\n",
 					 desc, 100 * outs[c].res.rms_rel,
 					 outs[c].res.chi2,
 					 akaike_weight(outs, nc, c),
+					 fwd_text(&outs[c], fwd, sizeof fwd),
 					 c == best ? " (best)" : "");
 			else
 				snprintf(extra + strlen(extra),
@@ -392,6 +444,9 @@ static int fit_all(struct ml_ctx *ctx, struct fit_args *a,
 				if (i < a->cmd->nopts)
 					base[i].r = outs[best].res.value[j];
 			}
+			if (outs[best].has_err)
+				set_err(a, &outs[best].err, base, extra,
+					sizeof extra);
 			if (ml_fit_print(ctx, f, a, &bestpts, base,
 					 &outs[best], extra))
 				rc = ML_EXIT_ROWS;
