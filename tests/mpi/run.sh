@@ -9,10 +9,12 @@
 # anything else (failed).  MCASTLAT_REQUIRE_MPI, a comma-separated list of
 # libraries (ompi,mpich) or "all", turns their scripts' skips into
 # failures: CI sets it, so a missing library cannot pass unseen.
+# MCASTLAT_MPI_REQUIRE=1 (check-mpich.sh's own switch) means all.
 set -u
 bin=${1:-./mcastlat}
 build=${2:-build/mpi}
 require=${MCASTLAT_REQUIRE_MPI:-}
+[ "${MCASTLAT_MPI_REQUIRE:-0}" = 1 ] && require=all
 dir=$(dirname "$0")
 passed=0 skipped=0 failed=0
 
