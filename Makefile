@@ -281,7 +281,7 @@ cli: $(BIN) $(BUILD)/completion/mcastlat
 # The real MPI libraries as the reference (SPEC 10.6): tests/mpi/run.sh
 # runs every tests/mpi/check-*.sh; each compiles its MPI programs with the
 # library's own wrapper into $(BUILD)/mpi/NAME and exits 77 (skipped)
-# when the library is absent; MCASTLAT_REQUIRE_MPI=ompi,probe,... (or
+# when the library is absent; MCASTLAT_REQUIRE_MPI=ompi,mpich (or
 # all) makes those skips failures, as CI does.
 check-mpi: $(BIN)
 	MAKE='$(MAKE)' PROBE=$(PROBE_BIN) MPICC=$(MPICC) \
