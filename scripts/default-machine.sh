@@ -17,16 +17,18 @@
 # every EPYC broadcast (--map-by node, 2 x 128 cores, P = 2..254), per
 # message class the rms of ln(measured / predicted) over the runs, and
 # per algorithm the rms of the difference of its ln error and the
-# default's (medians over the runs) at each measured point.  The reverse
-# (EPYC's fit, on its network ping-pong and every EPYC broadcast, judged
-# on THIN's --map-by node broadcasts) is printed for the record.
+# default's (medians over the runs) at each measured point.  With
+# REVERSE=1 the reverse too (EPYC's fit, on its network ping-pong and
+# every EPYC broadcast, judged on THIN's --map-by node broadcasts), for
+# the record: a fit of EPYC's 62000 runs takes long.
 #
 # Prints the machine and the error model as the #defines of
 # src/models/collective.c and src/cli/commands/cmd_collective.c, and the
 # cross-cluster errors on # lines.  Takes a few minutes (the fit's
 # forward validation refits 94000 points three times).
 #
-# Env: MCASTLAT (the binary; else the tree's, else mcastlat on PATH).
+# Env: MCASTLAT (the binary; else the tree's, else mcastlat on PATH),
+# REVERSE (1: the reverse judgement as well).
 set -eu
 here=${0%/*}
 [ "$here" != "$0" ] || here=.
@@ -59,11 +61,13 @@ for f in $thin; do args="$args --data $tmp/in/$f.csv"; done
 # shellcheck disable=SC2086
 "$bin" fit collective --stat avg $args --emit "$tmp/thin.csv" \
 	> "$tmp/thin.out" 2>&1 || { cat "$tmp/thin.out" >&2; exit 1; }
-args="--data $tmp/in/pp_epyc_net.csv"
-for f in $epyc; do args="$args --data $tmp/in/$f.csv"; done
-# shellcheck disable=SC2086
-"$bin" fit collective --stat avg $args --emit "$tmp/epyc.csv" \
-	> "$tmp/epyc.out" 2>&1 || { cat "$tmp/epyc.out" >&2; exit 1; }
+if [ "${REVERSE:-0}" = 1 ]; then
+	args="--data $tmp/in/pp_epyc_net.csv"
+	for f in $epyc; do args="$args --data $tmp/in/$f.csv"; done
+	# shellcheck disable=SC2086
+	"$bin" fit collective --stat avg $args --emit "$tmp/epyc.csv" \
+		> "$tmp/epyc.out" 2>&1 || { cat "$tmp/epyc.out" >&2; exit 1; }
+fi
 
 # cross MACHINE PREFIX ALGS PPN SOCKETS NODES MAP: per class the rms of
 # ln(measured / predicted) over the runs, per algorithm the rms of its
@@ -74,11 +78,11 @@ cross() {
 	files=
 	for a in $algs; do files="$files $tmp/in/${pre}_$a.csv"; done
 	# shellcheck disable=SC2086
-	ranks=$(awk -F, '/^#/ { next } !h { for (i = 1; i <= NF; i++)
+	ranks=$(awk -F, 'FNR == 1 { h = 0 } /^#/ { next } !h { for (i = 1; i <= NF; i++)
 		c[$i] = i; h = 1; next } !s[$c["ranks"]]++ {
 		printf "%s%s", n++ ? "," : "", $c["ranks"] }' $files)
 	# shellcheck disable=SC2086
-	msgs=$(awk -F, '/^#/ { next } !h { for (i = 1; i <= NF; i++)
+	msgs=$(awk -F, 'FNR == 1 { h = 0 } /^#/ { next } !h { for (i = 1; i <= NF; i++)
 		c[$i] = i; h = 1; next } !s[$c["msg"]]++ {
 		printf "%s%s", n++ ? "," : "", $c["msg"] }' $files)
 	"$bin" collective --input "$mach" \
@@ -101,6 +105,7 @@ cross() {
 	}
 	FNR == 1 { f++ }
 	f == 1 { if (FNR > 1 && $5 == "ok") pr[$1 "," $2 "," $3] = $4; next }
+	FNR == 1 { h[f] = 0 }
 	/^#/ { next }
 	!h[f] { for (i = 1; i <= NF; i++) c[f, $i] = i; h[f] = 1; next }
 	{
@@ -132,7 +137,7 @@ cross() {
 cross "$tmp/thin.csv" epyc_node \
 	"binomial pipeline scatter-allgather-ring ompi" 128 2 2 node \
 	> "$tmp/thin-on-epyc"
-cross "$tmp/epyc.csv" thin_node \
+[ "${REVERSE:-0}" != 1 ] || cross "$tmp/epyc.csv" thin_node \
 	"binomial pipeline scatter-allgather-ring ompi" 24 2 2 node \
 	> "$tmp/epyc-on-thin"
 
@@ -142,13 +147,15 @@ NR == 2 { for (i = 1; i <= NF; i++) print h[i], $i }' "$tmp/thin.csv" \
 echo "# THIN machine on EPYC's broadcasts (class: rms of ln error, runs;"
 echo "# diff: rms of an algorithm's ln error less the default's, points):"
 sed 's/^/#   /' "$tmp/thin-on-epyc"
-echo "# EPYC machine on THIN's --map-by node broadcasts:"
-sed 's/^/#   /' "$tmp/epyc-on-thin"
+if [ "${REVERSE:-0}" = 1 ]; then
+	echo "# EPYC machine on THIN's --map-by node broadcasts:"
+	sed 's/^/#   /' "$tmp/epyc-on-thin"
+fi
 echo "# the THIN fit's own error model (forward validation):"
 grep -A6 '^# error model' "$tmp/thin.out" | sed -n '/^# error/,/^# [a-z]/p' |
 	grep -v '^# predict' | sed 's/^# /#   /'
 awk -v cross="$tmp/thin-on-epyc" '
-function up(name) { return toupper(name) }
+function up(name) { name = toupper(name); gsub(/-/, "_", name); return name }
 BEGIN {
 	while ((getline l < cross) > 0) {
 		split(l, f, " ")
@@ -178,4 +185,4 @@ END {
 		if (a in df && df[a] > s) s = df[a]
 		printf "#define DEF_%s \"%.3g\"\n", up(o), s
 	}
-}' "$tmp/thin.vals" | tr '-' '_' | sort
+}' "$tmp/thin.vals" | sort

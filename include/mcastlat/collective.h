@@ -184,9 +184,9 @@ typedef int (*ml_coll_msg_fn)(void *arg, const struct ml_coll_msg *m);
 /*
  * Fill *p with the command's defaults: P = 2, M = 1 byte, binomial,
  * unsegmented, fanout 4, radix 4, one rank per node (ppn 1, 1 socket,
- * --map-by core), the THIN nodes' per-channel latencies and per-byte
- * times (mcastlat-collective(1)), no overhead, no NIC gap, eager limit
- * 4096 bytes.
+ * --map-by core), the default machine: a fit of the THIN nodes of ORFEO
+ * (per-channel latencies and per-byte times, sender's overhead and NIC
+ * gap; mcastlat-collective(1), DEFAULTS), eager limit 4096 bytes.
  */
 ML_API void ml_collective_params_init(struct ml_collective_params *p);
 

@@ -11,16 +11,20 @@
 #include "collective/coll_int.h"
 
 /*
- * Default channels: the THIN nodes of ORFEO (2 x Xeon Gold 6126, 12
- * cores a socket, InfiniBand), osu_latency medians fitted as L + b G
- * (mcastlat-collective(1), DEFAULTS; scripts/orfeo-to-csv.sh).
+ * The default machine: the THIN nodes of ORFEO (2 x Xeon Gold 6126, 12
+ * cores a socket, InfiniBand), `mcastlat fit collective --stat avg` of
+ * every public THIN measurement (three channels' ping-pong, 21 broadcast
+ * files, 93807 runs; scripts/default-machine.sh), every option it keeps
+ * (mcastlat-collective(1), DEFAULTS).
  */
-#define DEF_LAT_SOCKET	0.227140
-#define DEF_BYTE_SOCKET 8.60688e-05
-#define DEF_LAT_NODE	0.522956
-#define DEF_BYTE_NODE	8.26193e-05
-#define DEF_LAT_NET	1.17666
-#define DEF_BYTE_NET	1.16555e-04
+#define DEF_LAT_SOCKET	0.227281
+#define DEF_BYTE_SOCKET 8.60893e-05
+#define DEF_LAT_NODE	0.522963
+#define DEF_BYTE_NODE	8.30140e-05
+#define DEF_LAT_NET	1.55067
+#define DEF_BYTE_NET	9.81964e-05
+#define DEF_OVERHEAD	0.000814965
+#define DEF_NIC_GAP	0.0694796
 
 void ml_collective_params_init(struct ml_collective_params *p)
 {
@@ -40,8 +44,8 @@ void ml_collective_params_init(struct ml_collective_params *p)
 	p->byte[ML_COLL_NODE] = DEF_BYTE_NODE;
 	p->lat[ML_COLL_NET] = DEF_LAT_NET;
 	p->byte[ML_COLL_NET] = DEF_BYTE_NET;
-	p->overhead = 0;
-	p->nic_gap = 0;
+	p->overhead = DEF_OVERHEAD;
+	p->nic_gap = DEF_NIC_GAP;
 	p->eager = 4096;
 	p->library = ML_COLL_OPENMPI;
 }
