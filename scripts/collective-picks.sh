@@ -37,11 +37,14 @@
 # measurement) of every algorithm at those P: cover%, how many lie in
 # their 90 % interval, and width, the geometric mean of hi/lo.  The
 # measured values are medians over the runs.  Nothing is tuned to the
-# held-out points.
+# held-out points.  A third row per dataset, "dmac", judges over all
+# points the picks of the default machine (no fit, its own error model)
+# and the coverage of its intervals.
 #
 # Env: MCASTLAT (the binary; else the tree's, else mcastlat on PATH),
 # HOLD (default 32), VERBOSE (1: every point's pick on stderr), FITARGS
-# (more options for fit, e.g. to try a model option).
+# (more options for fit, e.g. to try a model option), DMACARGS (options
+# for the dmac rows: another machine than the default).
 set -eu
 here=${0%/*}
 [ "$here" != "$0" ] || here=.
@@ -133,24 +136,49 @@ dataset() {
 		--format csv --precision 9 \
 		--columns algorithm,ranks,msg,latency_avg,latency_avg_lo,latency_avg_hi,status \
 		> "$tmp/pred.csv"
+	# shellcheck disable=SC2086
+	"$bin" collective ${DMACARGS:-} --algorithm "$alist,ompi" \
+		--ranks "$ranks" --msg "$msgs" --ppn "$ppn" \
+		--sockets "$sockets" --nodes "$nodes" --map-by "$map" \
+		--format csv --precision 9 \
+		--columns algorithm,ranks,msg,latency_avg,latency_avg_lo,latency_avg_hi,status \
+		> "$tmp/predd.csv" 2> /dev/null ||
+		echo algorithm,ranks,msg > "$tmp/predd.csv"
+	# (a machine without an error model has no interval: no coverage)
 	"$bin" collective --input "$tmp/fitted.csv" --algorithm best \
 		--among "$alist,ompi" --objective latency_avg \
 		--ranks "$ranks" --msg "$msgs" --ppn "$ppn" \
 		--sockets "$sockets" --nodes "$nodes" --map-by "$map" \
 		--format csv --columns ranks,msg,best,status > "$tmp/pick.csv"
+	# The default machine's picks (no fit), judged on every point.
+	# shellcheck disable=SC2086
+	"$bin" collective ${DMACARGS:-} --algorithm best \
+		--among "$alist,ompi" --objective latency_avg \
+		--ranks "$ranks" --msg "$msgs" --ppn "$ppn" \
+		--sockets "$sockets" --nodes "$nodes" --map-by "$map" \
+		--format csv --columns ranks,msg,best,status > "$tmp/pickd.csv"
 	# shellcheck disable=SC2086
 	awk -F, -v name="$name" -v hold="$hold" -v verbose="${VERBOSE:-0}" '
-	FNR == 1 { f++ }
+	FNR == 1 { f = f == "" ? 0 : f + 1 }
 	f == 1 && FNR > 1 {
 		if ($7 != "ok") { bad++; next }
 		k = $1 "," $2 "," $3
 		lo[k] = $5; hi[k] = $6; next
 	}
+	f == 0 && FNR > 1 {
+		if ($7 != "ok") { bad++; next }
+		k = $1 "," $2 "," $3
+		lod[k] = $5; hid[k] = $6; next
+	}
 	f == 2 && FNR > 1 {
 		if ($4 != "ok") { bad++; next }
 		pk[$1 "," $2] = $3; next
 	}
-	f == 3 {
+	f == 3 && FNR > 1 {
+		if ($4 != "ok") { bad++; next }
+		pd[$1 "," $2] = $3; next
+	}
+	f == 4 {
 		k = $2 "," $3
 		if ($1 == "ompi") dft[k] = $4
 		else { al[k] = al[k] " " $1 }
@@ -169,6 +197,10 @@ dataset() {
 			nr[t]++; inr[t] += (y >= lo[x] && y <= hi[x])
 			lw[t] += log(hi[x] / lo[x])
 		}
+		if (x in lod) {
+			nr[3]++; inr[3] += (y >= lod[x] && y <= hid[x])
+			lw[3] += log(hid[x] / lod[x])
+		}
 	}
 	END {
 		if (bad) printf "%s: %d predictions not ok\n", name, bad > "/dev/stderr"
@@ -176,35 +208,37 @@ dataset() {
 			k = pt[i]
 			na = split(al[k], a, " ")
 			if (!(k in dft) || na < 2 || !(k in pk)) continue
-			bp = pk[k]; bm = "ompi"
+			bm = "ompi"
 			for (j = 1; j <= na; j++)
 				if (me[a[j] "," k] < me[bm "," k]) bm = a[j]
-			if (!((bp "," k) in me)) continue
 			split(k, q, ",")
-			r1 = me[bp "," k] / me[bm "," k]
-			r2 = me[bp "," k] / dft[k]
-			r3 = dft[k] / me[bm "," k]
-			if (verbose)
-				printf "%s %s %s pick %s best %s %.3f dflt %.3f\n",
-				    name, q[1], q[2], bp, bm, r1, r2 > "/dev/stderr"
-			for (s = 1; s <= 2; s++) {
+			for (s = 1; s <= 3; s++) {
 				if (s == 1 && q[1] + 0 <= hold) continue
+				bp = s == 3 ? pd[k] : pk[k]
+				if (!((bp "," k) in me)) continue
+				r1 = me[bp "," k] / me[bm "," k]
+				r2 = me[bp "," k] / dft[k]
+				r3 = dft[k] / me[bm "," k]
+				if (verbose && s == 2)
+					printf "%s %s %s pick %s best %s %.3f dflt %.3f\n",
+					    name, q[1], q[2], bp, bm, r1, r2 > "/dev/stderr"
 				n[s]++; hit[s] += bp == bm; kd[s] += bp == "ompi"
 				l1[s] += log(r1); l2[s] += log(r2); l3[s] += log(r3)
 				if (r1 > mx[s]) mx[s] = r1
 			}
 		}
-		for (s = 1; s <= 2; s++) {
+		for (s = 1; s <= 3; s++) {
 			if (!n[s]) continue
 			printf "%-13s %-4s %5d %5.1f %9.3f %9.3f %9.3f %6.2f %5.1f %6.1f %5.2f\n",
-			    name, s == 1 ? "P>" hold : "all", n[s],
+			    name, s == 1 ? "P>" hold : s == 2 ? "all" : "dmac", n[s],
 			    100 * hit[s] / n[s], exp(l1[s] / n[s]),
 			    exp(l2[s] / n[s]), exp(l3[s] / n[s]), mx[s],
 			    100 * kd[s] / n[s],
 			    nr[s] ? 100 * inr[s] / nr[s] : 0,
 			    nr[s] ? exp(lw[s] / nr[s]) : 0
 		}
-	}' "$tmp/pred.csv" "$tmp/pick.csv" "$tmp/med.csv" $files
+	}' "$tmp/predd.csv" "$tmp/pred.csv" "$tmp/pick.csv" "$tmp/pickd.csv" \
+		"$tmp/med.csv" $files
 }
 
 echo "# fit: ping-pong + every measured algorithm at P <= $hold (fit"
