@@ -69,17 +69,28 @@ static bool is_bcast(const struct ml_fit_data *data, size_t i)
 	return !pt_at(data, i)->p2p;
 }
 
+/* p with room for one more of n elements of size bytes (capacity *cap,
+ * doubled when full); NULL when out of memory (p is then kept). */
+static void *grow(void *p, size_t *cap, size_t n, size_t size)
+{
+	size_t c = *cap ? 2 * *cap : 1024;
+	void *q;
+
+	if (p && n < *cap)
+		return p;
+	q = realloc(p, c * size);
+	if (q)
+		*cap = c;
+	return q;
+}
+
 static int push_obs(struct obs_set *s, int cls, double e, double d)
 {
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 1024;
-		struct obs *o = realloc(s->o, cap * sizeof *o);
+	struct obs *o = grow(s->o, &s->cap, s->n, sizeof *s->o);
 
-		if (!o)
-			return -1;
-		s->o = o;
-		s->cap = cap;
-	}
+	if (!o)
+		return -1;
+	s->o = o;
 	s->o[s->n].cls = cls;
 	s->o[s->n].e = e;
 	s->o[s->n].d = d;
@@ -94,6 +105,7 @@ static int push_obs(struct obs_set *s, int cls, double e, double d)
 static int push_mean(struct obs_set *s, int cut, size_t key, size_t grp,
 		     enum ml_coll_alg alg, double e, double d)
 {
+	struct pmean *m;
 	size_t k;
 
 	for (k = s->nm; k-- > 0 && s->m[k].cut == cut;)
@@ -102,15 +114,10 @@ static int push_mean(struct obs_set *s, int cut, size_t key, size_t grp,
 			s->m[k].n++;
 			return 0;
 		}
-	if (s->nm == s->capm) {
-		size_t cap = s->capm ? 2 * s->capm : 256;
-		struct pmean *m = realloc(s->m, cap * sizeof *m);
-
-		if (!m)
-			return -1;
-		s->m = m;
-		s->capm = cap;
-	}
+	m = grow(s->m, &s->capm, s->nm, sizeof *s->m);
+	if (!m)
+		return -1;
+	s->m = m;
 	s->m[s->nm] = (struct pmean){cut, key, grp, alg, e, d, 1};
 	s->nm++;
 	return 0;
@@ -231,19 +238,18 @@ static int pairs(const struct obs_set *s, int want, double **xs, double **ys,
 			    !pair_wanted(&s->m[i], &s->m[j], want))
 				continue;
 			if (n == cap) {
-				size_t c = cap ? 2 * cap : 1024;
-				double *nx = realloc(x, c * sizeof *x), *ny;
+				size_t c = cap;
+				double *nx = grow(x, &c, n, sizeof *x);
+				double *ny = nx ? grow(y, &cap, n, sizeof *y)
+						: NULL;
 
-				if (nx)
-					x = nx;
-				ny = nx ? realloc(y, c * sizeof *y) : NULL;
 				if (!ny) {
-					free(x);
+					free(nx ? nx : x);
 					free(y);
 					return -2;
 				}
+				x = nx;
 				y = ny;
-				cap = c;
 			}
 			dd = s->m[i].sum / (double)s->m[i].n -
 			     s->m[j].sum / (double)s->m[j].n;

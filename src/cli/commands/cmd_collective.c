@@ -821,32 +821,6 @@ static int run_schedule(const struct ml_command *cmd, struct ml_ctx *ctx,
 	return ML_EXIT_OK;
 }
 
-static int cmp_ll(const void *x, const void *y)
-{
-	long long a = *(const long long *)x, b = *(const long long *)y;
-
-	return (a > b) - (a < b);
-}
-
-/* The values of a list, sorted, without repeats; NULL when out of
- * memory.  *n receives their number. */
-static long long *sorted_values(const struct ml_vlist *vl, size_t *n)
-{
-	long long *x = malloc((size_t)vl->count * sizeof *x);
-	size_t i, k = 0;
-
-	if (!x)
-		return NULL;
-	for (i = 0; i < vl->count; i++)
-		x[i] = ml_vlist_at(vl, i).i;
-	qsort(x, (size_t)vl->count, sizeof *x, cmp_ll);
-	for (i = 0; i < vl->count; i++)
-		if (k == 0 || x[i] != x[k - 1])
-			x[k++] = x[i];
-	*n = k;
-	return x;
-}
-
 /* One message-size rule: "msgsize alg topo segsize". */
 struct rule {
 	long long msg, alg, topo, seg;
@@ -902,8 +876,8 @@ static int write_rules(const struct ml_command *cmd, struct ml_ctx *ctx,
 		       const union ml_val *base)
 {
 	size_t np, nm, i, j, n = cmd->nopts;
-	long long *ps = sorted_values(vl[O_RANKS], &np);
-	long long *ms = sorted_values(vl[O_MSG], &nm);
+	long long *ps = ml_coll_sorted_values(vl[O_RANKS], &np);
+	long long *ms = ml_coll_sorted_values(vl[O_MSG], &nm);
 	struct rule *rs = malloc((nm + 1) * sizeof *rs);
 	union ml_val *v = malloc(n * sizeof *v);
 	struct ml_diag d = {NULL, ""};

@@ -108,9 +108,7 @@ static int cmp_ll(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
-/* The values of a list, sorted, without repeats, into *n; NULL when out
- * of memory. */
-static long long *sorted_values(const struct ml_vlist *vl, size_t *n)
+long long *ml_coll_sorted_values(const struct ml_vlist *vl, size_t *n)
 {
 	long long *x = malloc(((size_t)vl->count + 1) * sizeof *x);
 	size_t i, k = 0;
@@ -134,8 +132,8 @@ int ml_collective_mpich_rules(const struct ml_command *cmd, struct ml_ctx *ctx,
 			      ml_coll_pick_fn pick)
 {
 	size_t np = 0, nm = 0, i, j, n = cmd->nopts;
-	long long *ps = sorted_values(vl[o_ranks], &np);
-	long long *ms = sorted_values(vl[o_msg], &nm);
+	long long *ps = ml_coll_sorted_values(vl[o_ranks], &np);
+	long long *ms = ml_coll_sorted_values(vl[o_msg], &nm);
 	enum ml_coll_alg *alg = NULL;
 	union ml_val *v = malloc(n * sizeof *v);
 	struct ml_diag d = {NULL, ""};

@@ -41,4 +41,8 @@ int ml_collective_mpich_json(FILE *f, const long long *ps, size_t np,
 			     const long long *ms, size_t nm,
 			     const enum ml_coll_alg *alg);
 
+/* The values of a --ranks or --msg list, sorted, without repeats, their
+ * number into *n (both rules files); NULL when out of memory. */
+long long *ml_coll_sorted_values(const struct ml_vlist *vl, size_t *n);
+
 #endif
