@@ -286,6 +286,11 @@ struct ml_command {
 	 * memory).  With it, fit chooses among listed option values by
 	 * out->fwd_rms (forward validation) rather than by AIC.
 	 */
+	/* With fit_errmodel: the options of the free set that are
+	 * mechanisms (collective's overhead and nic-gap), NULL-terminated:
+	 * --free auto keeps each only where the fit's forward validation
+	 * predicts better with it than with it at 0 (SPEC 10.5). */
+	const char *const *fit_mechanisms;
 	int (*fit_errmodel)(const struct ml_fit_data *data,
 			    const char *const *freeset, size_t nfree,
 			    const struct ml_fit_options *o,

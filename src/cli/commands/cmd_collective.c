@@ -1094,6 +1094,10 @@ static int fit_errmodel(const struct ml_fit_data *data,
 	return 0;
 }
 
+/* The off-by-default mechanisms of SPEC 10.2 that --free auto may free:
+ * kept by forward validation (fit_cmd.c, choose_mechanisms). */
+static const char *const fit_mechanisms[] = {"overhead", "nic-gap", NULL};
+
 static const char *const fit_inputs[] = {
     "op",     "library", "algorithm", "ranks",	"msg",	  "segment", "fanout",
     "radix",  "ppn",     "sockets",   "nodes",	"map-by", "channel", NULL};
@@ -1145,4 +1149,5 @@ const struct ml_command ml_cmd_collective = {
     .fit_collective = fit_collective,
     .fit_measure = fit_measure,
     .fit_errmodel = fit_errmodel,
+    .fit_mechanisms = fit_mechanisms,
 };

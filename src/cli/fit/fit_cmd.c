@@ -147,6 +147,148 @@ static size_t given_names(const struct fit_args *a, const char **names)
 	return n;
 }
 
+/* Is free parameter name one of the command's mechanisms? */
+static bool is_mechanism(const struct ml_command *cmd, const char *name)
+{
+	size_t i;
+
+	for (i = 0; cmd->fit_mechanisms[i]; i++)
+		if (strcmp(cmd->fit_mechanisms[i], name) == 0)
+			return true;
+	return false;
+}
+
+/* One variant of the free set: out's less the mechanisms of bits in
+ * drop (bit j: out->freeset[mech[j]]), those held at 0 in a copy of the
+ * points.  *v receives its fit and error model; ML_OK or the fit's
+ * status. */
+static enum ml_status fit_variant(const struct fit_args *a,
+				  const struct ml_fit_data *data,
+				  const struct ml_fit_options *o,
+				  const struct fit_outcome *out,
+				  const size_t *mech, unsigned drop,
+				  void **pts, struct fit_outcome *v)
+{
+	const struct ml_fit_model *m = a->cmd->fit_model;
+	size_t size = ml_fit_params_size(m), i, j, n = 0;
+	struct ml_fit_data sub = *data;
+	enum ml_status st;
+
+	*v = *out;
+	memset(&v->res, 0, sizeof v->res);
+	*pts = malloc(data->n * size + 1);
+	if (!*pts)
+		return ML_ENOMEM;
+	memcpy(*pts, data->points, data->n * size);
+	for (j = 0; j < out->nfree; j++) {
+		for (i = 0; i < 32 && !((drop >> i & 1u) && mech[i] == j); i++)
+			;
+		if (i == 32) {
+			v->freeset[n++] = out->freeset[j];
+			continue;
+		}
+		for (i = 0; i < data->n; i++)
+			ml_fit_set(m, (char *)*pts + i * size, out->freeset[j],
+				   0);
+	}
+	v->nfree = n;
+	sub.points = *pts;
+	st = ml_fit(m, &sub, v->freeset, v->nfree, o, &v->res, &v->d);
+	if (st == ML_OK && a->cmd->fit_errmodel(&sub, v->freeset, v->nfree, o,
+						&v->res, &v->err)) {
+		ml_fit_result_free(&v->res);
+		st = ML_ENOMEM;
+	}
+	return st;
+}
+
+/*
+ * --free auto with an error model: each mechanism of the free set is
+ * kept only where the forward validation predicts better with it
+ * (SPEC 10.5: chosen for prediction, not for fit).  Every subset of the
+ * mechanisms is tried; the lowest forward rms wins (ties to fewer).
+ * The winner replaces *out; its dropped mechanisms join out->zeroed
+ * (held at 0 in the points and in --emit).  A # mechanisms line says
+ * what each variant predicted.
+ */
+static void choose_mechanisms(const struct fit_args *a, struct fit_points *p,
+			      const struct ml_fit_data *data,
+			      const struct ml_fit_options *o,
+			      struct fit_outcome *out)
+{
+	size_t mech[8], nm = 0, j, i, len;
+	unsigned drop, best = 0, nvar;
+	double best_rms = out->err.fwd_rms;
+	char line[512];
+	void *best_pts = NULL;
+	struct fit_outcome v, win;
+
+	for (j = 0; j < out->nfree && nm < 8; j++)
+		if (is_mechanism(a->cmd, out->freeset[j]))
+			mech[nm++] = j;
+	if (nm == 0)
+		return;
+	nvar = 1u << nm;
+	len = (size_t)snprintf(line, sizeof line,
+			       "# mechanisms: forward rms %.3g with all",
+			       out->err.fwd_rms);
+	for (drop = 1; drop < nvar; drop++) {
+		void *pts = NULL;
+		enum ml_status st = fit_variant(a, data, o, out, mech, drop,
+						&pts, &v);
+
+		if (len < sizeof line) {
+			len += (size_t)snprintf(line + len, sizeof line - len,
+						"; without");
+			for (j = 0; j < nm && len < sizeof line; j++)
+				if (drop >> j & 1u)
+					len += (size_t)snprintf(
+					    line + len, sizeof line - len, " %s",
+					    out->freeset[mech[j]]);
+			if (len < sizeof line)
+				len += (size_t)snprintf(
+				    line + len, sizeof line - len, " %.3g",
+				    st == ML_OK ? v.err.fwd_rms : NAN);
+		}
+		if (st == ML_OK && isfinite(v.err.fwd_rms) &&
+		    v.err.fwd_rms <= best_rms) {
+			if (best)
+				ml_fit_result_free(&win.res);
+			free(best_pts);
+			best = drop;
+			best_rms = v.err.fwd_rms;
+			win = v;
+			best_pts = pts;
+		} else {
+			if (st == ML_OK)
+				ml_fit_result_free(&v.res);
+			free(pts);
+		}
+	}
+	if (best) {
+		size_t size = ml_fit_params_size(a->cmd->fit_model);
+
+		for (j = 0; j < nm; j++) {
+			size_t k;
+
+			if (!(best >> j & 1u))
+				continue;
+			win.zeroed[win.nzeroed++] = out->freeset[mech[j]];
+			k = ml_fit_find_opt(a->cmd, out->freeset[mech[j]],
+					    strlen(out->freeset[mech[j]]));
+			for (i = 0; i < p->n && k < a->cmd->nopts; i++)
+				p->v[i * a->cmd->nopts + k].r = 0;
+		}
+		memcpy(p->params, best_pts, p->n * size);
+		ml_fit_result_free(&out->res);
+		*out = win;
+	}
+	free(best_pts);
+	len = strlen(out->err.note);
+	snprintf(out->err.note + len, sizeof out->err.note - len, "%s%s\n",
+		 line, best ? " (kept: the lowest)" : " (kept: all)");
+}
+
 static void run_fit(const struct fit_args *a, struct fit_points *p,
 		    struct fit_outcome *out)
 {
@@ -189,6 +331,9 @@ static void run_fit(const struct fit_args *a, struct fit_points *p,
 			out->st = ML_ENOMEM;
 		}
 	}
+	if (out->st == ML_OK && out->automatic && out->has_err &&
+	    a->cmd->fit_mechanisms && isfinite(out->err.fwd_rms))
+		choose_mechanisms(a, p, &data, &o, out);
 }
 
 /* Is fit c better than fit b?  By the error of forward validation where
