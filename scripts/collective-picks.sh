@@ -13,8 +13,9 @@
 #   epyc_node    EPYC, --map-by node: pipeline, binomial,
 #                scatter-allgather-ring, ompi (P = 2..254)
 #   thin_node    THIN, --map-by node: the same four (P = 2..48)
-#   thinpl_MAP   THIN, --map-by core, socket, node: binary, binomial,
-#                chain, linear, pipeline (core; socket P <= 30), ompi
+#   pl_MAP       THIN, --map-by core, socket, node (the thinpl_MAP
+#                files): binary, binomial, chain, linear, pipeline
+#                (core; socket P <= 30), ompi
 # Per dataset the model is fitted (`mcastlat fit collective --stat avg`,
 # every option at its default, --free auto) on the ping-pong files and
 # every measured algorithm's broadcasts, the default's included, at
@@ -229,7 +230,7 @@ dataset() {
 		}
 		for (s = 1; s <= 3; s++) {
 			if (!n[s]) continue
-			printf "%-13s %-4s %5d %5.1f %9.3f %9.3f %9.3f %6.2f %5.1f %6.1f %5.2f\n",
+			printf "%-9s %-4s %4d %5.1f %6.3f %6.3f %6.3f %5.2f %5.1f %5.1f %5.2f\n",
 			    name, s == 1 ? "P>" hold : s == 2 ? "all" : "dmac", n[s],
 			    100 * hit[s] / n[s], exp(l1[s] / n[s]),
 			    exp(l2[s] / n[s]), exp(l3[s] / n[s]), mx[s],
@@ -245,16 +246,16 @@ echo "# fit: ping-pong + every measured algorithm at P <= $hold (fit"
 echo "# collective --stat avg); pick: best --among them and ompi"
 echo "# --objective latency_avg; judged on measured medians of OSU's Avg;"
 echo "# gm = geometric mean over the points; cover%: runs inside their"
-echo "# 90 % interval; width: gm of hi/lo"
-printf '%-13s %-4s %5s %5s %9s %9s %9s %6s %5s %6s %5s\n' dataset set \
-	points hit% pick/best pick/dflt dflt/best max dflt% cover% width
+echo "# 90 % interval; width: gm of hi/lo; pl_MAP: THIN placements"
+printf '%-9s %-4s %4s %5s %6s %6s %6s %5s %5s %5s %5s\n' dataset set \
+	pts hit% p/best p/dflt d/best max dflt% cover width
 dataset epyc_node pp_epyc_net epyc_node \
 	"pipeline binomial scatter-allgather-ring"
 dataset thin_node "pp_thin_net pp_thin_socket pp_thin_node" thin_node \
 	"pipeline binomial scatter-allgather-ring"
-dataset thinpl_core "pp_thin_net pp_thin_socket pp_thin_node" \
+dataset pl_core "pp_thin_net pp_thin_socket pp_thin_node" \
 	thinpl_core "binary binomial chain linear pipeline"
-dataset thinpl_socket "pp_thin_net pp_thin_socket pp_thin_node" \
+dataset pl_socket "pp_thin_net pp_thin_socket pp_thin_node" \
 	thinpl_socket "binary binomial chain linear pipeline"
-dataset thinpl_node "pp_thin_net pp_thin_socket pp_thin_node" \
+dataset pl_node "pp_thin_net pp_thin_socket pp_thin_node" \
 	thinpl_node "binary binomial chain linear"
