@@ -172,7 +172,7 @@ for c in $("$bin" list | cut -d' ' -f1); do
 	same "every option of $c" \
 		"$(sorted $(grep -o -- '--[a-z][a-z0-9-]*' "$tmp/entries"))" \
 		"$(comp mcastlat "$c" --)"
-	sed -n 's/^  \(-[a-zA-Z], \)\{0,1\}\(--[a-z0-9-]*\) \([a-z0-9.|-]*|[a-zA-Z0-9.|-]*\).*/\2 \3/p' \
+	sed -n 's/^  \(-[a-zA-Z], \)\{0,1\}\(--[a-z0-9-]*\) \([a-z0-9._|-]*|[a-zA-Z0-9._|-]*\).*/\2 \3/p' \
 		"$tmp/help" > "$tmp/choices"
 	[ -s "$tmp/choices" ] || bad "$c: no choice option found in its help"
 	while read -r opt list; do
