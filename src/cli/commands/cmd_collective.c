@@ -4,7 +4,6 @@
  * MPICH JSON tuning file: cmd_collective_mpich.c) for the swept ranks
  * and sizes.
  */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +15,7 @@
 #include "cli/engine/msg.h"
 #include "mcastlat/collective.h"
 #include "cli/commands/collective_mpich.h"
+#include "cli/commands/collective_parts.h"
 
 /* --algorithm: Open MPI's ids 1-9 in order, MPICH's other three (its
  * binomial is Open MPI's name), then the words. */
@@ -593,6 +593,24 @@ static enum ml_status resolve(const union ml_val *v, struct outcome *o,
 	return ml_collective_eval(&o->p, &o->r);
 }
 
+/* best's pick at v for Open MPI's rules file (collective_ompi.c): the
+ * algorithm (0: its fixed decision), the chain's fanout and the
+ * segment size. */
+static enum ml_status ompi_rule(const union ml_val *v, long long *alg,
+				long long *fanout, long long *segment,
+				struct ml_diag *d)
+{
+	struct outcome o;
+	enum ml_status st = resolve(v, &o, d);
+
+	if (st != ML_OK)
+		return st;
+	*alg = o.p.algorithm;
+	*fanout = o.p.fanout;
+	*segment = o.p.segment;
+	return ML_OK;
+}
+
 /* best's pick at v, for MPICH's tuning file (collective_mpich.c):
  * ML_EINVAL without a message unless the algorithm is best. */
 static enum ml_status resolve_best(const union ml_val *v, enum ml_coll_alg *alg,
@@ -821,40 +839,6 @@ static int run_schedule(const struct ml_command *cmd, struct ml_ctx *ctx,
 	return ML_EXIT_OK;
 }
 
-/* One message-size rule: "msgsize alg topo segsize". */
-struct rule {
-	long long msg, alg, topo, seg;
-};
-
-/* The rules of one communicator size, consecutive repeats merged. */
-static int rules_for(union ml_val *v, const long long *msgs, size_t nm,
-		     struct rule *out, struct ml_diag *d)
-{
-	struct outcome o;
-	size_t i, k = 0;
-	struct rule x;
-
-	for (i = 0; i < nm; i++) {
-		v[O_MSG].i = msgs[i];
-		if (resolve(v, &o, d) != ML_OK)
-			return -1;
-		x.msg = k == 0 ? 0 : msgs[i];
-		/* Algorithm 0: Open MPI's own fixed decision (its
-		 * coll_tuned_decision_dynamic.c falls through to it). */
-		x.alg = o.p.algorithm;
-		x.topo = x.alg == ML_COLL_CHAIN ? o.p.fanout : 0;
-		x.seg = (x.alg == ML_COLL_DEFAULT || x.alg == ML_COLL_LINEAR ||
-			 x.alg >= ML_COLL_SCATTER_ALLGATHER)
-			    ? 0
-			    : o.p.segment;
-		if (k > 0 && out[k - 1].alg == x.alg &&
-		    out[k - 1].topo == x.topo && out[k - 1].seg == x.seg)
-			continue;
-		out[k++] = x;
-	}
-	return (int)k;
-}
-
 /* Does the machine carry an error model of its own (a fit's)?  Not
  * when every err- option is at the default machine's value. */
 static bool machine_fitted(const union ml_val *base)
@@ -871,98 +855,6 @@ static bool machine_fitted(const union ml_val *base)
 	return false;
 }
 
-static int write_rules(const struct ml_command *cmd, struct ml_ctx *ctx,
-		       const struct ml_vlist *const *vl,
-		       const union ml_val *base)
-{
-	size_t np, nm, i, j, n = cmd->nopts;
-	long long *ps = ml_coll_sorted_values(vl[O_RANKS], &np);
-	long long *ms = ml_coll_sorted_values(vl[O_MSG], &nm);
-	struct rule *rs = malloc((nm + 1) * sizeof *rs);
-	union ml_val *v = malloc(n * sizeof *v);
-	struct ml_diag d = {NULL, ""};
-	const char *path = base[O_RULES].s;
-	char *tmp = malloc(strlen(path) + 16);
-	FILE *f = NULL;
-	int rc = ML_EXIT_OK, k;
-
-	if (!ps || !ms || !rs || !v || !tmp) {
-		rc = ml_usage_err(ctx, cmd->name, NULL, "out of memory");
-		goto out;
-	}
-	for (i = 0; i < n; i++)
-		if (i != O_RANKS && i != O_MSG && vl[i]->count > 1) {
-			rc = ml_usage_err(ctx, cmd->name, cmd->opts[i].name,
-					  "--rules sweeps only --ranks and "
-					  "--msg");
-			goto out;
-		}
-	if (ml_choice_of(base[O_ALGORITHM].i) != ALG_BEST ||
-	    base[O_OP].i != 0) {
-		rc = ml_usage_err(ctx, cmd->name, "rules",
-				  "needs --algorithm best (and --op bcast)");
-		goto out;
-	}
-	sprintf(tmp, "%s.tmp", path);
-	f = fopen(tmp, "w");
-	if (!f) {
-		rc = ml_usage_err(ctx, cmd->name, "rules", strerror(errno));
-		goto out;
-	}
-	memcpy(v, base, n * sizeof *v);
-	fprintf(f, "# Open MPI coll/tuned dynamic rules for MPI_Bcast, "
-		   "written by mcastlat collective --algorithm best.\n"
-		   "# Format of 4.1.0-4.1.7 and 5.0.0-5.0.6 (read by later "
-		   "releases too); see mcastlat-collective(1).\n"
-		   "# Use: mpirun --mca coll_tuned_use_dynamic_rules 1 "
-		   "--mca coll_tuned_dynamic_rules_filename FILE\n"
-		   "# Algorithm 0: Open MPI's own fixed decision.\n");
-	if (!machine_fitted(base))
-		fprintf(f, "# Not fitted: the default machine of mcastlat "
-			   "collective(1), not yours.\n");
-	fprintf(f,
-		"1 # collectives\n7 # MPI_Bcast\n%zu # communicator "
-		"sizes\n",
-		np);
-	for (i = 0; i < np; i++) {
-		v[O_RANKS].i = ps[i];
-		k = rules_for(v, ms, nm, rs, &d);
-		if (k < 0) {
-			rc = ml_usage_err(ctx, cmd->name,
-					  d.param ? d.param : "ranks", d.msg);
-			goto out;
-		}
-		fprintf(f, "%lld # ranks\n%d # message sizes\n", ps[i], k);
-		for (j = 0; j < (size_t)k; j++)
-			fprintf(f, "%lld %lld %lld %lld # %s\n", rs[j].msg,
-				rs[j].alg, rs[j].topo, rs[j].seg,
-				rs[j].alg == ML_COLL_DEFAULT
-				    ? "ompi: Open MPI's fixed decision"
-				    : ml_collective_alg_name(
-					  (enum ml_coll_alg)rs[j].alg));
-	}
-	if (fclose(f) != 0) {
-		f = NULL;
-		rc = ml_usage_err(ctx, cmd->name, "rules", "write failed");
-		goto out;
-	}
-	f = NULL;
-	if (rename(tmp, path) != 0)
-		rc = ml_usage_err(ctx, cmd->name, "rules", strerror(errno));
-out:
-	if (f) {
-		fclose(f);
-		remove(tmp);
-	} else if (rc != ML_EXIT_OK && tmp) {
-		remove(tmp);
-	}
-	free(ps);
-	free(ms);
-	free(rs);
-	free(v);
-	free(tmp);
-	return rc;
-}
 
 /* --schedule runs here; --rules writes its file, then the engine
  * prints the sweep's rows as usual. */
@@ -975,10 +867,18 @@ static int takeover(const struct ml_command *cmd,
 	if (base[O_SCHEDULE].i)
 		return run_schedule(cmd, ctx, format, vl, base);
 	if (base[O_RULES].s) {
+		if (ml_choice_of(base[O_ALGORITHM].i) != ALG_BEST ||
+		    base[O_OP].i != 0)
+			return ml_usage_err(ctx, cmd->name, "rules",
+					    "needs --algorithm best (and --op "
+					    "bcast)");
 		rc = base[O_LIBRARY].i == 1
 			 ? ml_collective_mpich_rules(cmd, ctx, vl, base, O_RANKS,
 						     O_MSG, O_RULES, resolve_best)
-			 : write_rules(cmd, ctx, vl, base);
+			 : ml_collective_ompi_rules(cmd, ctx, vl, base, O_RANKS,
+						    O_MSG, O_RULES,
+						    machine_fitted(base),
+						    ompi_rule);
 		if (rc)
 			return ML_EXIT_USAGE;
 		if (!machine_fitted(base))
@@ -1021,77 +921,6 @@ static void fit_measure(void *params, bool mean)
 	struct ml_collective_point *pt = params;
 
 	pt->avg = mean && !pt->p2p;
-}
-
-/* The fitted machine's error model by forward validation (SPEC 10.5). */
-static int fit_errmodel(const struct ml_fit_data *data,
-			const char *const *freeset, size_t nfree,
-			const struct ml_fit_options *o,
-			const struct ml_fit_result *res,
-			struct ml_fit_errout *out)
-{
-	static const char *const names[] = {
-	    "err-ranks",	"err-sd-small",	     "err-sd-medium",
-	    "err-sd-large",	"err-growth-small",  "err-growth-medium",
-	    "err-growth-large", "err-diff",	     "err-diff-growth",
-	    "err-diff-linear", "err-diff-chain", "err-diff-pipeline",
-	    "err-diff-split-binary", "err-diff-binary", "err-diff-binomial",
-	    "err-diff-knomial", "err-diff-scatter-allgather",
-	    "err-diff-scatter-allgather-ring"};
-	struct ml_coll_errmodel em;
-	struct ml_coll_errfit info;
-	struct ml_diag d = {NULL, ""};
-	enum ml_status st;
-	size_t j, n;
-
-	st = ml_fit_collective_errmodel(data, freeset, nfree, o, res, &em,
-					&info, &d);
-	if (st == ML_ENOMEM)
-		return -1;
-	out->fwd_rms = info.fwd_rms;
-	out->nset = sizeof names / sizeof names[0];
-	for (j = 0; j < out->nset; j++)
-		out->names[j] = names[j];
-	out->vals[0] = (double)em.fit_ranks;
-	for (j = 0; j < ML_COLL_NCLASS; j++) {
-		out->vals[1 + j] = em.sd[j];
-		out->vals[4 + j] = em.growth[j];
-	}
-	out->vals[7] = em.diff_sd;
-	out->vals[8] = em.diff_growth;
-	for (j = 1; j <= ML_COLL_NALG; j++)
-		out->vals[8 + j] = em.diff_alg[j];
-	if (st != ML_OK) {
-		snprintf(out->note, sizeof out->note,
-			 "# error model: none (%s)\n", d.msg);
-		return 0;
-	}
-	n = (size_t)snprintf(out->note, sizeof out->note,
-			     "# error model: forward validation, fitted P <= "
-			     "%lld;",
-			     em.fit_ranks);
-	for (j = 0; j < info.ncuts && n < sizeof out->note; j++)
-		n += (size_t)snprintf(out->note + n, sizeof out->note - n,
-				      " fit P <= %lld judged %zu%s%s", info.cut[j],
-				      info.judged[j],
-				      info.status[j] == ML_OK ? "" : " (failed)",
-				      j + 1 < info.ncuts ? "," : ";");
-	if (n < sizeof out->note && info.ncuts == 0)
-		n += (size_t)snprintf(out->note + n, sizeof out->note - n,
-				      " no cut (fewer than 3 P): growth "
-				      "taken equal to sd;");
-	if (n < sizeof out->note)
-		n += (size_t)snprintf(
-		    out->note + n, sizeof out->note - n,
-		    " forward rms of ln(measured/predicted) %.3g over %zu "
-		    "points; sd %.3g %.3g %.3g, growth per doubling %.3g %.3g "
-		    "%.3g (M <= 4 KiB, <= 64 KiB, larger); an algorithm "
-		    "against the default %.3g (pooled; each one's own on "
-		    "err-diff-ALG), growth %.3g, over %zu pairs\n",
-		    info.fwd_rms, info.nfwd, em.sd[0], em.sd[1], em.sd[2],
-		    em.growth[0], em.growth[1], em.growth[2], em.diff_sd,
-		    em.diff_growth, info.npairs);
-	return 0;
 }
 
 /* The off-by-default mechanisms of SPEC 10.2 that --free auto may free:
@@ -1148,6 +977,6 @@ const struct ml_command ml_cmd_collective = {
     .fit_needs = fit_needs,
     .fit_collective = fit_collective,
     .fit_measure = fit_measure,
-    .fit_errmodel = fit_errmodel,
+    .fit_errmodel = ml_collective_fit_errmodel,
     .fit_mechanisms = fit_mechanisms,
 };

@@ -1,0 +1,43 @@
+/*
+ * collective_parts.h - parts of `mcastlat collective` in files of their
+ * own: Open MPI's rules file (collective_ompi.c) and the fit's error
+ * model hook (collective_errmodel.c).  MPICH's tuning file is
+ * collective_mpich.h's.
+ */
+#ifndef MCASTLAT_CLI_COLLECTIVE_PARTS_H
+#define MCASTLAT_CLI_COLLECTIVE_PARTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cli/cmd.h"
+
+/* best's pick at the point v (ranks and msg set): Open MPI's algorithm id
+ * (0: its fixed decision), the chain's fanout and the segment size; or
+ * ML_EINVAL with *d. */
+typedef enum ml_status (*ml_coll_rule_fn)(const union ml_val *v,
+					  long long *alg, long long *fanout,
+					  long long *segment,
+					  struct ml_diag *d);
+
+/*
+ * Write base[o_rules] (atomically: FILE.tmp, then renamed): an Open MPI
+ * dynamic rules file giving pick's choice at each swept --ranks
+ * (vl[o_ranks]) and --msg (vl[o_msg]); fitted false adds a comment that
+ * the machine was not fitted.  Returns 0, or a usage error's exit status
+ * after printing it.
+ */
+int ml_collective_ompi_rules(const struct ml_command *cmd, struct ml_ctx *ctx,
+			     const struct ml_vlist *const *vl,
+			     const union ml_val *base, size_t o_ranks,
+			     size_t o_msg, size_t o_rules, bool fitted,
+			     ml_coll_rule_fn pick);
+
+/* The command's fit_errmodel hook (cmd.h). */
+int ml_collective_fit_errmodel(const struct ml_fit_data *data,
+			       const char *const *freeset, size_t nfree,
+			       const struct ml_fit_options *o,
+			       const struct ml_fit_result *res,
+			       struct ml_fit_errout *out);
+
+#endif
