@@ -43,7 +43,8 @@
 # and the coverage of its intervals.
 #
 # Env: MCASTLAT (the binary; else the tree's, else mcastlat on PATH),
-# HOLD (default 32), VERBOSE (1: every point's pick on stderr), FITARGS
+# HOLD (default 32), VERBOSE (1: every point's pick on stderr, the
+# fitted machine's and the default's), FITARGS
 # (more options for fit, e.g. to try a model option), DMACARGS (options
 # for the dmac rows: another machine than the default).
 set -eu
@@ -220,9 +221,10 @@ dataset() {
 				r1 = me[bp "," k] / me[bm "," k]
 				r2 = me[bp "," k] / dft[k]
 				r3 = dft[k] / me[bm "," k]
-				if (verbose && s == 2)
-					printf "%s %s %s pick %s best %s %.3f dflt %.3f\n",
-					    name, q[1], q[2], bp, bm, r1, r2 > "/dev/stderr"
+				if (verbose && s >= 2)
+					printf "%s %s %s %s pick %s best %s %.3f dflt %.3f\n",
+					    name, s == 2 ? "fit" : "dmac", q[1], q[2],
+					    bp, bm, r1, r2 > "/dev/stderr"
 				n[s]++; hit[s] += bp == bm; kd[s] += bp == "ompi"
 				l1[s] += log(r1); l2[s] += log(r2); l3[s] += log(r3)
 				if (r1 > mx[s]) mx[s] = r1
