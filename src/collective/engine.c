@@ -24,6 +24,20 @@
  * Receives match sends per (source, destination) pair in posting order,
  * as MPI's non-overtaking rule does for one tag; an eager message that
  * arrives before its receive waits in the receiver's unexpected queue.
+ *
+ * Memory (issue 36).  A rank's clock and where it stands are two flat
+ * arrays; everything else of a rank (its program's state, ports, open
+ * receives) is a record taken from a pool only while the rank is in
+ * the middle of something, and given back when it leaves.  Most ranks
+ * of a broadcast spend most of it either blocked in their first
+ * receive or woken and waiting for the event that resumes them; such a
+ * rank has no record.  What it would hold can be recomputed: programs
+ * are pure functions of (algorithm, rank, their own state), so the
+ * state after the first wait is had again by running the program from
+ * its start and dropping the operations it already did (replay); the
+ * bytes of the receive that woke it travel in the resume event.  So a
+ * million-rank binomial tree holds records only for the ranks of the
+ * one or two levels in flight.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -32,6 +46,24 @@
 #include "collective/coll_int.h"
 
 enum { W_NONE, W_SENDS, W_RECV, W_BOTH, W_PENDING, W_DONE };
+
+/*
+ * Where rank r stands, st[r]: the index of its record (>= 0), or one
+ * of these.  A cold rank has run its first operations, one receive
+ * from peer and a wait for it (WAIT_RECV, or WAIT_BOTH with no send),
+ * and nothing has reached it yet: its record would say only that, so
+ * st[r] says it, as ST_COLD - (peer << 1 | both).
+ */
+#define ST_UNSTARTED (-1) /* the first pass has not run it yet */
+#define ST_DONE	     (-2) /* left, record given back; t[r] its time */
+#define ST_WOKEN     (-3) /* cold, then its receive arrived: a resume
+			   * event carries the received bytes */
+#define ST_COLD	     (-4)
+
+static int32_t st_cold(long long peer, int both)
+{
+	return (int32_t)(ST_COLD - (peer << 1 | both));
+}
 
 /* One open receive of a rank (at most two: the generic engine's). */
 struct rslot {
@@ -42,17 +74,22 @@ struct rslot {
 	long long bytes;
 };
 
+/* A rank in the middle of its program (its clock is t[r]). */
 struct rank {
 	struct coll_prog prog;
-	double t;	    /* the rank's clock */
 	double send_done;   /* latest completion of its timed sends */
 	double port, rside; /* its send port and receive side free at */
 	int32_t sends_open; /* sends posted but not yet timed */
+	int32_t uhead, utail; /* unexpected messages, oldest first */
+	int32_t next;	      /* the pool's free list */
 	uint8_t waiting, nrecv, rhead;
 	struct rslot rs[2];
-	int32_t uhead, utail; /* unexpected messages, oldest first */
 };
 
+/* A message that must be remembered: a rendezvous not yet timed, or
+ * one that reached its receiver before the receive was posted.  An
+ * eager message whose receive is posted is timed as it is posted and
+ * needs no record. */
 struct msg {
 	int32_t src, dst, next;
 	uint8_t slot, matched, timed, rndv;
@@ -62,11 +99,13 @@ struct msg {
 	uint64_t seq;
 };
 
+/* An event: its time as IEEE bits (which order as the times do, t >=
+ * 0), the order among equal times, and the message of a ready event
+ * or the bytes a cold rank received (-1: none) of a resume event. */
 struct ev {
-	double t;
-	uint64_t tb;  /* the bits of t, which order as t does (t >= 0) */
+	uint64_t tb;
 	uint64_t key; /* rank << 33 | resume << 32 | low bits of seq */
-	int32_t id;   /* message (ready) or rank (resume) */
+	int64_t aux;
 };
 
 #define NRUNS 8
@@ -76,15 +115,36 @@ struct run {
 	size_t head, tail, cap;
 };
 
-struct eng {
+/*
+ * The engine's memory, kept between evaluations by its owner
+ * (ml_collective_best runs nine algorithms in one): capacities only
+ * grow, and everything is set afresh by each run.
+ */
+struct coll_ws {
+	long long cap_p, cap_n;
+	double *t;	/* every rank's clock */
+	int32_t *st;	/* where each rank stands */
+	struct rank *rec; /* room for P records, touched as used */
+	double *nic;	/* nic_out[node], then nic_in[node] */
+	struct msg *m;
+	int32_t cap_m;
+	struct ev *h;
+	size_t cap_h;
 	struct run runs[NRUNS];
+};
+
+struct eng {
+	struct run *runs;
 	const struct ml_collective_params *p;
 	const struct coll_alg *a;
 	ml_coll_msg_fn fn;
 	void *arg;
 	long long P;
-	struct rank *r;
-	uint32_t *node, *sock;
+	struct coll_place pl;
+	double *t;
+	int32_t *st;
+	struct rank *rec;
+	int32_t nrec, free_rec;
 	double *nic_out, *nic_in;
 	struct msg *m;
 	int32_t nm, cap_m, free_m;
@@ -95,7 +155,7 @@ struct eng {
 	int stopped, nomem;
 };
 
-/* ---- the event heap ------------------------------------------------ */
+/* ---- the event queue ----------------------------------------------- */
 
 /*
  * A 4-ary min-heap on (time, key): half the levels of a binary heap,
@@ -110,6 +170,14 @@ static uint64_t time_bits(double t)
 	t += 0.0; /* -0 -> +0 */
 	memcpy(&b, &t, sizeof b);
 	return b;
+}
+
+static double bits_time(uint64_t b)
+{
+	double t;
+
+	memcpy(&t, &b, sizeof t);
+	return t;
 }
 
 static int ev_less(const struct ev *x, const struct ev *y)
@@ -211,14 +279,13 @@ static int run_append(struct eng *e, const struct ev *x)
 	return 1;
 }
 
-static void ev_push(struct eng *e, double t, uint64_t key, int32_t id)
+static void ev_push(struct eng *e, double t, uint64_t key, int64_t aux)
 {
 	struct ev x;
 
-	x.t = t;
 	x.tb = time_bits(t);
 	x.key = key;
-	x.id = id;
+	x.aux = aux;
 	if (!run_append(e, &x))
 		heap_push(e, &x);
 }
@@ -252,10 +319,10 @@ static struct ev ev_pop(struct eng *e)
 	return from->ev[from->head++];
 }
 
-static void push_resume(struct eng *e, long long r, double t)
+/* A resume of rank r at t; bytes >= 0: what a cold rank received. */
+static void push_resume(struct eng *e, int32_t r, double t, int64_t bytes)
 {
-	e->r[r].waiting = W_PENDING;
-	ev_push(e, t, (uint64_t)r << 33 | 1ULL << 32, (int32_t)r);
+	ev_push(e, t, (uint64_t)r << 33 | 1ULL << 32, bytes);
 }
 
 static void push_ready(struct eng *e, int32_t id, double t)
@@ -265,7 +332,72 @@ static void push_ready(struct eng *e, int32_t id, double t)
 	ev_push(e, t, (uint64_t)m->src << 33 | (m->seq & 0xffffffffULL), id);
 }
 
-/* ---- messages ------------------------------------------------------ */
+/* ---- records and messages ------------------------------------------ */
+
+/*
+ * A record for rank ri, which has none, holding what its st[ri] stands
+ * for.  A cold rank's program is replayed to its first wait (the same
+ * two operations, dropped: the receive they posted is the record's
+ * slot 0); a woken one's too, its receive then consumed.  Returns the
+ * record, never NULL: the pool has room for every rank.
+ */
+static struct rank *rec_get(struct eng *e, int32_t ri)
+{
+	int32_t s = e->st[ri], id;
+	struct rank *r;
+	struct coll_op op;
+
+	if (e->free_rec >= 0) {
+		id = e->free_rec;
+		e->free_rec = e->rec[id].next;
+	} else {
+		id = e->nrec++;
+	}
+	r = &e->rec[id];
+	memset(r, 0, sizeof *r);
+	r->uhead = r->utail = -1;
+	r->rs[0].msg = r->rs[1].msg = -1;
+	if (s == ST_WOKEN || s <= ST_COLD) {
+		ml_coll_prog_next(e->a, ri, &r->prog, &op); /* the receive */
+		ml_coll_prog_next(e->a, ri, &r->prog, &op); /* the wait */
+	}
+	if (s == ST_WOKEN) {
+		r->rhead = 1;
+		r->rside = e->t[ri]; /* the arrival that woke it */
+		r->waiting = W_PENDING;
+	} else if (s <= ST_COLD) {
+		r->nrecv = 1;
+		r->rs[0].peer = (ST_COLD - s) >> 1;
+		r->waiting = (ST_COLD - s) & 1 ? W_BOTH : W_RECV;
+	} else if (s == ST_DONE) {
+		/* Only a message nobody receives reaches a rank that has
+		 * left; where its receive side stood is not kept. */
+		r->rside = e->t[ri];
+		r->waiting = W_DONE;
+	}
+	e->st[ri] = id;
+	return r;
+}
+
+static struct rank *rec_of(struct eng *e, int32_t ri)
+{
+	return e->st[ri] >= 0 ? &e->rec[e->st[ri]] : rec_get(e, ri);
+}
+
+/* Give back the record of a rank that has left, once nothing in
+ * flight refers to it. */
+static void rec_release(struct eng *e, int32_t ri)
+{
+	int32_t id = e->st[ri];
+	struct rank *r = &e->rec[id];
+
+	if (r->waiting != W_DONE || r->sends_open > 0 || r->nrecv > 0 ||
+	    r->uhead >= 0)
+		return;
+	r->next = e->free_rec;
+	e->free_rec = id;
+	e->st[ri] = ST_DONE;
+}
 
 static int32_t msg_new(struct eng *e)
 {
@@ -299,23 +431,14 @@ static void msg_free(struct eng *e, int32_t id)
 	e->free_m = id;
 }
 
-static enum ml_coll_channel channel_of(const struct eng *e, long long a,
-				       long long b)
-{
-	if (e->node[a] != e->node[b])
-		return ML_COLL_NET;
-	return e->sock[a] != e->sock[b] ? ML_COLL_NODE : ML_COLL_SOCKET;
-}
-
 /* ---- waking a rank ------------------------------------------------- */
 
 /* If the rank's wait is satisfied, consume its receive and schedule its
  * resumption; returns 1 when it was. */
-static int try_wake(struct eng *e, long long ri)
+static int try_wake(struct eng *e, int32_t ri, struct rank *r)
 {
-	struct rank *r = &e->r[ri];
 	struct rslot *s = &r->rs[r->rhead];
-	double t = r->t;
+	double t = e->t[ri];
 	int w = r->waiting;
 
 	if (w == W_SENDS || w == W_BOTH) {
@@ -333,7 +456,8 @@ static int try_wake(struct eng *e, long long ri)
 		r->rhead ^= 1;
 		r->nrecv--;
 	}
-	push_resume(e, ri, t);
+	r->waiting = W_PENDING;
+	push_resume(e, ri, t, -1);
 	return 1;
 }
 
@@ -344,128 +468,230 @@ static double max2(double a, double b)
 	return a > b ? a : b;
 }
 
-static void time_msg(struct eng *e, int32_t id, double ready)
+/* What the engine knows of a message when it is timed. */
+struct xfer {
+	int32_t src, dst;
+	long long bytes, segment;
+	double posted; /* as reported: rendezvous, the later of both */
+	int rndv;
+};
+
+/*
+ * Take the message's resources from ready on: the sender's port, the
+ * receiver's side (*rside), the NICs between nodes.  Returns the
+ * arrival; *done is when it completes for the sender's waits.
+ */
+static double xfer_time(struct eng *e, const struct xfer *x, struct rank *src,
+			double *rside, double ready, double *done)
 {
 	const struct ml_collective_params *p = e->p;
-	struct msg *m = &e->m[id];
-	struct rank *src = &e->r[m->src], *dst = &e->r[m->dst];
-	enum ml_coll_channel c = channel_of(e, m->src, m->dst);
-	double L = p->lat[c], bg = (double)m->bytes * p->byte[c];
-	double start, arrival, done, nic = 0;
-	uint32_t ns = e->node[m->src], nd = e->node[m->dst];
+	enum ml_coll_channel c =
+	    ml_coll_channel_of(&e->pl, (uint32_t)x->src, (uint32_t)x->dst);
+	double L = p->lat[c], bg = (double)x->bytes * p->byte[c];
+	double start, arrival, nic;
+	uint32_t ns, nd;
 	struct ml_coll_msg out;
-	struct rslot *s;
 
-	start = max2(ready, max2(src->port, dst->rside - L));
+	start = max2(ready, max2(src->port, *rside - L));
 	if (c == ML_COLL_NET) {
+		ns = ml_coll_node_of(&e->pl, (uint32_t)x->src);
+		nd = ml_coll_node_of(&e->pl, (uint32_t)x->dst);
 		start = max2(start, max2(e->nic_out[ns], e->nic_in[nd]));
-		nic = start + p->nic_gap + (double)m->bytes * p->byte[c];
+		nic = start + p->nic_gap + (double)x->bytes * p->byte[c];
 		e->nic_out[ns] = nic;
 		e->nic_in[nd] = nic;
 	}
 	arrival = start + L + bg;
 	src->port = start + p->overhead + bg;
-	dst->rside = arrival;
-	done = m->rndv ? arrival : src->port;
-	m->timed = 1;
+	*rside = arrival;
+	*done = x->rndv ? arrival : src->port;
 	e->messages++;
 	if (e->fn) {
-		out.src = m->src;
-		out.dst = m->dst;
-		out.segment = m->segment;
-		out.bytes = m->bytes;
+		out.src = x->src;
+		out.dst = x->dst;
+		out.segment = x->segment;
+		out.bytes = x->bytes;
 		out.channel = c;
-		out.posted = m->rndv ? max2(m->posted, m->rposted) : m->posted;
+		out.posted = x->posted;
 		out.start = start;
 		out.arrival = arrival;
 		if (e->fn(e->arg, &out))
 			e->stopped = 1;
 	}
-	/* The sender. */
+	return arrival;
+}
+
+/* The sender's side of a timed message. */
+static void sent(struct eng *e, int32_t si, struct rank *src, double done)
+{
 	src->sends_open--;
 	if (done > src->send_done)
 		src->send_done = done;
 	if (src->waiting == W_SENDS || src->waiting == W_BOTH)
-		try_wake(e, m->src);
-	/* The receiver: a matched message hands its time to the receive. */
+		try_wake(e, si, src);
+	else if (src->waiting == W_DONE)
+		rec_release(e, si);
+}
+
+/* A receive of slot k gets its message's arrival and bytes. */
+static void received(struct eng *e, int32_t di, struct rank *dst, int k,
+		     double arrival, long long bytes)
+{
+	struct rslot *s = &dst->rs[k];
+
+	s->known = 1;
+	s->arrival = arrival;
+	s->bytes = bytes;
+	s->msg = -1;
+	if ((dst->waiting == W_RECV || dst->waiting == W_BOTH) &&
+	    k == dst->rhead)
+		try_wake(e, di, dst);
+}
+
+/* Time message id (a record) from ready on. */
+static void time_msg(struct eng *e, int32_t id, double ready)
+{
+	struct msg *m = &e->m[id];
+	/* Both have records: the sender until its sends are timed, the
+	 * receiver while a receive or a message of its queue is open. */
+	struct rank *src = &e->rec[e->st[m->src]];
+	struct rank *dst = &e->rec[e->st[m->dst]];
+	struct xfer x;
+	double arrival, done;
+
+	x.src = m->src;
+	x.dst = m->dst;
+	x.bytes = m->bytes;
+	x.segment = m->segment;
+	x.posted = m->rndv ? max2(m->posted, m->rposted) : m->posted;
+	x.rndv = m->rndv;
+	arrival = xfer_time(e, &x, src, &dst->rside, ready, &done);
+	m->timed = 1;
 	if (m->matched) {
-		s = &dst->rs[m->slot];
-		s->known = 1;
-		s->arrival = arrival;
-		s->bytes = m->bytes;
-		s->msg = -1;
-		if ((dst->waiting == W_RECV || dst->waiting == W_BOTH) &&
-		    m->slot == dst->rhead)
-			try_wake(e, m->dst);
 		msg_free(e, id);
+		sent(e, x.src, src, done);
+		received(e, x.dst, dst, m->slot, arrival, x.bytes);
 	} else {
 		m->arrival = arrival; /* for the receive, when posted */
+		sent(e, x.src, src, done);
 	}
 }
 
 /* ---- one rank's operations ----------------------------------------- */
 
-static void do_isend(struct eng *e, long long ri, const struct coll_op *op)
+/*
+ * An eager send to a cold rank blocked in a receive from this sender:
+ * timed now, and the receiver woken, without a record (the commonest
+ * message of a broadcast).  As try_wake would: the rank's clock is 0,
+ * it has no sends, so it resumes at the arrival.
+ */
+static void isend_cold(struct eng *e, int32_t ri, struct rank *r,
+		       const struct coll_op *op)
 {
-	struct rank *r = &e->r[ri], *d;
-	int32_t id = msg_new(e);
-	struct msg *m;
-	int k, slot;
-	enum ml_coll_channel c;
+	struct xfer x;
+	double rside = 0, arrival, done, t = 0;
 
-	if (id < 0)
-		return;
-	m = &e->m[id];
-	m->src = (int32_t)ri;
-	m->dst = (int32_t)op->peer;
-	m->next = -1;
-	m->bytes = op->bytes;
-	m->segment = op->segment;
-	m->posted = r->t;
-	m->rposted = 0;
-	m->seq = e->seq++;
-	m->matched = m->timed = 0;
-	m->rndv = op->bytes > e->p->eager;
+	x.src = ri;
+	x.dst = (int32_t)op->peer;
+	x.bytes = op->bytes;
+	x.segment = op->segment;
+	x.posted = e->t[ri];
+	x.rndv = 0;
+	e->seq++;
 	r->sends_open++;
-	d = &e->r[op->peer];
+	arrival = xfer_time(e, &x, r, &rside, e->t[ri], &done);
+	sent(e, ri, r, done);
+	if (arrival > t)
+		t = arrival;
+	e->t[x.dst] = t;
+	e->st[x.dst] = ST_WOKEN;
+	push_resume(e, x.dst, t, x.bytes);
+}
+
+static void do_isend(struct eng *e, int32_t ri, const struct coll_op *op)
+{
+	int32_t di = (int32_t)op->peer, id, sd = e->st[di];
+	struct rank *r = &e->rec[e->st[ri]], *d;
+	struct msg *m;
+	int k, slot = -1, rndv = op->bytes > e->p->eager;
+	double ready, arrival, done;
+	struct xfer x;
+
+	if (!rndv && sd <= ST_COLD && (ST_COLD - sd) >> 1 == ri) {
+		isend_cold(e, ri, r, op);
+		return;
+	}
+	d = rec_of(e, di);
+	r->sends_open++;
 	for (k = 0; k < d->nrecv; k++) {
 		slot = (d->rhead + k) & 1;
 		if (d->rs[slot].peer == ri && d->rs[slot].msg == -1 &&
-		    !d->rs[slot].known) {
-			m->matched = 1;
-			m->slot = (uint8_t)slot;
-			m->rposted = d->rs[slot].post;
-			d->rs[slot].msg = id;
+		    !d->rs[slot].known)
 			break;
-		}
+		slot = -1;
 	}
-	if (!m->matched) {
+	if (!rndv && slot >= 0) {
+		/* Matched and eager: timed now, no record. */
+		x.src = ri;
+		x.dst = di;
+		x.bytes = op->bytes;
+		x.segment = op->segment;
+		x.posted = e->t[ri];
+		x.rndv = 0;
+		e->seq++;
+		arrival = xfer_time(e, &x, r, &d->rside, e->t[ri], &done);
+		sent(e, ri, r, done);
+		received(e, di, d, slot, arrival, op->bytes);
+		return;
+	}
+	id = msg_new(e);
+	if (id < 0)
+		return;
+	m = &e->m[id];
+	m->src = ri;
+	m->dst = di;
+	m->next = -1;
+	m->bytes = op->bytes;
+	m->segment = op->segment;
+	m->posted = e->t[ri];
+	m->rposted = 0;
+	m->seq = e->seq++;
+	m->timed = 0;
+	m->rndv = (uint8_t)rndv;
+	m->matched = slot >= 0;
+	if (slot >= 0) {
+		m->slot = (uint8_t)slot;
+		m->rposted = d->rs[slot].post;
+		d->rs[slot].msg = id;
+	} else {
 		if (d->utail >= 0)
 			e->m[d->utail].next = id;
 		else
 			d->uhead = id;
 		d->utail = id;
 	}
-	if (!m->rndv) {
-		time_msg(e, id, r->t);
-	} else if (m->matched) {
-		c = channel_of(e, ri, op->peer);
-		push_ready(e, id, max2(m->posted, m->rposted) + e->p->lat[c]);
+	if (!rndv) {
+		time_msg(e, id, e->t[ri]);
+	} else if (slot >= 0) {
+		ready = max2(m->posted, m->rposted) +
+			e->p->lat[ml_coll_channel_of(&e->pl, (uint32_t)ri,
+						     (uint32_t)di)];
+		push_ready(e, id, ready);
 	}
 }
 
-static void do_irecv(struct eng *e, long long ri, const struct coll_op *op)
+static void do_irecv(struct eng *e, int32_t ri, struct rank *r,
+		     const struct coll_op *op)
 {
-	struct rank *r = &e->r[ri];
 	int slot = (r->rhead + r->nrecv) & 1;
 	struct rslot *s = &r->rs[slot];
 	int32_t id, prev = -1;
 	struct msg *m;
-	enum ml_coll_channel c;
+	double ready;
 
 	r->nrecv++;
 	s->peer = (int32_t)op->peer;
-	s->post = r->t;
+	s->post = e->t[ri];
 	s->known = 0;
 	s->msg = -1;
 	for (id = r->uhead; id >= 0; prev = id, id = e->m[id].next)
@@ -482,7 +708,7 @@ static void do_irecv(struct eng *e, long long ri, const struct coll_op *op)
 		r->utail = prev;
 	m->matched = 1;
 	m->slot = (uint8_t)slot;
-	m->rposted = r->t;
+	m->rposted = e->t[ri];
 	if (m->timed) { /* an eager message already here or on its way */
 		s->known = 1;
 		s->arrival = m->arrival;
@@ -492,15 +718,16 @@ static void do_irecv(struct eng *e, long long ri, const struct coll_op *op)
 	}
 	s->msg = id;
 	if (m->rndv) {
-		c = channel_of(e, m->src, ri);
-		push_ready(e, id, max2(m->posted, r->t) + e->p->lat[c]);
+		ready = max2(m->posted, e->t[ri]) +
+			e->p->lat[ml_coll_channel_of(&e->pl, (uint32_t)m->src,
+						     (uint32_t)ri)];
+		push_ready(e, id, ready);
 	}
 }
 
 /* Run rank ri from its clock until it blocks or leaves. */
-static void run_rank(struct eng *e, long long ri)
+static void run_rank(struct eng *e, int32_t ri, struct rank *r)
 {
-	struct rank *r = &e->r[ri];
 	struct coll_op op;
 
 	r->waiting = W_NONE;
@@ -511,7 +738,7 @@ static void run_rank(struct eng *e, long long ri)
 			do_isend(e, ri, &op);
 			break;
 		case OP_IRECV:
-			do_irecv(e, ri, &op);
+			do_irecv(e, ri, r, &op);
 			break;
 		case OP_WAIT_SENDS:
 		case OP_WAIT_RECV:
@@ -519,47 +746,111 @@ static void run_rank(struct eng *e, long long ri)
 			r->waiting = op.code == OP_WAIT_SENDS  ? W_SENDS
 				     : op.code == OP_WAIT_RECV ? W_RECV
 							       : W_BOTH;
-			try_wake(e, ri);
+			try_wake(e, ri, r);
 			return;
 		case OP_END:
 			r->waiting = W_DONE;
+			rec_release(e, ri);
 			return;
 		}
 	}
 }
 
-/* ---- setup and the main loop --------------------------------------- */
-
-static enum ml_status eng_alloc(struct eng *e)
+/*
+ * The first pass, at time 0 in rank order.  A rank whose program opens
+ * with a receive and a wait for it, and to which nothing has been sent,
+ * stays cold: its st says so and it takes no record (the replay in
+ * rec_get will redo those two operations).  Any other runs as usual.
+ */
+static void start_rank(struct eng *e, int32_t ri)
 {
-	long long i, P = e->P, N = ml_coll_nodes(e->p);
+	struct coll_prog s;
+	struct coll_op op, w;
 
-	e->r = calloc((size_t)P, sizeof *e->r);
-	e->node = malloc((size_t)P * sizeof *e->node);
-	e->sock = malloc((size_t)P * sizeof *e->sock);
-	e->nic_out = calloc((size_t)N, sizeof *e->nic_out);
-	e->nic_in = calloc((size_t)N, sizeof *e->nic_in);
-	if (!e->r || !e->node || !e->sock || !e->nic_out || !e->nic_in)
-		return ML_ENOMEM;
-	ml_coll_place_all(e->p, N, e->node, e->sock);
-	for (i = 0; i < P; i++) {
-		e->r[i].uhead = e->r[i].utail = -1;
-		e->r[i].rs[0].msg = e->r[i].rs[1].msg = -1;
+	if (e->st[ri] == ST_UNSTARTED) {
+		memset(&s, 0, sizeof s);
+		ml_coll_prog_next(e->a, ri, &s, &op);
+		if (op.code == OP_IRECV) {
+			ml_coll_prog_next(e->a, ri, &s, &w);
+			if (w.code == OP_WAIT_RECV || w.code == OP_WAIT_BOTH) {
+				e->st[ri] =
+				    st_cold(op.peer, w.code == OP_WAIT_BOTH);
+				return;
+			}
+		}
 	}
-	return ML_OK;
+	run_rank(e, ri, rec_of(e, ri));
 }
 
-static void eng_free(struct eng *e)
+/* A resume event of rank ri at t. */
+static void resume(struct eng *e, int32_t ri, double t, int64_t bytes)
 {
-	free(e->r);
-	free(e->node);
-	free(e->sock);
-	free(e->nic_out);
-	free(e->nic_in);
-	free(e->m);
-	free(e->h);
-	for (int k = 0; k < NRUNS; k++)
-		free(e->runs[k].ev);
+	struct rank *r = rec_of(e, ri);
+
+	if (bytes >= 0)
+		r->prog.last_recv = bytes;
+	e->t[ri] = t;
+	run_rank(e, ri, r);
+}
+
+/* ---- setup and the main loop --------------------------------------- */
+
+struct coll_ws *ml_coll_ws_new(void)
+{
+	return calloc(1, sizeof(struct coll_ws));
+}
+
+void ml_coll_ws_free(struct coll_ws *ws)
+{
+	int k;
+
+	if (!ws)
+		return;
+	free(ws->t);
+	free(ws->st);
+	free(ws->rec);
+	free(ws->nic);
+	free(ws->m);
+	free(ws->h);
+	for (k = 0; k < NRUNS; k++)
+		free(ws->runs[k].ev);
+	free(ws);
+}
+
+/* Room for P ranks and N nodes.  The records are malloc'ed, not
+ * cleared: only those taken are touched, so a large pool costs address
+ * space, not memory. */
+static enum ml_status ws_fit(struct coll_ws *ws, long long P, long long N)
+{
+	void *t, *st, *rec, *nic;
+
+	if (P > ws->cap_p) {
+		t = malloc((size_t)P * sizeof *ws->t);
+		st = malloc((size_t)P * sizeof *ws->st);
+		rec = malloc((size_t)P * sizeof *ws->rec);
+		if (!t || !st || !rec) {
+			free(t);
+			free(st);
+			free(rec);
+			return ML_ENOMEM;
+		}
+		free(ws->t);
+		free(ws->st);
+		free(ws->rec);
+		ws->t = t;
+		ws->st = st;
+		ws->rec = rec;
+		ws->cap_p = P;
+	}
+	if (N > ws->cap_n) {
+		nic = malloc(2 * (size_t)N * sizeof *ws->nic);
+		if (!nic)
+			return ML_ENOMEM;
+		free(ws->nic);
+		ws->nic = nic;
+		ws->cap_n = N;
+	}
+	return ML_OK;
 }
 
 static enum ml_status eng_result(const struct eng *e,
@@ -569,9 +860,10 @@ static enum ml_status eng_result(const struct eng *e,
 	double max = -INFINITY, min = INFINITY, sum = 0, t;
 
 	for (i = 0; i < e->P; i++) {
-		if (e->r[i].waiting != W_DONE)
+		if (e->st[i] != ST_DONE &&
+		    (e->st[i] < 0 || e->rec[e->st[i]].waiting != W_DONE))
 			return ML_DEADLOCK;
-		t = e->r[i].t;
+		t = e->t[i];
 		sum += t;
 		max = t > max ? t : max;
 		min = t < min ? t : min;
@@ -588,39 +880,80 @@ static enum ml_status eng_result(const struct eng *e,
 	return ML_OK;
 }
 
-enum ml_status ml_coll_engine_run(const struct ml_collective_params *p,
-				  const struct coll_alg *a, ml_coll_msg_fn fn,
-				  void *arg, struct ml_collective_result *res)
+enum ml_status ml_coll_engine_run_ws(struct coll_ws *ws,
+				     const struct ml_collective_params *p,
+				     const struct coll_alg *a,
+				     ml_coll_msg_fn fn, void *arg,
+				     struct ml_collective_result *res)
 {
 	struct eng e;
 	struct ev ev;
-	long long i;
+	long long i, N = ml_coll_nodes(p);
 	enum ml_status st;
+	int k;
 
+	st = ws_fit(ws, p->ranks, N);
+	if (st != ML_OK)
+		return st;
 	memset(&e, 0, sizeof e);
 	e.p = p;
 	e.a = a;
 	e.fn = fn;
 	e.arg = arg;
 	e.P = p->ranks;
+	ml_coll_place_init(p, &e.pl);
+	e.t = ws->t;
+	e.st = ws->st;
+	e.rec = ws->rec;
+	e.free_rec = -1;
+	e.nic_out = ws->nic;
+	e.nic_in = ws->nic + N;
+	e.m = ws->m;
+	e.cap_m = ws->cap_m;
 	e.free_m = -1;
-	st = eng_alloc(&e);
-	/* Every rank starts at 0, in rank order. */
-	for (i = 0; st == ML_OK && i < e.P; i++)
-		run_rank(&e, i);
-	while (st == ML_OK && !ev_empty(&e) && !e.nomem && !e.stopped) {
-		ev = ev_pop(&e);
-		if (ev.key >> 32 & 1) {
-			e.r[ev.id].t = ev.t;
-			run_rank(&e, ev.id);
-		} else {
-			time_msg(&e, ev.id, ev.t);
-		}
+	e.h = ws->h;
+	e.cap_h = ws->cap_h;
+	e.runs = ws->runs;
+	for (k = 0; k < NRUNS; k++)
+		e.runs[k].head = e.runs[k].tail = 0;
+	for (i = 0; i < e.P; i++) {
+		e.t[i] = 0;
+		e.st[i] = ST_UNSTARTED;
 	}
-	if (st == ML_OK)
-		st = e.nomem ? ML_ENOMEM : e.stopped ? ML_EINVAL : ML_OK;
+	for (i = 0; i < 2 * N; i++)
+		ws->nic[i] = 0;
+	/* Every rank starts at 0, in rank order. */
+	for (i = 0; i < e.P && !e.nomem && !e.stopped; i++)
+		start_rank(&e, (int32_t)i);
+	while (!ev_empty(&e) && !e.nomem && !e.stopped) {
+		ev = ev_pop(&e);
+		if (ev.key >> 32 & 1)
+			resume(&e, (int32_t)(ev.key >> 33), bits_time(ev.tb),
+			       ev.aux);
+		else
+			time_msg(&e, (int32_t)ev.aux, bits_time(ev.tb));
+	}
+	/* The growing buffers go back to the workspace. */
+	ws->m = e.m;
+	ws->cap_m = e.cap_m;
+	ws->h = e.h;
+	ws->cap_h = e.cap_h;
+	st = e.nomem ? ML_ENOMEM : e.stopped ? ML_EINVAL : ML_OK;
 	if (st == ML_OK)
 		st = eng_result(&e, res);
-	eng_free(&e);
+	return st;
+}
+
+enum ml_status ml_coll_engine_run(const struct ml_collective_params *p,
+				  const struct coll_alg *a, ml_coll_msg_fn fn,
+				  void *arg, struct ml_collective_result *res)
+{
+	struct coll_ws *ws = ml_coll_ws_new();
+	enum ml_status st;
+
+	if (!ws)
+		return ML_ENOMEM;
+	st = ml_coll_engine_run_ws(ws, p, a, fn, arg, res);
+	ml_coll_ws_free(ws);
 	return st;
 }
