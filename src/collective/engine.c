@@ -47,6 +47,14 @@
 
 enum { W_NONE, W_SENDS, W_RECV, W_BOTH, W_PENDING, W_DONE };
 
+/* The few steps every message takes, inlined into their callers: a
+ * call each costs as much as the step (a ring runs P^2 of them). */
+#if defined(__GNUC__)
+#define HOT static inline __attribute__((always_inline))
+#else
+#define HOT static inline
+#endif
+
 /*
  * Where rank r stands, st[r]: the index of its record (>= 0), or one
  * of these.  A cold rank has run its first operations, one receive
@@ -67,18 +75,20 @@ static int32_t st_cold(long long peer, int both)
 
 /* One open receive of a rank (at most two: the generic engine's). */
 struct rslot {
-	int32_t msg; /* matched message still in flight, or -1 */
+	int32_t msg;  /* matched message in flight, -1 none, R_KNOWN */
 	int32_t peer;
-	uint8_t known; /* arrival and bytes are known */
-	double post, arrival;
-	long long bytes;
+	double time;  /* posted at; once known, the arrival */
+	long long bytes; /* once known */
 };
+
+#define R_KNOWN (-2) /* its message's arrival and bytes are known */
 
 /* A rank in the middle of its program (its clock is t[r]). */
 struct rank {
 	struct coll_prog prog;
 	double send_done;   /* latest completion of its timed sends */
 	double port, rside; /* its send port and receive side free at */
+	double nic_out;	    /* its node's NIC, with one rank a node */
 	int32_t sends_open; /* sends posted but not yet timed */
 	int32_t uhead, utail; /* unexpected messages, oldest first */
 	int32_t next;	      /* the pool's free list */
@@ -110,9 +120,12 @@ struct ev {
 
 #define NRUNS 8
 
+/* A run is a circular buffer (what it holds at once, not all it has
+ * carried, is what it costs in memory): events head .. tail - 1 at
+ * their index & mask; mask + 1 a power of two, or 0 with no buffer. */
 struct run {
 	struct ev *ev;
-	size_t head, tail, cap;
+	size_t head, tail, mask;
 };
 
 /*
@@ -125,7 +138,9 @@ struct coll_ws {
 	double *t;	/* every rank's clock */
 	int32_t *st;	/* where each rank stands */
 	struct rank *rec; /* room for P records, touched as used */
-	double *nic;	/* nic_out[node], then nic_in[node] */
+	double *nic;	/* nic_out[node], then nic_in[node]; with a
+			 * node per rank only nic_in (nic_out is in
+			 * the sender's record) */
 	struct msg *m;
 	int32_t cap_m;
 	struct ev *h;
@@ -135,6 +150,7 @@ struct coll_ws {
 
 struct eng {
 	struct run *runs;
+	unsigned live; /* bit k: runs[k] is not empty */
 	const struct ml_collective_params *p;
 	const struct coll_alg *a;
 	ml_coll_msg_fn fn;
@@ -239,47 +255,51 @@ static struct ev heap_pop(struct eng *e)
  * carries them all.  The queue's minimum is the least of the heap's top
  * and the runs' fronts.
  */
-static int run_append(struct eng *e, const struct ev *x)
+static int run_grow(struct run *q)
 {
-	struct run *q, *spare = NULL;
-	struct ev *n;
-	int k;
+	size_t cap = q->mask + 1, n = q->tail - q->head, i;
+	size_t ncap = q->ev ? 2 * cap : 256;
+	struct ev *b = malloc(ncap * sizeof *b);
 
-	for (k = 0; k < NRUNS; k++) {
-		q = &e->runs[k];
-		if (q->head == q->tail) {
-			if (!spare)
-				spare = q;
-			continue;
-		}
-		if (ev_less(&q->ev[q->tail - 1], x))
-			break;
-	}
-	if (k == NRUNS) {
-		if (!spare)
-			return 0;
-		q = spare;
-		q->head = q->tail = 0;
-	}
-	if (q->cap > 0 && q->tail == q->cap && q->head >= q->cap / 2) {
-		/* Slide the live events down rather than grow. */
-		memmove(q->ev, q->ev + q->head,
-			(q->tail - q->head) * sizeof *q->ev);
-		q->tail -= q->head;
-		q->head = 0;
-	}
-	if (q->tail == q->cap) {
-		q->cap = q->cap ? 2 * q->cap : 256;
-		n = realloc(q->ev, q->cap * sizeof *n);
-		if (!n)
-			return 0;
-		q->ev = n;
-	}
-	q->ev[q->tail++] = *x;
+	if (!b)
+		return 0;
+	for (i = 0; i < n; i++)
+		b[i] = q->ev[(q->head + i) & q->mask];
+	free(q->ev);
+	q->ev = b;
+	q->head = 0;
+	q->tail = n;
+	q->mask = ncap - 1;
 	return 1;
 }
 
-static void ev_push(struct eng *e, double t, uint64_t key, int64_t aux)
+HOT int run_append(struct eng *e, const struct ev *x)
+{
+	struct run *q;
+	unsigned b;
+	int k;
+
+	for (b = e->live; b; b &= b - 1) {
+		q = &e->runs[__builtin_ctz(b)];
+		if (ev_less(&q->ev[(q->tail - 1) & q->mask], x))
+			goto put;
+	}
+	if (e->live == (1u << NRUNS) - 1)
+		return 0;
+	k = __builtin_ctz(~e->live);
+	q = &e->runs[k];
+	q->head = q->tail = 0;
+	if (!q->ev && !run_grow(q))
+		return 0;
+	e->live |= 1u << k;
+put:
+	if (q->tail - q->head == q->mask + 1 && !run_grow(q))
+		return 0;
+	q->ev[q->tail++ & q->mask] = *x;
+	return 1;
+}
+
+HOT void ev_push(struct eng *e, double t, uint64_t key, int64_t aux)
 {
 	struct ev x;
 
@@ -292,31 +312,32 @@ static void ev_push(struct eng *e, double t, uint64_t key, int64_t aux)
 
 static int ev_empty(const struct eng *e)
 {
-	int k;
-
-	for (k = 0; k < NRUNS; k++)
-		if (e->runs[k].head != e->runs[k].tail)
-			return 0;
-	return e->nh == 0;
+	return e->live == 0 && e->nh == 0;
 }
 
 static struct ev ev_pop(struct eng *e)
 {
 	const struct ev *best = e->nh ? &e->h[0] : NULL;
 	struct run *q, *from = NULL;
-	int k;
+	unsigned b;
+	int k, kf = 0;
+	struct ev x;
 
-	for (k = 0; k < NRUNS; k++) {
+	for (b = e->live; b; b &= b - 1) {
+		k = __builtin_ctz(b);
 		q = &e->runs[k];
-		if (q->head != q->tail &&
-		    (!best || ev_less(&q->ev[q->head], best))) {
-			best = &q->ev[q->head];
+		if (!best || ev_less(&q->ev[q->head & q->mask], best)) {
+			best = &q->ev[q->head & q->mask];
 			from = q;
+			kf = k;
 		}
 	}
 	if (!from)
 		return heap_pop(e);
-	return from->ev[from->head++];
+	x = from->ev[from->head++ & from->mask];
+	if (from->head == from->tail)
+		e->live &= ~(1u << kf);
+	return x;
 }
 
 /* A resume of rank r at t; bytes >= 0: what a cold rank received. */
@@ -357,6 +378,7 @@ static struct rank *rec_get(struct eng *e, int32_t ri)
 	memset(r, 0, sizeof *r);
 	r->uhead = r->utail = -1;
 	r->rs[0].msg = r->rs[1].msg = -1;
+	/* time 0: a cold rank posted its receive at its start */
 	if (s == ST_WOKEN || s <= ST_COLD) {
 		ml_coll_prog_next(e->a, ri, &r->prog, &op); /* the receive */
 		ml_coll_prog_next(e->a, ri, &r->prog, &op); /* the wait */
@@ -379,7 +401,7 @@ static struct rank *rec_get(struct eng *e, int32_t ri)
 	return r;
 }
 
-static struct rank *rec_of(struct eng *e, int32_t ri)
+static inline struct rank *rec_of(struct eng *e, int32_t ri)
 {
 	return e->st[ri] >= 0 ? &e->rec[e->st[ri]] : rec_get(e, ri);
 }
@@ -435,7 +457,7 @@ static void msg_free(struct eng *e, int32_t id)
 
 /* If the rank's wait is satisfied, consume its receive and schedule its
  * resumption; returns 1 when it was. */
-static int try_wake(struct eng *e, int32_t ri, struct rank *r)
+HOT int try_wake(struct eng *e, int32_t ri, struct rank *r)
 {
 	struct rslot *s = &r->rs[r->rhead];
 	double t = e->t[ri];
@@ -448,10 +470,10 @@ static int try_wake(struct eng *e, int32_t ri, struct rank *r)
 			t = r->send_done;
 	}
 	if (w == W_RECV || w == W_BOTH) {
-		if (r->nrecv == 0 || !s->known)
+		if (r->nrecv == 0 || s->msg != R_KNOWN)
 			return 0;
-		if (s->arrival > t)
-			t = s->arrival;
+		if (s->time > t)
+			t = s->time;
 		r->prog.last_recv = s->bytes;
 		r->rhead ^= 1;
 		r->nrecv--;
@@ -481,25 +503,31 @@ struct xfer {
  * receiver's side (*rside), the NICs between nodes.  Returns the
  * arrival; *done is when it completes for the sender's waits.
  */
-static double xfer_time(struct eng *e, const struct xfer *x, struct rank *src,
-			double *rside, double ready, double *done)
+HOT double xfer_time(struct eng *e, const struct xfer *x, struct rank *src,
+		      double *rside, double ready, double *done)
 {
 	const struct ml_collective_params *p = e->p;
 	enum ml_coll_channel c =
 	    ml_coll_channel_of(&e->pl, (uint32_t)x->src, (uint32_t)x->dst);
 	double L = p->lat[c], bg = (double)x->bytes * p->byte[c];
-	double start, arrival, nic;
-	uint32_t ns, nd;
+	double start, arrival, nic, *nic_out, *nic_in;
 	struct ml_coll_msg out;
 
 	start = max2(ready, max2(src->port, *rside - L));
 	if (c == ML_COLL_NET) {
-		ns = ml_coll_node_of(&e->pl, (uint32_t)x->src);
-		nd = ml_coll_node_of(&e->pl, (uint32_t)x->dst);
-		start = max2(start, max2(e->nic_out[ns], e->nic_in[nd]));
+		if (e->pl.single) {
+			nic_out = &src->nic_out;
+			nic_in = &e->nic_in[x->dst];
+		} else {
+			nic_out = &e->nic_out[ml_coll_node_of(
+			    &e->pl, (uint32_t)x->src)];
+			nic_in = &e->nic_in[ml_coll_node_of(
+			    &e->pl, (uint32_t)x->dst)];
+		}
+		start = max2(start, max2(*nic_out, *nic_in));
 		nic = start + p->nic_gap + (double)x->bytes * p->byte[c];
-		e->nic_out[ns] = nic;
-		e->nic_in[nd] = nic;
+		*nic_out = nic;
+		*nic_in = nic;
 	}
 	arrival = start + L + bg;
 	src->port = start + p->overhead + bg;
@@ -522,7 +550,7 @@ static double xfer_time(struct eng *e, const struct xfer *x, struct rank *src,
 }
 
 /* The sender's side of a timed message. */
-static void sent(struct eng *e, int32_t si, struct rank *src, double done)
+HOT void sent(struct eng *e, int32_t si, struct rank *src, double done)
 {
 	src->sends_open--;
 	if (done > src->send_done)
@@ -534,15 +562,14 @@ static void sent(struct eng *e, int32_t si, struct rank *src, double done)
 }
 
 /* A receive of slot k gets its message's arrival and bytes. */
-static void received(struct eng *e, int32_t di, struct rank *dst, int k,
-		     double arrival, long long bytes)
+HOT void received(struct eng *e, int32_t di, struct rank *dst, int k,
+		   double arrival, long long bytes)
 {
 	struct rslot *s = &dst->rs[k];
 
-	s->known = 1;
-	s->arrival = arrival;
+	s->msg = R_KNOWN;
+	s->time = arrival;
 	s->bytes = bytes;
-	s->msg = -1;
 	if ((dst->waiting == W_RECV || dst->waiting == W_BOTH) &&
 	    k == dst->rhead)
 		try_wake(e, di, dst);
@@ -625,8 +652,7 @@ static void do_isend(struct eng *e, int32_t ri, const struct coll_op *op)
 	r->sends_open++;
 	for (k = 0; k < d->nrecv; k++) {
 		slot = (d->rhead + k) & 1;
-		if (d->rs[slot].peer == ri && d->rs[slot].msg == -1 &&
-		    !d->rs[slot].known)
+		if (d->rs[slot].peer == ri && d->rs[slot].msg == -1)
 			break;
 		slot = -1;
 	}
@@ -649,19 +675,41 @@ static void do_isend(struct eng *e, int32_t ri, const struct coll_op *op)
 		return;
 	m = &e->m[id];
 	m->src = ri;
-	m->dst = di;
 	m->next = -1;
 	m->bytes = op->bytes;
+	if (!rndv) {
+		/* Eager, its receive not yet posted: timed now, kept in
+		 * the receiver's queue for the receive. */
+		x.src = ri;
+		x.dst = di;
+		x.bytes = op->bytes;
+		x.segment = op->segment;
+		x.posted = e->t[ri];
+		x.rndv = 0;
+		e->seq++;
+		m->timed = 1;
+		m->matched = 0;
+		m->rndv = 0;
+		if (d->utail >= 0)
+			e->m[d->utail].next = id;
+		else
+			d->uhead = id;
+		d->utail = id;
+		m->arrival = xfer_time(e, &x, r, &d->rside, e->t[ri], &done);
+		sent(e, ri, r, done);
+		return;
+	}
+	m->dst = di;
 	m->segment = op->segment;
 	m->posted = e->t[ri];
 	m->rposted = 0;
 	m->seq = e->seq++;
 	m->timed = 0;
-	m->rndv = (uint8_t)rndv;
+	m->rndv = 1;
 	m->matched = slot >= 0;
 	if (slot >= 0) {
 		m->slot = (uint8_t)slot;
-		m->rposted = d->rs[slot].post;
+		m->rposted = d->rs[slot].time;
 		d->rs[slot].msg = id;
 	} else {
 		if (d->utail >= 0)
@@ -670,9 +718,7 @@ static void do_isend(struct eng *e, int32_t ri, const struct coll_op *op)
 			d->uhead = id;
 		d->utail = id;
 	}
-	if (!rndv) {
-		time_msg(e, id, e->t[ri]);
-	} else if (slot >= 0) {
+	if (slot >= 0) {
 		ready = max2(m->posted, m->rposted) +
 			e->p->lat[ml_coll_channel_of(&e->pl, (uint32_t)ri,
 						     (uint32_t)di)];
@@ -691,8 +737,7 @@ static void do_irecv(struct eng *e, int32_t ri, struct rank *r,
 
 	r->nrecv++;
 	s->peer = (int32_t)op->peer;
-	s->post = e->t[ri];
-	s->known = 0;
+	s->time = e->t[ri];
 	s->msg = -1;
 	for (id = r->uhead; id >= 0; prev = id, id = e->m[id].next)
 		if (e->m[id].src == op->peer)
@@ -710,8 +755,8 @@ static void do_irecv(struct eng *e, int32_t ri, struct rank *r,
 	m->slot = (uint8_t)slot;
 	m->rposted = e->t[ri];
 	if (m->timed) { /* an eager message already here or on its way */
-		s->known = 1;
-		s->arrival = m->arrival;
+		s->msg = R_KNOWN;
+		s->time = m->arrival;
 		s->bytes = m->bytes;
 		msg_free(e, id);
 		return;
@@ -817,7 +862,7 @@ void ml_coll_ws_free(struct coll_ws *ws)
 	free(ws);
 }
 
-/* Room for P ranks and N nodes.  The records are malloc'ed, not
+/* Room for P ranks and N NIC times.  The records are malloc'ed, not
  * cleared: only those taken are touched, so a large pool costs address
  * space, not memory. */
 static enum ml_status ws_fit(struct coll_ws *ws, long long P, long long N)
@@ -843,7 +888,7 @@ static enum ml_status ws_fit(struct coll_ws *ws, long long P, long long N)
 		ws->cap_p = P;
 	}
 	if (N > ws->cap_n) {
-		nic = malloc(2 * (size_t)N * sizeof *ws->nic);
+		nic = malloc((size_t)N * sizeof *ws->nic);
 		if (!nic)
 			return ML_ENOMEM;
 		free(ws->nic);
@@ -888,11 +933,15 @@ enum ml_status ml_coll_engine_run_ws(struct coll_ws *ws,
 {
 	struct eng e;
 	struct ev ev;
-	long long i, N = ml_coll_nodes(p);
+	long long i, N = ml_coll_nodes(p), nn;
 	enum ml_status st;
 	int k;
 
-	st = ws_fit(ws, p->ranks, N);
+	/* With a node per rank a NIC serves one rank: nic_out goes in
+	 * its record, and only nic_in, which a rank without a record may
+	 * have been sent through, is a table. */
+	nn = p->ppn == 1 ? N : 2 * N;
+	st = ws_fit(ws, p->ranks, nn);
 	if (st != ML_OK)
 		return st;
 	memset(&e, 0, sizeof e);
@@ -907,7 +956,7 @@ enum ml_status ml_coll_engine_run_ws(struct coll_ws *ws,
 	e.rec = ws->rec;
 	e.free_rec = -1;
 	e.nic_out = ws->nic;
-	e.nic_in = ws->nic + N;
+	e.nic_in = ws->nic + nn - N;
 	e.m = ws->m;
 	e.cap_m = ws->cap_m;
 	e.free_m = -1;
@@ -920,7 +969,7 @@ enum ml_status ml_coll_engine_run_ws(struct coll_ws *ws,
 		e.t[i] = 0;
 		e.st[i] = ST_UNSTARTED;
 	}
-	for (i = 0; i < 2 * N; i++)
+	for (i = 0; i < nn; i++)
 		ws->nic[i] = 0;
 	/* Every rank starts at 0, in rank order. */
 	for (i = 0; i < e.P && !e.nomem && !e.stopped; i++)

@@ -363,19 +363,20 @@ static void prog_ring(const struct coll_alg *a, long long v,
 
 	if (s->pc < 100 && !scatter(a, v, s, op))
 		return;
+	/* Indices mod P by a compare, not a division (P^2 of them). */
 	switch (s->pc) {
 	case 100:
 		for (s->i = 1; s->i < P; s->i++) {
 			op->code = OP_IRECV;
-			op->peer = (v + P - 1) % P;
+			op->peer = v == 0 ? P - 1 : v - 1;
 			op->bytes = 0;
-			op->segment = (v - s->i + P) % P;
+			op->segment = v - s->i < 0 ? v - s->i + P : v - s->i;
 			s->pc = 101;
 			return;
 		case 101:
-			blk = (v - s->i + 1 + P) % P;
+			blk = v - s->i + 1 < 0 ? v - s->i + 1 + P : v - s->i + 1;
 			op->code = OP_ISEND;
-			op->peer = (v + 1) % P;
+			op->peer = v + 1 == P ? 0 : v + 1;
 			op->bytes = clamp0(min_ll(sc, a->msg - blk * sc));
 			op->segment = blk;
 			s->pc = 102;
