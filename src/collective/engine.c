@@ -83,17 +83,25 @@ struct rslot {
 
 #define R_KNOWN (-2) /* its message's arrival and bytes are known */
 
-/* A rank in the middle of its program (its clock is t[r]). */
+/*
+ * A rank in the middle of its program (its clock is t[r]), in three
+ * cache lines: its program's state; what a sender to it reads and
+ * writes (open receives, receive side, queue); its own sending side.
+ * A message touches a line of each end, not the whole of both (the
+ * cache misses were most of a ring's time).
+ */
 struct rank {
-	struct coll_prog prog;
-	double send_done;   /* latest completion of its timed sends */
-	double port, rside; /* its send port and receive side free at */
-	double nic_out;	    /* its node's NIC, with one rank a node */
-	int32_t sends_open; /* sends posted but not yet timed */
-	int32_t uhead, utail; /* unexpected messages, oldest first */
-	int32_t next;	      /* the pool's free list */
-	uint8_t waiting, nrecv, rhead;
+	_Alignas(64) struct coll_prog prog;
 	struct rslot rs[2];
+	double rside;	/* its receive side free at */
+	int32_t uhead;	/* unexpected messages, oldest first */
+	uint8_t nrecv, rhead;
+	_Alignas(64) double port; /* its send port free at */
+	double send_done; /* latest completion of its timed sends */
+	double nic_out;	  /* its node's NIC, with one rank a node */
+	int32_t sends_open; /* sends posted but not yet timed */
+	int32_t next;	    /* the pool's free list */
+	uint8_t waiting;
 };
 
 /* A message that must be remembered: a rendezvous not yet timed, or
@@ -101,11 +109,18 @@ struct rank {
  * eager message whose receive is posted is timed as it is posted and
  * needs no record. */
 struct msg {
-	int32_t src, dst, next;
+	int32_t src, next;
+	int32_t tail; /* of a queue's first message: its last */
 	uint8_t slot, matched, timed, rndv;
-	long long bytes, segment;
-	double posted, rposted;
+	long long bytes;
 	double arrival; /* once timed: for a receive posted later */
+};
+
+/* What only a rendezvous needs (same index as its struct msg). */
+struct msg_rndv {
+	int32_t dst;
+	long long segment;
+	double posted, rposted;
 	uint64_t seq;
 };
 
@@ -142,6 +157,7 @@ struct coll_ws {
 			 * node per rank only nic_in (nic_out is in
 			 * the sender's record) */
 	struct msg *m;
+	struct msg_rndv *mx;
 	int32_t cap_m;
 	struct ev *h;
 	size_t cap_h;
@@ -163,6 +179,7 @@ struct eng {
 	int32_t nrec, free_rec;
 	double *nic_out, *nic_in;
 	struct msg *m;
+	struct msg_rndv *mx;
 	int32_t nm, cap_m, free_m;
 	struct ev *h;
 	size_t nh, cap_h;
@@ -348,9 +365,9 @@ static void push_resume(struct eng *e, int32_t r, double t, int64_t bytes)
 
 static void push_ready(struct eng *e, int32_t id, double t)
 {
-	const struct msg *m = &e->m[id];
-
-	ev_push(e, t, (uint64_t)m->src << 33 | (m->seq & 0xffffffffULL), id);
+	ev_push(e, t,
+		(uint64_t)e->m[id].src << 33 | (e->mx[id].seq & 0xffffffffULL),
+		id);
 }
 
 /* ---- records and messages ------------------------------------------ */
@@ -376,7 +393,7 @@ static struct rank *rec_get(struct eng *e, int32_t ri)
 	}
 	r = &e->rec[id];
 	memset(r, 0, sizeof *r);
-	r->uhead = r->utail = -1;
+	r->uhead = -1;
 	r->rs[0].msg = r->rs[1].msg = -1;
 	/* time 0: a cold rank posted its receive at its start */
 	if (s == ST_WOKEN || s <= ST_COLD) {
@@ -425,6 +442,7 @@ static int32_t msg_new(struct eng *e)
 {
 	int32_t id;
 	struct msg *n;
+	struct msg_rndv *nx;
 
 	if (e->free_m >= 0) {
 		id = e->free_m;
@@ -438,13 +456,29 @@ static int32_t msg_new(struct eng *e)
 		}
 		e->cap_m = e->cap_m ? 2 * e->cap_m : 1024;
 		n = realloc(e->m, (size_t)e->cap_m * sizeof *n);
-		if (!n) {
+		if (n)
+			e->m = n;
+		nx = realloc(e->mx, (size_t)e->cap_m * sizeof *nx);
+		if (nx)
+			e->mx = nx;
+		if (!n || !nx) {
 			e->nomem = 1;
 			return -1;
 		}
-		e->m = n;
 	}
 	return e->nm++;
+}
+
+/* Queue message id last among rank r's unexpected messages (the
+ * first message keeps the queue's tail). */
+static void queue_put(struct eng *e, struct rank *r, int32_t id)
+{
+	e->m[id].next = -1;
+	if (r->uhead >= 0)
+		e->m[e->m[r->uhead].tail].next = id;
+	else
+		r->uhead = id;
+	e->m[r->uhead].tail = id;
 }
 
 static void msg_free(struct eng *e, int32_t id)
@@ -579,29 +613,25 @@ HOT void received(struct eng *e, int32_t di, struct rank *dst, int k,
 static void time_msg(struct eng *e, int32_t id, double ready)
 {
 	struct msg *m = &e->m[id];
+	const struct msg_rndv *mx = &e->mx[id];
 	/* Both have records: the sender until its sends are timed, the
 	 * receiver while a receive or a message of its queue is open. */
 	struct rank *src = &e->rec[e->st[m->src]];
-	struct rank *dst = &e->rec[e->st[m->dst]];
+	struct rank *dst = &e->rec[e->st[mx->dst]];
 	struct xfer x;
 	double arrival, done;
 
+	/* Only a rendezvous waits for its ready event, matched. */
 	x.src = m->src;
-	x.dst = m->dst;
+	x.dst = mx->dst;
 	x.bytes = m->bytes;
-	x.segment = m->segment;
-	x.posted = m->rndv ? max2(m->posted, m->rposted) : m->posted;
-	x.rndv = m->rndv;
+	x.segment = mx->segment;
+	x.posted = max2(mx->posted, mx->rposted);
+	x.rndv = 1;
 	arrival = xfer_time(e, &x, src, &dst->rside, ready, &done);
-	m->timed = 1;
-	if (m->matched) {
-		msg_free(e, id);
-		sent(e, x.src, src, done);
-		received(e, x.dst, dst, m->slot, arrival, x.bytes);
-	} else {
-		m->arrival = arrival; /* for the receive, when posted */
-		sent(e, x.src, src, done);
-	}
+	msg_free(e, id);
+	sent(e, x.src, src, done);
+	received(e, x.dst, dst, m->slot, arrival, x.bytes);
 }
 
 /* ---- one rank's operations ----------------------------------------- */
@@ -640,6 +670,7 @@ static void do_isend(struct eng *e, int32_t ri, const struct coll_op *op)
 	int32_t di = (int32_t)op->peer, id, sd = e->st[di];
 	struct rank *r = &e->rec[e->st[ri]], *d;
 	struct msg *m;
+	struct msg_rndv *mx;
 	int k, slot = -1, rndv = op->bytes > e->p->eager;
 	double ready, arrival, done;
 	struct xfer x;
@@ -675,7 +706,6 @@ static void do_isend(struct eng *e, int32_t ri, const struct coll_op *op)
 		return;
 	m = &e->m[id];
 	m->src = ri;
-	m->next = -1;
 	m->bytes = op->bytes;
 	if (!rndv) {
 		/* Eager, its receive not yet posted: timed now, kept in
@@ -690,36 +720,29 @@ static void do_isend(struct eng *e, int32_t ri, const struct coll_op *op)
 		m->timed = 1;
 		m->matched = 0;
 		m->rndv = 0;
-		if (d->utail >= 0)
-			e->m[d->utail].next = id;
-		else
-			d->uhead = id;
-		d->utail = id;
+		queue_put(e, d, id);
 		m->arrival = xfer_time(e, &x, r, &d->rside, e->t[ri], &done);
 		sent(e, ri, r, done);
 		return;
 	}
-	m->dst = di;
-	m->segment = op->segment;
-	m->posted = e->t[ri];
-	m->rposted = 0;
-	m->seq = e->seq++;
+	mx = &e->mx[id];
+	mx->dst = di;
+	mx->segment = op->segment;
+	mx->posted = e->t[ri];
+	mx->rposted = 0;
+	mx->seq = e->seq++;
 	m->timed = 0;
 	m->rndv = 1;
 	m->matched = slot >= 0;
 	if (slot >= 0) {
 		m->slot = (uint8_t)slot;
-		m->rposted = d->rs[slot].time;
+		mx->rposted = d->rs[slot].time;
 		d->rs[slot].msg = id;
 	} else {
-		if (d->utail >= 0)
-			e->m[d->utail].next = id;
-		else
-			d->uhead = id;
-		d->utail = id;
+		queue_put(e, d, id);
 	}
 	if (slot >= 0) {
-		ready = max2(m->posted, m->rposted) +
+		ready = max2(mx->posted, mx->rposted) +
 			e->p->lat[ml_coll_channel_of(&e->pl, (uint32_t)ri,
 						     (uint32_t)di)];
 		push_ready(e, id, ready);
@@ -745,15 +768,17 @@ static void do_irecv(struct eng *e, int32_t ri, struct rank *r,
 	if (id < 0)
 		return;
 	m = &e->m[id];
-	if (prev >= 0)
+	if (prev >= 0) {
 		e->m[prev].next = m->next;
-	else
+		if (e->m[r->uhead].tail == id)
+			e->m[r->uhead].tail = prev;
+	} else {
 		r->uhead = m->next;
-	if (r->utail == id)
-		r->utail = prev;
+		if (m->next >= 0)
+			e->m[m->next].tail = m->tail;
+	}
 	m->matched = 1;
 	m->slot = (uint8_t)slot;
-	m->rposted = e->t[ri];
 	if (m->timed) { /* an eager message already here or on its way */
 		s->msg = R_KNOWN;
 		s->time = m->arrival;
@@ -762,8 +787,9 @@ static void do_irecv(struct eng *e, int32_t ri, struct rank *r,
 		return;
 	}
 	s->msg = id;
+	e->mx[id].rposted = e->t[ri];
 	if (m->rndv) {
-		ready = max2(m->posted, e->t[ri]) +
+		ready = max2(e->mx[id].posted, e->t[ri]) +
 			e->p->lat[ml_coll_channel_of(&e->pl, (uint32_t)m->src,
 						     (uint32_t)ri)];
 		push_ready(e, id, ready);
@@ -856,6 +882,7 @@ void ml_coll_ws_free(struct coll_ws *ws)
 	free(ws->rec);
 	free(ws->nic);
 	free(ws->m);
+	free(ws->mx);
 	free(ws->h);
 	for (k = 0; k < NRUNS; k++)
 		free(ws->runs[k].ev);
@@ -872,7 +899,7 @@ static enum ml_status ws_fit(struct coll_ws *ws, long long P, long long N)
 	if (P > ws->cap_p) {
 		t = malloc((size_t)P * sizeof *ws->t);
 		st = malloc((size_t)P * sizeof *ws->st);
-		rec = malloc((size_t)P * sizeof *ws->rec);
+		rec = aligned_alloc(64, (size_t)P * sizeof *ws->rec);
 		if (!t || !st || !rec) {
 			free(t);
 			free(st);
@@ -958,6 +985,7 @@ enum ml_status ml_coll_engine_run_ws(struct coll_ws *ws,
 	e.nic_out = ws->nic;
 	e.nic_in = ws->nic + nn - N;
 	e.m = ws->m;
+	e.mx = ws->mx;
 	e.cap_m = ws->cap_m;
 	e.free_m = -1;
 	e.h = ws->h;
@@ -984,6 +1012,7 @@ enum ml_status ml_coll_engine_run_ws(struct coll_ws *ws,
 	}
 	/* The growing buffers go back to the workspace. */
 	ws->m = e.m;
+	ws->mx = e.mx;
 	ws->cap_m = e.cap_m;
 	ws->h = e.h;
 	ws->cap_h = e.cap_h;
