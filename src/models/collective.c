@@ -164,9 +164,11 @@ enum ml_status ml_collective_channel(const struct ml_collective_params *p,
 	return ML_OK;
 }
 
-enum ml_status ml_collective_schedule(const struct ml_collective_params *p,
-				      ml_coll_msg_fn fn, void *arg,
-				      struct ml_collective_result *r)
+/* Evaluate *p in the workspace ws. */
+static enum ml_status eval_ws(struct coll_ws *ws,
+			      const struct ml_collective_params *p,
+			      ml_coll_msg_fn fn, void *arg,
+			      struct ml_collective_result *r)
 {
 	struct coll_alg a;
 	struct ml_collective_result tmp;
@@ -177,9 +179,23 @@ enum ml_status ml_collective_schedule(const struct ml_collective_params *p,
 		return st;
 	if (ml_coll_alg_setup(p, &a) != ML_OK)
 		return ML_EINVAL;
-	st = ml_coll_engine_run(p, &a, fn, arg, &tmp);
+	st = ml_coll_engine_run_ws(ws, p, &a, fn, arg, &tmp);
 	if (st == ML_OK)
 		*r = tmp;
+	return st;
+}
+
+enum ml_status ml_collective_schedule(const struct ml_collective_params *p,
+				      ml_coll_msg_fn fn, void *arg,
+				      struct ml_collective_result *r)
+{
+	struct coll_ws *ws = ml_coll_ws_new();
+	enum ml_status st;
+
+	if (!ws)
+		return ML_ENOMEM;
+	st = eval_ws(ws, p, fn, arg, r);
+	ml_coll_ws_free(ws);
 	return st;
 }
 
@@ -376,16 +392,23 @@ enum ml_status ml_collective_best(const struct ml_collective_params *p,
 	enum ml_coll_alg a, pick = ML_COLL_LINEAR;
 	enum ml_status st;
 	int found = 0;
+	/* One workspace for the nine: the ranks' tables, the record pool
+	 * and the queues are allocated once, not nine times. */
+	struct coll_ws *ws = ml_coll_ws_new();
 
+	if (!ws)
+		return ML_ENOMEM;
 	for (a = ML_COLL_LINEAR; a <= ML_COLL_NALG; a++) {
 		q.algorithm = a;
 		if (found && lower_bound(&q, a) >= second)
 			continue;
-		st = ml_collective_eval(&q, &x);
+		st = eval_ws(ws, &q, NULL, NULL, &x);
 		if (st == ML_EINVAL)
 			continue; /* e.g. too many messages for this one */
-		if (st != ML_OK)
+		if (st != ML_OK) {
+			ml_coll_ws_free(ws);
 			return st;
+		}
 		/* Equal to rounding (two paths to one sum of the same
 		 * terms) is a tie, which goes to the lower id. */
 		if (!found || x.latency < b.latency * (1 - 1e-12)) {
@@ -398,6 +421,7 @@ enum ml_status ml_collective_best(const struct ml_collective_params *p,
 			second = x.latency;
 		}
 	}
+	ml_coll_ws_free(ws);
 	if (!found)
 		return ML_EINVAL;
 	*best = pick;
