@@ -44,16 +44,13 @@
 #include <string.h>
 
 #include "collective/coll_int.h"
+#include "collective/evq.h"
 
 enum { W_NONE, W_SENDS, W_RECV, W_BOTH, W_PENDING, W_DONE };
 
 /* The few steps every message takes, inlined into their callers: a
  * call each costs as much as the step (a ring runs P^2 of them). */
-#if defined(__GNUC__)
-#define HOT static inline __attribute__((always_inline))
-#else
-#define HOT static inline
-#endif
+#define HOT EVQ_HOT
 
 /*
  * Where rank r stands, st[r]: the index of its record (>= 0), or one
@@ -124,25 +121,6 @@ struct msg_rndv {
 	uint64_t seq;
 };
 
-/* An event: its time as IEEE bits (which order as the times do, t >=
- * 0), the order among equal times, and the message of a ready event
- * or the bytes a cold rank received (-1: none) of a resume event. */
-struct ev {
-	uint64_t tb;
-	uint64_t key; /* rank << 33 | resume << 32 | low bits of seq */
-	int64_t aux;
-};
-
-#define NRUNS 8
-
-/* A run is a circular buffer (what it holds at once, not all it has
- * carried, is what it costs in memory): events head .. tail - 1 at
- * their index & mask; mask + 1 a power of two, or 0 with no buffer. */
-struct run {
-	struct ev *ev;
-	size_t head, tail, mask;
-};
-
 /*
  * The engine's memory, kept between evaluations by its owner
  * (ml_collective_best runs nine algorithms in one): capacities only
@@ -159,14 +137,11 @@ struct coll_ws {
 	struct msg *m;
 	struct msg_rndv *mx;
 	int32_t cap_m;
-	struct ev *h;
-	size_t cap_h;
-	struct run runs[NRUNS];
+	struct evq q;
 };
 
 struct eng {
-	struct run *runs;
-	unsigned live; /* bit k: runs[k] is not empty */
+	struct evq *q;
 	const struct ml_collective_params *p;
 	const struct coll_alg *a;
 	ml_coll_msg_fn fn;
@@ -181,193 +156,27 @@ struct eng {
 	struct msg *m;
 	struct msg_rndv *mx;
 	int32_t nm, cap_m, free_m;
-	struct ev *h;
-	size_t nh, cap_h;
 	uint64_t seq;
 	long long messages;
 	int stopped, nomem;
 };
 
-/* ---- the event queue ----------------------------------------------- */
-
-/*
- * A 4-ary min-heap on (time, key): half the levels of a binary heap,
- * and the four children of a node share a cache line or two.  Times
- * are >= 0, so their IEEE bits order as the times do and the compare
- * is on integers.
- */
-static uint64_t time_bits(double t)
-{
-	uint64_t b;
-
-	t += 0.0; /* -0 -> +0 */
-	memcpy(&b, &t, sizeof b);
-	return b;
-}
-
-static double bits_time(uint64_t b)
-{
-	double t;
-
-	memcpy(&t, &b, sizeof t);
-	return t;
-}
-
-static int ev_less(const struct ev *x, const struct ev *y)
-{
-	return x->tb < y->tb || (x->tb == y->tb && x->key < y->key);
-}
-
-static void heap_push(struct eng *e, const struct ev *x)
-{
-	size_t i, up;
-	struct ev *n;
-
-	if (e->nh == e->cap_h) {
-		e->cap_h = e->cap_h ? 2 * e->cap_h : 1024;
-		n = realloc(e->h, e->cap_h * sizeof *n);
-		if (!n) {
-			e->nomem = 1;
-			return;
-		}
-		e->h = n;
-	}
-	for (i = e->nh++; i > 0; i = up) {
-		up = (i - 1) / 4;
-		if (!ev_less(x, &e->h[up]))
-			break;
-		e->h[i] = e->h[up];
-	}
-	e->h[i] = *x;
-}
-
-static struct ev heap_pop(struct eng *e)
-{
-	struct ev top = e->h[0], last = e->h[--e->nh];
-	size_t i = 0, c, k, best, n = e->nh;
-
-	for (;;) {
-		c = 4 * i + 1;
-		if (c >= n)
-			break;
-		best = c;
-		for (k = c + 1; k < c + 4 && k < n; k++)
-			if (ev_less(&e->h[k], &e->h[best]))
-				best = k;
-		if (!ev_less(&e->h[best], &last))
-			break;
-		e->h[i] = e->h[best];
-		i = best;
-	}
-	if (n > 0)
-		e->h[i] = last;
-	return top;
-}
-
-/*
- * Runs: sorted FIFOs of events.  An event later than the last of a run
- * is appended to it in O(1) instead of sifting through the heap.  Ranks
- * that move in step (a ring, a pipeline, a level of a tree) wake in the
- * same order step after step, so their events arrive sorted and one run
- * carries them all.  The queue's minimum is the least of the heap's top
- * and the runs' fronts.
- */
-static int run_grow(struct run *q)
-{
-	size_t cap = q->mask + 1, n = q->tail - q->head, i;
-	size_t ncap = q->ev ? 2 * cap : 256;
-	struct ev *b = malloc(ncap * sizeof *b);
-
-	if (!b)
-		return 0;
-	for (i = 0; i < n; i++)
-		b[i] = q->ev[(q->head + i) & q->mask];
-	free(q->ev);
-	q->ev = b;
-	q->head = 0;
-	q->tail = n;
-	q->mask = ncap - 1;
-	return 1;
-}
-
-HOT int run_append(struct eng *e, const struct ev *x)
-{
-	struct run *q;
-	unsigned b;
-	int k;
-
-	for (b = e->live; b; b &= b - 1) {
-		q = &e->runs[__builtin_ctz(b)];
-		if (ev_less(&q->ev[(q->tail - 1) & q->mask], x))
-			goto put;
-	}
-	if (e->live == (1u << NRUNS) - 1)
-		return 0;
-	k = __builtin_ctz(~e->live);
-	q = &e->runs[k];
-	q->head = q->tail = 0;
-	if (!q->ev && !run_grow(q))
-		return 0;
-	e->live |= 1u << k;
-put:
-	if (q->tail - q->head == q->mask + 1 && !run_grow(q))
-		return 0;
-	q->ev[q->tail++ & q->mask] = *x;
-	return 1;
-}
-
-HOT void ev_push(struct eng *e, double t, uint64_t key, int64_t aux)
-{
-	struct ev x;
-
-	x.tb = time_bits(t);
-	x.key = key;
-	x.aux = aux;
-	if (!run_append(e, &x))
-		heap_push(e, &x);
-}
-
-static int ev_empty(const struct eng *e)
-{
-	return e->live == 0 && e->nh == 0;
-}
-
-static struct ev ev_pop(struct eng *e)
-{
-	const struct ev *best = e->nh ? &e->h[0] : NULL;
-	struct run *q, *from = NULL;
-	unsigned b;
-	int k, kf = 0;
-	struct ev x;
-
-	for (b = e->live; b; b &= b - 1) {
-		k = __builtin_ctz(b);
-		q = &e->runs[k];
-		if (!best || ev_less(&q->ev[q->head & q->mask], best)) {
-			best = &q->ev[q->head & q->mask];
-			from = q;
-			kf = k;
-		}
-	}
-	if (!from)
-		return heap_pop(e);
-	x = from->ev[from->head++ & from->mask];
-	if (from->head == from->tail)
-		e->live &= ~(1u << kf);
-	return x;
-}
+/* ---- events ------------------------------------------------------- */
 
 /* A resume of rank r at t; bytes >= 0: what a cold rank received. */
-static void push_resume(struct eng *e, int32_t r, double t, int64_t bytes)
+HOT void push_resume(struct eng *e, int32_t r, double t, int64_t bytes)
 {
-	ev_push(e, t, (uint64_t)r << 33 | 1ULL << 32, bytes);
+	if (!evq_push(e->q, t, (uint64_t)r << 33 | 1ULL << 32, bytes))
+		e->nomem = 1;
 }
 
 static void push_ready(struct eng *e, int32_t id, double t)
 {
-	ev_push(e, t,
-		(uint64_t)e->m[id].src << 33 | (e->mx[id].seq & 0xffffffffULL),
-		id);
+	if (!evq_push(e->q, t,
+		      (uint64_t)e->m[id].src << 33 |
+			  (e->mx[id].seq & 0xffffffffULL),
+		      id))
+		e->nomem = 1;
 }
 
 /* ---- records and messages ------------------------------------------ */
@@ -873,8 +682,6 @@ struct coll_ws *ml_coll_ws_new(void)
 
 void ml_coll_ws_free(struct coll_ws *ws)
 {
-	int k;
-
 	if (!ws)
 		return;
 	free(ws->t);
@@ -883,9 +690,7 @@ void ml_coll_ws_free(struct coll_ws *ws)
 	free(ws->nic);
 	free(ws->m);
 	free(ws->mx);
-	free(ws->h);
-	for (k = 0; k < NRUNS; k++)
-		free(ws->runs[k].ev);
+	evq_free(&ws->q);
 	free(ws);
 }
 
@@ -962,7 +767,6 @@ enum ml_status ml_coll_engine_run_ws(struct coll_ws *ws,
 	struct ev ev;
 	long long i, N = ml_coll_nodes(p), nn;
 	enum ml_status st;
-	int k;
 
 	/* With a node per rank a NIC serves one rank: nic_out goes in
 	 * its record, and only nic_in, which a rank without a record may
@@ -988,11 +792,8 @@ enum ml_status ml_coll_engine_run_ws(struct coll_ws *ws,
 	e.mx = ws->mx;
 	e.cap_m = ws->cap_m;
 	e.free_m = -1;
-	e.h = ws->h;
-	e.cap_h = ws->cap_h;
-	e.runs = ws->runs;
-	for (k = 0; k < NRUNS; k++)
-		e.runs[k].head = e.runs[k].tail = 0;
+	e.q = &ws->q;
+	evq_clear(e.q);
 	for (i = 0; i < e.P; i++) {
 		e.t[i] = 0;
 		e.st[i] = ST_UNSTARTED;
@@ -1002,20 +803,18 @@ enum ml_status ml_coll_engine_run_ws(struct coll_ws *ws,
 	/* Every rank starts at 0, in rank order. */
 	for (i = 0; i < e.P && !e.nomem && !e.stopped; i++)
 		start_rank(&e, (int32_t)i);
-	while (!ev_empty(&e) && !e.nomem && !e.stopped) {
-		ev = ev_pop(&e);
+	while (!evq_empty(e.q) && !e.nomem && !e.stopped) {
+		ev = evq_pop(e.q);
 		if (ev.key >> 32 & 1)
-			resume(&e, (int32_t)(ev.key >> 33), bits_time(ev.tb),
+			resume(&e, (int32_t)(ev.key >> 33), evq_bits_time(ev.tb),
 			       ev.aux);
 		else
-			time_msg(&e, (int32_t)ev.aux, bits_time(ev.tb));
+			time_msg(&e, (int32_t)ev.aux, evq_bits_time(ev.tb));
 	}
 	/* The growing buffers go back to the workspace. */
 	ws->m = e.m;
 	ws->mx = e.mx;
 	ws->cap_m = e.cap_m;
-	ws->h = e.h;
-	ws->cap_h = e.cap_h;
 	st = e.nomem ? ML_ENOMEM : e.stopped ? ML_EINVAL : ML_OK;
 	if (st == ML_OK)
 		st = eng_result(&e, res);
