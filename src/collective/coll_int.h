@@ -81,7 +81,14 @@ enum ml_status ml_coll_alg_setup(const struct ml_collective_params *p,
 /* An upper bound on the messages *a sends (for the domain check). */
 long long ml_coll_alg_messages_bound(const struct coll_alg *a);
 
-/* The next operation of rank v (root 0: ranks are virtual ranks). */
+/*
+ * The next operation of rank v (root 0: ranks are virtual ranks).  A
+ * program must be a function of (a, v, *s) alone, s starting zeroed and
+ * last_recv set only by the engine: the engine keeps no state for a
+ * rank blocked in its first receive (an IRECV then its WAIT_RECV or
+ * WAIT_BOTH) and replays those two operations from a zeroed *s when it
+ * needs the rank again (engine.c, issue 36).
+ */
 void ml_coll_prog_next(const struct coll_alg *a, long long v,
 		       struct coll_prog *s, struct coll_op *op);
 
