@@ -665,7 +665,25 @@ static void start_rank(struct eng *e, int32_t ri)
 /* A resume event of rank ri at t. */
 static void resume(struct eng *e, int32_t ri, double t, int64_t bytes)
 {
-	struct rank *r = rec_of(e, ri);
+	struct coll_prog s;
+	struct coll_op op;
+	struct rank *r;
+
+	if (e->st[ri] == ST_WOKEN) {
+		/* A leaf of a tree leaves as it resumes: its next operation
+		 * told on a copy, it never takes a record. */
+		memset(&s, 0, sizeof s);
+		ml_coll_prog_next(e->a, ri, &s, &op); /* the receive */
+		ml_coll_prog_next(e->a, ri, &s, &op); /* the wait */
+		s.last_recv = bytes;
+		ml_coll_prog_next(e->a, ri, &s, &op);
+		if (op.code == OP_END) {
+			e->t[ri] = t;
+			e->st[ri] = ST_DONE;
+			return;
+		}
+	}
+	r = rec_of(e, ri);
 
 	if (bytes >= 0)
 		r->prog.last_recv = bytes;
