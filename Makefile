@@ -25,6 +25,13 @@
 #   make man-stamp        write VERSION and DATE into every man page's .TH
 #   make completion       the bash completion, build/completion/mcastlat
 #   make check-clang      build everything with clang -Werror, run the tests
+#   make check-mpi        the schedules against the real MPI libraries
+#                         (tests/mpi/run.sh: Open MPI's own messages; a
+#                         library that is not installed is skipped unless
+#                         MCASTLAT_REQUIRE_MPI names it)
+#   make probe            mcastlat-probe, the MPI program that measures a
+#                         machine for `fit collective` (needs mpicc);
+#                         make install-probe installs it
 
 # The version is written once, in include/mcastlat.h; the soname
 # carries the major number (libmcastlat.so.0).
@@ -138,10 +145,10 @@ apt_install = @missing=; for p in $(1); do \
 		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y $$missing; \
 	fi
 
-.PHONY: all check unit cli bench figures install uninstall clean deps fuzz FORCE \
+.PHONY: all check unit cli check-mpich bench figures install uninstall clean deps fuzz FORCE \
 	fuzz-replay fuzz-merge fuzz-deps hard valgrind check-lib \
 	check-symbols check-headers check-install completion check-clang \
-	check-variants \
+	check-variants check-mpi probe install-probe \
 	man-stamp
 
 all: $(BIN) $(ALIB) $(SHLIB) completion
@@ -271,6 +278,43 @@ cli: $(BIN) $(BUILD)/completion/mcastlat
 	tests/cli/layers.sh src
 	tests/cli/layers.sh --self-test
 
+# The real MPI libraries as the reference (SPEC 10.6): tests/mpi/run.sh
+# runs every tests/mpi/check-*.sh; each compiles its MPI programs with the
+# library's own wrapper into $(BUILD)/mpi/NAME and exits 77 (skipped)
+# when the library is absent; MCASTLAT_REQUIRE_MPI=ompi,mpich (or
+# all) makes those skips failures, as CI does.
+check-mpi: $(BIN)
+	MAKE='$(MAKE)' PROBE=$(PROBE_BIN) MPICC=$(MPICC) \
+		tests/mpi/run.sh $(RUN_BIN) $(BUILD)/mpi
+
+# mcastlat-probe (src/probe/, SPEC 10.6): an MPI program, so built only
+# on request and with the MPI library's wrapper (MPICC); it links the
+# library for collective's placement and the CLI's value lists.
+MPICC ?= mpicc
+PROBE_SRC := $(sort $(wildcard src/probe/*.c))
+PROBE_OBJ := $(PROBE_SRC:%.c=$(BUILD)/%.o)
+ifeq ($(BUILD),build)
+PROBE_BIN := mcastlat-probe
+else
+PROBE_BIN := $(BUILD)/mcastlat-probe
+endif
+probe: $(PROBE_BIN)
+
+# Not part of `make install`, which needs no MPI (its man page is).
+install-probe: $(PROBE_BIN)
+	install -d $(DESTDIR)$(BINDIR)
+	install -m 755 $(PROBE_BIN) $(DESTDIR)$(BINDIR)/mcastlat-probe
+
+$(PROBE_BIN): $(PROBE_OBJ) $(CLI_LIB) $(LIB)
+	$(MPICC) $(ALL_LDFLAGS) -o $@ $(PROBE_OBJ) $(CLI_LIB) $(LIB) $(LIBS)
+
+$(BUILD)/src/probe/%.o: src/probe/%.c
+	@command -v $(MPICC) >/dev/null 2>&1 || { echo "make probe: no \
+	'$(MPICC)' (Debian: apt-get install openmpi-bin libopenmpi-dev)"; \
+	exit 1; }
+	@mkdir -p $(dir $@)
+	$(MPICC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
 # Hard inputs: every command fed every class of bad value (exit 2, one
 # stderr line, no stdout), malformed and BOM/CRLF batch files.
 hard: $(BIN)
@@ -368,6 +412,11 @@ fuzz-deps:
 # gcc stays the default compiler.
 CLANG ?= clang
 CLANG_BUILD ?= build-clang
+# MPICH's messages against the real MPICH 4.0.2 (tests/mpi/check-mpich.sh;
+# exit 77, skipped, without it).
+check-mpich: $(BIN)
+	tests/mpi/check-mpich.sh $(RUN_BIN)
+
 check-clang:
 	$(MAKE) BUILD=$(CLANG_BUILD) CC=$(CLANG) DEVELOPER=1 \
 		$(CLANG_BUILD)/mcastlat $(CLANG_BUILD)/runner \
@@ -433,6 +482,7 @@ install: all $(BUILD)/mcastlat.pc
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/mcastlat $(DESTDIR)$(LIBDIR)/libmcastlat.a \
+		$(DESTDIR)$(BINDIR)/mcastlat-probe \
 		$(DESTDIR)$(LIBDIR)/libmcastlat.so \
 		$(DESTDIR)$(LIBDIR)/$(SONAME) \
 		$(DESTDIR)$(LIBDIR)/$(notdir $(SHLIB)) \
@@ -447,8 +497,8 @@ uninstall:
 		2>/dev/null || :
 
 clean:
-	rm -rf $(BUILD) build-* mcastlat libmcastlat.a
+	rm -rf $(BUILD) build-* mcastlat libmcastlat.a mcastlat-probe
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(PIC_OBJ:.o=.d) \
 	$(MAIN_OBJ:.o=.d) $(TEST_OBJ:.o=.d) \
-	$(REPLAY_OBJ:.o=.d) $(FUZZ_LIB_OBJ:.o=.d)
+	$(REPLAY_OBJ:.o=.d) $(FUZZ_LIB_OBJ:.o=.d) $(PROBE_OBJ:.o=.d)

@@ -92,12 +92,26 @@ n=$((n + 1))
 for w in old new; do
 	eval b=\$$w
 	"$b" collective --algorithm best --ranks 2:200:6 --msg 1:1MiB:*4 \
-		--rules "$tmp/rules.$w" > /dev/null
+		--rules "$tmp/rules.$w" > /dev/null 2> "$tmp/rules.$w.err"
 done
-cmp -s "$tmp/rules.old" "$tmp/rules.new" || {
+cmp -s "$tmp/rules.old" "$tmp/rules.new" &&
+	cmp -s "$tmp/rules.old.err" "$tmp/rules.new.err" || {
 	bad=$((bad + 1))
 	echo "differs: the --rules file"
 }
+# MPICH's programs, when both binaries have them.
+if "$old" collective --library mpich --ranks 2 > /dev/null 2>&1 &&
+	"$new" collective --library mpich --ranks 2 > /dev/null 2>&1; then
+	same --library mpich --algorithm all --ranks 2:40:3 --msg 1:1MiB:*16 \
+		--ppn 1,4 --sockets 1,2 --map-by core,node $csv
+	same --library mpich --algorithm all --ranks 64,200,1000 --msg 1,1000,100000,1MiB \
+		--ppn 24 --sockets 2 --eager 0,65536 --nic-gap 0,0.3 $csv
+	same --library mpich --algorithm all --ranks 65536 --msg 8 $csv
+	same --library mpich --algorithm best --ranks 2:300:11 --msg 1:4MiB:*4 \
+		--ppn 1,24 --sockets 1,2 --jobs 2 $csv
+	same --library mpich --algorithm scatter_ring_allgather --ranks 37 \
+		--msg 123457 --ppn 6 --sockets 3 --schedule --format csv
+fi
 same --op p2p --channel socket,node,net --msg 1:1MiB:*8 $csv
 same --algorithm binomial --ranks 1 --msg 1
 same --algorithm scatter-allgather-ring --ranks 70000 --msg 1MiB

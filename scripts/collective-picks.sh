@@ -1,6 +1,7 @@
 #!/bin/sh
 # collective-picks.sh - how good is the algorithm `mcastlat collective`
-# picks, judged by what was measured (issue 26, SPEC 10.4)?
+# picks, and how far do its prediction intervals hold, judged by what
+# was measured (issues 26 and 33, SPEC 10.4 and 10.5)?
 #
 #   scripts/collective-picks.sh [DATADIR]
 #
@@ -16,22 +17,34 @@
 #                chain, linear, pipeline (core; socket P <= 30), ompi
 # Per dataset the model is fitted (`mcastlat fit collective --stat avg`,
 # every option at its default, --free auto) on the ping-pong files and
-# the forced algorithms' broadcasts at P <= HOLD (default 32), and emits
-# the fitted machine (--emit); `mcastlat collective --input fitted.csv
-# --algorithm LIST` then predicts OSU's Avg (latency_avg, the statistic
-# the data measure) of every measured algorithm at every measured (P, M).
-# At each (P, M) where the default and two or more forced algorithms
-# were measured, the pick is the forced algorithm of least predicted
-# latency_avg, the fastest the one of least measured median (over the
-# runs).  Printed per dataset, for the held-out points (P > HOLD) and
-# for all: the points, how often the pick is the measured fastest
-# (hit%), the geometric means of measured(pick)/measured(fastest),
-# measured(pick)/measured(default) and measured(default)/measured
-# (fastest) (the baseline the pick must beat), and the pick's worst
-# ratio to the fastest.  Nothing is tuned to the held-out points.
+# every measured algorithm's broadcasts, the default's included, at
+# P <= HOLD (default 32), and emits the fitted machine with its error
+# model (--emit).  `mcastlat collective --input fitted.csv` then
+#   - picks, at each measured (P, M), with --algorithm best --among the
+#     measured forced algorithms and ompi --objective latency_avg (OSU's
+#     Avg, the statistic the data measure): the tool's own rule, which
+#     keeps ompi unless a gain exceeds the error model's;
+#   - predicts every measured algorithm's latency_avg with its 90 %
+#     interval (latency_avg_lo, _hi).
+# Printed per dataset, for the held-out points (P > HOLD) and for all:
+# the points (P, M) where the default and two or more forced algorithms
+# were measured; hit%, how often the pick is the measured fastest of
+# the candidates (the default among them); the geometric means of
+# measured(pick)/measured(fastest), measured(pick)/measured(default)
+# and measured(default)/measured(fastest) (the baseline a pick must
+# beat); the pick's worst ratio to the fastest; dflt%, how often the
+# pick is the default; then over every measured run (each run one
+# measurement) of every algorithm at those P: cover%, how many lie in
+# their 90 % interval, and width, the geometric mean of hi/lo.  The
+# measured values are medians over the runs.  Nothing is tuned to the
+# held-out points.  A third row per dataset, "dmac", judges over all
+# points the picks of the default machine (no fit, its own error model)
+# and the coverage of its intervals.
 #
 # Env: MCASTLAT (the binary; else the tree's, else mcastlat on PATH),
-# HOLD (default 32), VERBOSE (1: every point's pick on stderr).
+# HOLD (default 32), VERBOSE (1: every point's pick on stderr), FITARGS
+# (more options for fit, e.g. to try a model option), DMACARGS (options
+# for the dmac rows: another machine than the default).
 set -eu
 here=${0%/*}
 [ "$here" != "$0" ] || here=.
@@ -80,13 +93,13 @@ medians() {
 # separated); the default is $3_ompi.
 dataset() {
 	name=$1 pp=$2 pre=$3 algs=$4
-	fit="--stat avg"
+	fit="--stat avg ${FITARGS:-}"
 	for f in $pp; do
 		csvin "$f"
 		fit="$fit --data $tmp/in/$f.csv"
 	done
 	files=
-	for a in $algs; do
+	for a in $algs ompi; do
 		csvin "${pre}_$a"
 		# The rows at P <= HOLD only: held out without being
 		# evaluated by the fit (the prediction below scores them).
@@ -97,7 +110,6 @@ dataset() {
 		fit="$fit --data $tmp/in/${pre}_$a.fit.csv"
 		files="$files $tmp/in/${pre}_$a.csv"
 	done
-	csvin "${pre}_ompi"
 	# shellcheck disable=SC2086
 	"$bin" fit collective $fit --emit "$tmp/fitted.csv" \
 		> "$tmp/fit.out" 2>&1 || {
@@ -105,7 +117,7 @@ dataset() {
 		exit 1
 	}
 	# shellcheck disable=SC2086
-	medians $files "$tmp/in/${pre}_ompi.csv" > "$tmp/med.csv"
+	medians $files > "$tmp/med.csv"
 	# The placement, and the swept P and M, from the files.
 	# shellcheck disable=SC2046,SC2086
 	set -- $(awk -F, '/^#/ { next }
@@ -118,67 +130,124 @@ dataset() {
 	msgs=$(awk -F, '!s[$3]++ { printf "%s%s", n++ ? "," : "", $3 }' \
 		"$tmp/med.csv")
 	alist=$(echo "$algs" | tr ' ' ',')
-	"$bin" collective --input "$tmp/fitted.csv" --algorithm "$alist" \
+	"$bin" collective --input "$tmp/fitted.csv" --algorithm "$alist,ompi" \
 		--ranks "$ranks" --msg "$msgs" --ppn "$ppn" \
 		--sockets "$sockets" --nodes "$nodes" --map-by "$map" \
 		--format csv --precision 9 \
-		--columns algorithm,ranks,msg,latency_avg,status \
+		--columns algorithm,ranks,msg,latency_avg,latency_avg_lo,latency_avg_hi,status \
 		> "$tmp/pred.csv"
+	# shellcheck disable=SC2086
+	"$bin" collective ${DMACARGS:-} --algorithm "$alist,ompi" \
+		--ranks "$ranks" --msg "$msgs" --ppn "$ppn" \
+		--sockets "$sockets" --nodes "$nodes" --map-by "$map" \
+		--format csv --precision 9 \
+		--columns algorithm,ranks,msg,latency_avg,latency_avg_lo,latency_avg_hi,status \
+		> "$tmp/predd.csv" 2> /dev/null ||
+		echo algorithm,ranks,msg > "$tmp/predd.csv"
+	# (a machine without an error model has no interval: no coverage)
+	"$bin" collective --input "$tmp/fitted.csv" --algorithm best \
+		--among "$alist,ompi" --objective latency_avg \
+		--ranks "$ranks" --msg "$msgs" --ppn "$ppn" \
+		--sockets "$sockets" --nodes "$nodes" --map-by "$map" \
+		--format csv --columns ranks,msg,best,status > "$tmp/pick.csv"
+	# The default machine's picks (no fit), judged on every point.
+	# shellcheck disable=SC2086
+	"$bin" collective ${DMACARGS:-} --algorithm best \
+		--among "$alist,ompi" --objective latency_avg \
+		--ranks "$ranks" --msg "$msgs" --ppn "$ppn" \
+		--sockets "$sockets" --nodes "$nodes" --map-by "$map" \
+		--format csv --columns ranks,msg,best,status > "$tmp/pickd.csv"
+	# shellcheck disable=SC2086
 	awk -F, -v name="$name" -v hold="$hold" -v verbose="${VERBOSE:-0}" '
-	FNR == 1 { f++ }
+	FNR == 1 { f = f == "" ? 0 : f + 1 }
 	f == 1 && FNR > 1 {
-		if ($5 != "ok") { bad++; next }
-		pr[$1 "," $2 "," $3] = $4; next
+		if ($7 != "ok") { bad++; next }
+		k = $1 "," $2 "," $3
+		lo[k] = $5; hi[k] = $6; next
 	}
-	f == 2 {
+	f == 0 && FNR > 1 {
+		if ($7 != "ok") { bad++; next }
+		k = $1 "," $2 "," $3
+		lod[k] = $5; hid[k] = $6; next
+	}
+	f == 2 && FNR > 1 {
+		if ($4 != "ok") { bad++; next }
+		pk[$1 "," $2] = $3; next
+	}
+	f == 3 && FNR > 1 {
+		if ($4 != "ok") { bad++; next }
+		pd[$1 "," $2] = $3; next
+	}
+	f == 4 {
 		k = $2 "," $3
 		if ($1 == "ompi") dft[k] = $4
-		else { me[$1 "," k] = $4; al[k] = al[k] " " $1 }
+		else { al[k] = al[k] " " $1 }
+		me[$1 "," k] = $4
 		if (!(k in seen)) { seen[k] = 1; pt[++np] = k }
+		next
+	}
+	/^#/ { next }
+	!h[f] { for (i = 1; i <= NF; i++) c[f, $i] = i; h[f] = 1; next }
+	{
+		x = $c[f, "algorithm"] "," $c[f, "ranks"] "," $c[f, "msg"]
+		if (!(x in lo)) next
+		s = $c[f, "ranks"] + 0 > hold ? 1 : 2
+		y = $c[f, "latency_avg"] + 0
+		for (t = s; t <= 2; t++) {
+			nr[t]++; inr[t] += (y >= lo[x] && y <= hi[x])
+			lw[t] += log(hi[x] / lo[x])
+		}
+		if (x in lod) {
+			nr[3]++; inr[3] += (y >= lod[x] && y <= hid[x])
+			lw[3] += log(hid[x] / lod[x])
+		}
 	}
 	END {
 		if (bad) printf "%s: %d predictions not ok\n", name, bad > "/dev/stderr"
 		for (i = 1; i <= np; i++) {
 			k = pt[i]
 			na = split(al[k], a, " ")
-			if (!(k in dft) || na < 2) continue
-			bp = ""; bm = ""
-			for (j = 1; j <= na; j++) {
-				x = a[j] "," k
-				if (!(x in pr)) continue
-				if (bp == "" || pr[x] < pr[bp "," k]) bp = a[j]
-				if (bm == "" || me[x] < me[bm "," k]) bm = a[j]
-			}
-			if (bp == "") continue
+			if (!(k in dft) || na < 2 || !(k in pk)) continue
+			bm = "ompi"
+			for (j = 1; j <= na; j++)
+				if (me[a[j] "," k] < me[bm "," k]) bm = a[j]
 			split(k, q, ",")
-			r1 = me[bp "," k] / me[bm "," k]
-			r2 = me[bp "," k] / dft[k]
-			r3 = dft[k] / me[bm "," k]
-			if (verbose)
-				printf "%s %s %s pick %s best %s %.3f dflt %.3f\n",
-				    name, q[1], q[2], bp, bm, r1, r3 > "/dev/stderr"
-			for (s = 1; s <= 2; s++) {
+			for (s = 1; s <= 3; s++) {
 				if (s == 1 && q[1] + 0 <= hold) continue
-				n[s]++; hit[s] += bp == bm
+				bp = s == 3 ? pd[k] : pk[k]
+				if (!((bp "," k) in me)) continue
+				r1 = me[bp "," k] / me[bm "," k]
+				r2 = me[bp "," k] / dft[k]
+				r3 = dft[k] / me[bm "," k]
+				if (verbose && s == 2)
+					printf "%s %s %s pick %s best %s %.3f dflt %.3f\n",
+					    name, q[1], q[2], bp, bm, r1, r2 > "/dev/stderr"
+				n[s]++; hit[s] += bp == bm; kd[s] += bp == "ompi"
 				l1[s] += log(r1); l2[s] += log(r2); l3[s] += log(r3)
 				if (r1 > mx[s]) mx[s] = r1
 			}
 		}
-		for (s = 1; s <= 2; s++) {
+		for (s = 1; s <= 3; s++) {
 			if (!n[s]) continue
-			printf "%-13s %-4s %6d %5.1f %9.3f %9.3f %9.3f %6.2f\n",
-			    name, s == 1 ? "P>" hold : "all", n[s],
+			printf "%-13s %-4s %5d %5.1f %9.3f %9.3f %9.3f %6.2f %5.1f %6.1f %5.2f\n",
+			    name, s == 1 ? "P>" hold : s == 2 ? "all" : "dmac", n[s],
 			    100 * hit[s] / n[s], exp(l1[s] / n[s]),
-			    exp(l2[s] / n[s]), exp(l3[s] / n[s]), mx[s]
+			    exp(l2[s] / n[s]), exp(l3[s] / n[s]), mx[s],
+			    100 * kd[s] / n[s],
+			    nr[s] ? 100 * inr[s] / nr[s] : 0,
+			    nr[s] ? exp(lw[s] / nr[s]) : 0
 		}
-	}' "$tmp/pred.csv" "$tmp/med.csv"
+	}' "$tmp/predd.csv" "$tmp/pred.csv" "$tmp/pick.csv" "$tmp/pickd.csv" \
+		"$tmp/med.csv" $files
 }
 
-echo "# fit: ping-pong + forced algorithms at P <= $hold (fit collective"
-echo "# --stat avg); pick: least predicted latency_avg; judged on measured"
-echo "# medians of OSU's Avg; gm = geometric mean over the points"
-printf '%-13s %-4s %6s %5s %9s %9s %9s %6s\n' dataset set points hit% \
-	pick/best pick/dflt dflt/best max
+echo "# fit: ping-pong + every measured algorithm at P <= $hold (fit"
+echo "# collective --stat avg); pick: best --among them and ompi"
+echo "# --objective latency_avg; judged on measured medians of OSU's Avg;"
+echo "# gm = geometric mean over the points; cover%: runs inside their"
+echo "# 90 % interval; width: gm of hi/lo"
+printf '%-13s %-4s %5s %5s %9s %9s %9s %6s %5s %6s %5s\n' dataset set \
+	points hit% pick/best pick/dflt dflt/best max dflt% cover% width
 dataset epyc_node pp_epyc_net epyc_node \
 	"pipeline binomial scatter-allgather-ring"
 dataset thin_node "pp_thin_net pp_thin_socket pp_thin_node" thin_node \

@@ -1780,7 +1780,7 @@ static const struct bad_case {
     {B_MSG, 0, 0, "msg"},
     {B_MSG, -1, 0, "msg"},
     {B_MSG, (double)(ML_COLL_MAX_MSG + 1), 0, "msg"},
-    {B_ALG, 0, 0, "algorithm"},
+    {B_ALG, 11, 0, "algorithm"}, /* MPICH's binomial (0 is the default) */
     {B_ALG, 10, 0, "algorithm"},
     {B_SEGMENT, -1, 0, "segment"},
     {B_FANOUT, -1, 0, "fanout"},
@@ -2001,8 +2001,11 @@ START_TEST(test_defaults)
 	ck_assert_int_eq(p.sockets, 1);
 	ck_assert_int_eq(p.nodes, 0);
 	ck_assert_int_eq(p.map_by, ML_COLL_MAP_CORE);
-	ck_assert_double_eq(p.overhead, 0);
-	ck_assert_double_eq(p.nic_gap, 0);
+	/* the default machine of mcastlat-collective(1), DEFAULTS */
+	ck_assert_double_eq(p.overhead, 0.000814965);
+	ck_assert_double_eq(p.nic_gap, 0.0694796);
+	ck_assert_double_eq(p.lat[ML_COLL_NET], 1.55067);
+	ck_assert_double_eq(p.byte[ML_COLL_NET], 9.81964e-05);
 	ck_assert_int_eq(p.eager, 4096);
 	for (c = 0; c < ML_COLL_NCHANNEL; c++) {
 		ck_assert(isfinite(p.lat[c]) && p.lat[c] > 0);

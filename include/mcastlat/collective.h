@@ -1,6 +1,9 @@
 /*
  * collective.h - Open MPI's broadcast algorithms on a node hierarchy
- * (SPEC section 10).
+ * (SPEC section 10), and MPICH 4.0.2's (SPEC 11: library ML_COLL_MPICH,
+ * its four MPIR algorithms and its default decision, whose ch4
+ * compositions run on the node and node-roots communicators of the
+ * placement).
  *
  * P ranks (root 0) are placed on nodes of ppn cores in S sockets by
  * mpirun's --map-by core|socket|node.  A pair of ranks talks over one of
@@ -41,8 +44,15 @@
 extern "C" {
 #endif
 
-/* Open MPI's coll_tuned_bcast_algorithm ids (0 is its fixed decision). */
+/*
+ * The algorithms.  1-9 are Open MPI's coll_tuned_bcast_algorithm ids;
+ * 11-14 MPICH 4.0.2's MPIR_CVAR_BCAST_INTRA_ALGORITHM values (struct
+ * ml_collective_params.library ML_COLL_MPICH); 0 is the library's own
+ * default decision (Open MPI's fixed decision, or MPICH's ch4
+ * composition and MPIR selection).
+ */
 enum ml_coll_alg {
+	ML_COLL_DEFAULT = 0,
 	ML_COLL_LINEAR = 1,
 	ML_COLL_CHAIN = 2,
 	ML_COLL_PIPELINE = 3,
@@ -51,9 +61,31 @@ enum ml_coll_alg {
 	ML_COLL_BINOMIAL = 6,
 	ML_COLL_KNOMIAL = 7,
 	ML_COLL_SCATTER_ALLGATHER = 8,
-	ML_COLL_SCATTER_ALLGATHER_RING = 9
+	ML_COLL_SCATTER_ALLGATHER_RING = 9,
+	ML_COLL_MPICH_BINOMIAL = 11,
+	ML_COLL_MPICH_SCATTER_RD_ALLGATHER = 12, /* _recursive_doubling_ */
+	ML_COLL_MPICH_SCATTER_RING_ALLGATHER = 13,
+	ML_COLL_MPICH_SMP = 14
 };
-#define ML_COLL_NALG 9
+#define ML_COLL_NALG 9 /* Open MPI's: 1 .. ML_COLL_NALG */
+#define ML_COLL_MPICH_FIRST ML_COLL_MPICH_BINOMIAL
+#define ML_COLL_MPICH_LAST  ML_COLL_MPICH_SMP
+
+/* Whose broadcasts: Open MPI 4.1/5.0 (the default) or MPICH 4.0.2. */
+enum ml_coll_library {
+	ML_COLL_OPENMPI = 0,
+	ML_COLL_MPICH = 1
+};
+
+/* MPICH's ch4 compositions (ch4_coll_impl.h), ML_COLL_COMP_NONE where
+ * none applies (Open MPI, or an algorithm forced on the whole
+ * communicator). */
+enum ml_coll_composition {
+	ML_COLL_COMP_NONE = 0,
+	ML_COLL_COMP_ALPHA = 1,
+	ML_COLL_COMP_BETA = 2,
+	ML_COLL_COMP_GAMMA = 3
+};
 
 /* The channel between two ranks. */
 enum ml_coll_channel {
@@ -78,7 +110,7 @@ enum ml_coll_map {
 struct ml_collective_params {
 	long long ranks; /* P >= 2 */
 	long long msg;	 /* M bytes >= 1 */
-	enum ml_coll_alg algorithm;
+	enum ml_coll_alg algorithm; /* one of library's, or ML_COLL_DEFAULT */
 	long long segment; /* bytes, 0 = unsegmented */
 	long long fanout;  /* chain: number of chains (0 -> 1), <= 32 */
 	long long radix;   /* knomial: k >= 2 */
@@ -91,6 +123,7 @@ struct ml_collective_params {
 	double overhead;	       /* sender occupancy per message, us */
 	double nic_gap;		       /* NIC occupancy per message, us */
 	long long eager;	       /* largest eager message, bytes */
+	enum ml_coll_library library;  /* whose algorithms (0: Open MPI) */
 };
 
 struct ml_collective_result {
@@ -101,7 +134,16 @@ struct ml_collective_result {
 	long long segments;   /* segments the message was cut into */
 	enum ml_coll_alg ran; /* the algorithm run after Open MPI's
 			       * fall-backs (scatter-allgather with
-			       * M < P runs linear, ...) */
+			       * M < P runs linear, ...); MPICH: the
+			       * algorithm on the whole communicator, or
+			       * ML_COLL_DEFAULT when it ran on the node
+			       * and node-roots communicators */
+	/* MPICH: the composition of its default decision, and the MPIR
+	 * algorithms run on the node-roots communicator and on the node
+	 * communicators of the first and of the last node (0 where none
+	 * ran: one node, one rank on a node, or the whole communicator). */
+	enum ml_coll_composition composition;
+	enum ml_coll_alg ran_roots, ran_node_first, ran_node_last;
 };
 
 /*
@@ -142,9 +184,9 @@ typedef int (*ml_coll_msg_fn)(void *arg, const struct ml_coll_msg *m);
 /*
  * Fill *p with the command's defaults: P = 2, M = 1 byte, binomial,
  * unsegmented, fanout 4, radix 4, one rank per node (ppn 1, 1 socket,
- * --map-by core), the THIN nodes' per-channel latencies and per-byte
- * times (mcastlat-collective(1)), no overhead, no NIC gap, eager limit
- * 4096 bytes.
+ * --map-by core), the default machine: a fit of the THIN nodes of ORFEO
+ * (per-channel latencies and per-byte times, sender's overhead and NIC
+ * gap; mcastlat-collective(1), DEFAULTS), eager limit 4096 bytes.
  */
 ML_API void ml_collective_params_init(struct ml_collective_params *p);
 
@@ -166,6 +208,29 @@ ml_collective_schedule(const struct ml_collective_params *p, ml_coll_msg_fn fn,
 ML_API enum ml_status ml_collective_p2p(const struct ml_collective_params *p,
 					enum ml_coll_channel c, long long bytes,
 					double *t);
+
+/*
+ * MPICH 4.0.2's default decision (SPEC 11; its Debian build ch4:ucx, no
+ * shared-memory module).  ml_collective_mpich_composition: the ch4
+ * level, ch4/generic.json (strict bounds: alpha below 12288 bytes,
+ * beta below 524288 for a power of two P >= 8, else gamma; every
+ * communicator that is not a parent one gets gamma).  parent: the
+ * communicator has node and node-roots communicators, i.e. some node
+ * holds two of its ranks.  ml_collective_mpich_mpir: the MPIR level,
+ * mpir/generic.json (inclusive bounds: binomial up to 12288 bytes or
+ * for P < 8, then scatter_recursive_doubling_allgather up to 524288 for
+ * a power of two, else scatter_ring_allgather; smp only for an empty
+ * message, which a parent communicator never sends here).  msg is the
+ * whole message (MPICH's avg_msg_size for a broadcast).
+ */
+ML_API enum ml_coll_composition
+ml_collective_mpich_composition(long long ranks, long long msg, bool parent);
+ML_API enum ml_coll_alg ml_collective_mpich_mpir(long long ranks,
+						 long long msg, bool parent);
+
+/* The name of a composition: "alpha", "beta", "gamma" ("-" for none). */
+ML_API const char *
+ml_collective_composition_name(enum ml_coll_composition c);
 
 /* The algorithm Open MPI 4.1's (and 5.0's tuned) fixed decision picks
  * for P ranks and M bytes (ompi_coll_tuned_bcast_intra_dec_fixed); it
@@ -201,7 +266,8 @@ ML_API enum ml_status ml_collective_tree(enum ml_coll_alg kind, long long ranks,
 					 int cap, int *nkids);
 
 /*
- * The fastest of the nine algorithms at *p (p->algorithm is ignored;
+ * The fastest concrete algorithm of p->library at *p (Open MPI's nine,
+ * or MPICH's four; p->algorithm is ignored;
  * ties, latencies equal to 1e-12 relative, go to the lower id): its id into
  * *best, its result into *r, and the runner-up's latency over the best's into
  * *margin.  An algorithm whose lower bound is no better than the runner-up so
@@ -213,7 +279,115 @@ ML_API enum ml_status ml_collective_best(const struct ml_collective_params *p,
 					 struct ml_collective_result *r,
 					 double *margin);
 
-/* The algorithm's name as --algorithm takes it ("split-binary"). */
+/* ------------------------------------------------------------------ */
+/* Trust (SPEC 10.5): how far a prediction holds, and picks that do no
+ * harm.  mcastlat-collective(1), INTERVALS.                          */
+
+/* Message-size classes of the error model: M <= 4 KiB, <= 64 KiB,
+ * larger. */
+#define ML_COLL_NCLASS 3
+
+/*
+ * The error model of a machine: the discrepancy d = ln(measured /
+ * predicted) of its predictions, as measured by forward validation (fit
+ * the smaller process counts, judge the larger; mcastlat fit
+ * collective).  At P <= fit_ranks its mean square is sd[k]^2 for message
+ * class k; beyond, it grows by growth[k]^2 per doubling of P (variances
+ * add: sd^2 + growth^2 log2(P / fit_ranks)).  The difference of an
+ * algorithm's discrepancy and the library's default decision's at one
+ * point decides whether the algorithm is faster than the default: its
+ * rms is diff_sd (pooled over the algorithms measured beside the
+ * default), or diff_alg[a] for Open MPI's algorithm a where that is
+ * larger (0: not measured), growing by diff_growth^2 per doubling.
+ * fit_ranks = 0: no error model.
+ */
+struct ml_coll_errmodel {
+	long long fit_ranks;
+	double sd[ML_COLL_NCLASS];
+	double growth[ML_COLL_NCLASS];
+	double diff_sd, diff_growth;
+	double diff_alg[ML_COLL_NALG + 1];
+};
+
+/* No error model (fit_ranks 0, every term 0). */
+ML_API void ml_coll_errmodel_init(struct ml_coll_errmodel *em);
+
+/* The class (0, 1, 2) of a message of msg bytes. */
+ML_API int ml_coll_msg_class(long long msg);
+
+/* The rms of ln(measured / predicted) at (ranks, msg); NaN without an
+ * error model or for ranks < 1. */
+ML_API double ml_coll_err_sigma(const struct ml_coll_errmodel *em,
+				long long ranks, long long msg);
+
+/* The rms of the difference of algorithm a's ln error and the default
+ * decision's at ranks. */
+ML_API double ml_coll_err_diff_sigma(const struct ml_coll_errmodel *em,
+				     enum ml_coll_alg a, long long ranks);
+
+/*
+ * The prediction interval at level (0 < level < 1) of a prediction pred
+ * at (ranks, msg): pred exp(-+z sigma), z the standard normal quantile
+ * at (1 + level) / 2.  ML_EINVAL (and NaN) without an error model or for
+ * a level outside (0, 1).
+ */
+ML_API enum ml_status ml_collective_interval(const struct ml_coll_errmodel *em,
+					     long long ranks, long long msg,
+					     double level, double pred,
+					     double *lo, double *hi);
+
+/* Candidates of ml_collective_best_among: bit a for algorithm a (Open
+ * MPI's 1-9, MPICH's 11-14), bit 0 for the library's own decision
+ * (ML_COLL_DEFAULT: "ompi" or "mpich", "leave it to the library");
+ * bits of the other library's algorithms are ignored. */
+#define ML_COLL_AMONG(a)   (1u << (a))
+#define ML_COLL_AMONG_ALL  0xffffffffu
+
+/* What ranks the candidates. */
+enum ml_coll_objective {
+	ML_COLL_BY_LATENCY, /* the last rank (OSU's Max) */
+	ML_COLL_BY_AVG	    /* the mean over ranks (OSU's Avg) */
+};
+
+struct ml_coll_pick {
+	/* The pick: one of the library's algorithms, or ML_COLL_DEFAULT
+	 * for its own decision (kept, or the fastest). */
+	enum ml_coll_alg alg;
+	/* The pick's result (for the default: what its decision ran). */
+	struct ml_collective_result r;
+	/* The fastest candidate by prediction alone, and the runner-up's
+	 * objective over the fastest's (NaN with one candidate). */
+	enum ml_coll_alg fastest;
+	double margin;
+	/* The library's decision's objective over the pick's (1 when the
+	 * pick is the default), whether or not it is a candidate. */
+	double vs_default;
+	/* True when the default was kept although a candidate was
+	 * predicted faster: its gain was within the error model's. */
+	bool kept;
+};
+
+/*
+ * The pick among the candidates in among (ML_COLL_AMONG bits), ranked by
+ * obj: the fastest by prediction, except that with an error model (em
+ * not NULL and em->fit_ranks > 0) and the default a candidate, an
+ * algorithm replaces the default only where its predicted gain
+ * ln(default / it) exceeds z sigma_diff (z the standard normal quantile
+ * at (1 + level) / 2, sigma_diff = ml_coll_err_diff_sigma): where the
+ * two predictions could not be that wrong together.  Ties go to the
+ * default, then to the lower id.  Concrete candidates run with p's
+ * segment, fanout and radix; the default as the library runs it.
+ * ML_OK; ML_EINVAL (no candidate of p's library, a level outside (0,
+ * 1), or no candidate valid at *p); ML_ENOMEM.
+ */
+ML_API enum ml_status
+ml_collective_best_among(const struct ml_collective_params *p, unsigned among,
+			 enum ml_coll_objective obj,
+			 const struct ml_coll_errmodel *em, double level,
+			 struct ml_coll_pick *out);
+
+/* The algorithm's name as --algorithm takes it ("split-binary",
+ * "scatter_ring_allgather"; "default" for ML_COLL_DEFAULT). */
 ML_API const char *ml_collective_alg_name(enum ml_coll_alg a);
 
 #ifdef __cplusplus

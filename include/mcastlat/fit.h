@@ -250,6 +250,50 @@ ML_API enum ml_status ml_fit_auto(const struct ml_fit_model *m,
 				  const char **zeroed, size_t *nzeroed,
 				  struct ml_diag *d);
 
+/* ------------------------------------------------------------------ */
+/* The collective model's error model (SPEC 10.5; mcastlat/collective.h's
+ * struct ml_coll_errmodel).                                          */
+
+struct ml_coll_errmodel;
+
+/* Most forward cuts (Pmax / 2, / 4, / 8). */
+#define ML_COLL_ERR_MAXCUTS 3
+
+/* How the error model was measured. */
+struct ml_coll_errfit {
+	size_t nfitted;			  /* broadcasts of the full fit (e = 0) */
+	size_t ncuts;			  /* forward fits tried */
+	long long cut[ML_COLL_ERR_MAXCUTS]; /* their largest P */
+	size_t judged[ML_COLL_ERR_MAXCUTS]; /* broadcasts each judged */
+	enum ml_status status[ML_COLL_ERR_MAXCUTS]; /* each fit's status */
+	size_t nfwd;	/* judged in all */
+	double fwd_rms; /* rms of ln(measured / predicted) over them */
+	size_t npairs;	/* pairs of algorithms at one point */
+};
+
+/*
+ * The error model of a collective fit by forward validation
+ * (src/fit/fit_coll_err.c): data, freeset, nfree and o as given to
+ * ml_fit for ml_fit_collective (every point a struct
+ * ml_collective_point), full that fit's result.
+ * Fits the ping-pong rows with the broadcasts at P <= c for cuts c of
+ * about Pmax / 2, / 4 and / 8, and learns from the broadcasts above c,
+ * and from the full fit's own, how ln(measured / predicted) grows with
+ * log2(P / c), per message class, and for two algorithms at one point.
+ * ML_OK (*em and *info filled; with fewer than three fitted P no cut
+ * is possible and the growth is taken as equal to the sd: the variance
+ * doubles per doubling); ML_EINVAL (no broadcast fitted: *d says so);
+ * ML_ENOMEM.  Parameters a forward fit's data do not determine (the
+ * network when every rank of the smaller P sits on one node) are held
+ * at the full fit's values; a forward fit that fails even so is
+ * skipped (info->status).
+ */
+ML_API enum ml_status ml_fit_collective_errmodel(
+    const struct ml_fit_data *data, const char *const *freeset, size_t nfree,
+    const struct ml_fit_options *o, const struct ml_fit_result *full,
+    struct ml_coll_errmodel *em, struct ml_coll_errfit *info,
+    struct ml_diag *d);
+
 #ifdef __cplusplus
 }
 #endif

@@ -59,6 +59,8 @@ enum ml_opt_kind {
 #define ML_OPT_MINOPEN	0x10u /* REAL/TIME: min itself is excluded (> min) */
 #define ML_OPT_FILE	0x20u /* TEXT: names a file (the shell completion
 			       * offers file names) */
+#define ML_OPT_NOEMIT	0x40u /* how to use a model, not part of it: fit
+			       * --emit leaves it out (collective --level) */
 
 struct ml_opt {
 	const char *name;	/* long option; with '-' -> '_' the column and
@@ -125,6 +127,10 @@ struct ml_col {
 	 * otherwise a REAL/TIME result that is not finite in an ok row makes
 	 * the engine mark the row "overflow". */
 	bool na;
+	/* When not NULL the column exists only if visible(base) holds for
+	 * the run's first values (collective's intervals: a machine with an
+	 * error model). */
+	bool (*visible)(const union ml_val *base);
 };
 
 /* Bytes of text scratch each row offers its TEXT cells (struct ml_point). */
@@ -163,6 +169,18 @@ struct ml_point {
 struct ml_status_doc {
 	enum ml_status st;
 	const char *help;	/* one line for --help; NULL ends a list */
+};
+
+/* What a command's fit_errmodel hook reports (collective's error model,
+ * SPEC 10.5): option values for --emit, a # line, and the error of its
+ * forward validation, which chooses among listed option values. */
+#define ML_FIT_ERR_MAXSET 24
+struct ml_fit_errout {
+	double fwd_rms; /* NaN: no forward validation */
+	size_t nset;
+	const char *names[ML_FIT_ERR_MAXSET];
+	double vals[ML_FIT_ERR_MAXSET];
+	char note[768];
 };
 
 struct ml_command {
@@ -262,6 +280,23 @@ struct ml_command {
 	 */
 	void (*fit_measure)(void *params, bool mean);
 	/*
+	 * Optional: after a successful fit (data, the free set and the
+	 * options as fitted, res the fit), the error model
+	 * of the fitted machine into *out.  Returns 0, or -1 (out of
+	 * memory).  With it, fit chooses among listed option values by
+	 * out->fwd_rms (forward validation) rather than by AIC.
+	 */
+	/* With fit_errmodel: the options of the free set that are
+	 * mechanisms (collective's overhead and nic-gap), NULL-terminated:
+	 * --free auto keeps each only where the fit's forward validation
+	 * predicts better with it than with it at 0 (SPEC 10.5). */
+	const char *const *fit_mechanisms;
+	int (*fit_errmodel)(const struct ml_fit_data *data,
+			    const char *const *freeset, size_t nfree,
+			    const struct ml_fit_options *o,
+			    const struct ml_fit_result *res,
+			    struct ml_fit_errout *out);
+	/*
 	 * Optional: runs once the command line is parsed (with --input,
 	 * once per row of the file instead, the row's values in), with
 	 * every option's value list (vl[i] for opts[i]), the first values
@@ -277,6 +312,14 @@ struct ml_command {
 	/* The FLAG option under which takeover prints all the output (no
 	 * table header before an --input file's rows), or NULL. */
 	const char *takeover_flag;
+	/*
+	 * Optional: true for a point of a sweep that has no row, its values
+	 * not going together (collective: an algorithm of another library
+	 * than --library's, as "all" lists every library's).  check() must
+	 * reject such a point too, so that a sweep of nothing else is a
+	 * usage error that says why.
+	 */
+	bool (*skip)(const union ml_val *v);
 };
 
 /* Decode an ML_OPT_INTOK choice value: returns the choice index, or -1

@@ -71,6 +71,15 @@ struct coll_alg {
 	long long hseg;	       /* split-binary: bytes per segment */
 	long long hnseg[2];    /* split-binary: segments per half */
 	long long sc;	       /* scatter-allgather: block bytes */
+	/* MPICH (mpich_programs.c); library ML_COLL_OPENMPI for the rest. */
+	enum ml_coll_library library;
+	enum ml_coll_alg whole; /* run on the whole communicator, or
+				 * ML_COLL_DEFAULT: on the node-roots
+				 * communicator, then on each node's */
+	enum ml_coll_map map_by;
+	long long ppn, nodes;	/* cores per node, nodes allocated */
+	long long nodes_used;	/* nodes that hold a rank */
+	enum ml_coll_composition composition;
 };
 
 /* Resolve the fall-backs and segmentation of Open MPI's code for *p
@@ -91,6 +100,19 @@ long long ml_coll_alg_messages_bound(const struct coll_alg *a);
  */
 void ml_coll_prog_next(const struct coll_alg *a, long long v,
 		       struct coll_prog *s, struct coll_op *op);
+
+/* MPICH 4.0.2 (mpich_programs.c): the same for p->library ML_COLL_MPICH;
+ * ml_coll_alg_setup and ml_coll_prog_next hand MPICH's algorithms to
+ * these. */
+enum ml_status ml_coll_mpich_setup(const struct ml_collective_params *p,
+				   struct coll_alg *a);
+long long ml_coll_mpich_messages_bound(const struct coll_alg *a);
+void ml_coll_mpich_next(const struct coll_alg *a, long long v,
+			struct coll_prog *s, struct coll_op *op);
+/* The MPIR algorithms run on the node-roots communicator and on the node
+ * communicators of the first and last node (0 where none runs). */
+void ml_coll_mpich_parts(const struct coll_alg *a, enum ml_coll_alg *roots,
+			 enum ml_coll_alg *first, enum ml_coll_alg *last);
 
 /* ------------------------------------------------------------------ */
 /* The engine.                                                         */

@@ -414,6 +414,10 @@ OUTLINE static void prog_ring(const struct coll_alg *a, long long v,
 void ml_coll_prog_next(const struct coll_alg *a, long long v,
 		       struct coll_prog *s, struct coll_op *op)
 {
+	if (a->library == ML_COLL_MPICH) {
+		ml_coll_mpich_next(a, v, s, op);
+		return;
+	}
 	switch (a->alg) {
 	case ML_COLL_LINEAR:
 		prog_linear(a, v, s, op);
@@ -452,6 +456,10 @@ enum ml_status ml_coll_alg_setup(const struct ml_collective_params *p,
 	long long M = p->msg, P = p->ranks, seg = p->segment, arg = 0;
 	int h;
 
+	if (p->library == ML_COLL_MPICH)
+		return ml_coll_mpich_setup(p, a);
+	a->library = ML_COLL_OPENMPI;
+	a->composition = ML_COLL_COMP_NONE;
 	a->alg = p->algorithm;
 	a->ranks = P;
 	a->msg = M;
@@ -514,6 +522,8 @@ long long ml_coll_alg_messages_bound(const struct coll_alg *a)
 {
 	long long P = a->ranks, lg = 0;
 
+	if (a->library == ML_COLL_MPICH)
+		return ml_coll_mpich_messages_bound(a);
 	while ((1LL << lg) < P)
 		lg++;
 	switch (a->alg) {

@@ -11,16 +11,20 @@
 #include "collective/coll_int.h"
 
 /*
- * Default channels: the THIN nodes of ORFEO (2 x Xeon Gold 6126, 12
- * cores a socket, InfiniBand), osu_latency medians fitted as L + b G
- * (mcastlat-collective(1), DEFAULTS; scripts/orfeo-to-csv.sh).
+ * The default machine: the THIN nodes of ORFEO (2 x Xeon Gold 6126, 12
+ * cores a socket, InfiniBand), `mcastlat fit collective --stat avg` of
+ * every public THIN measurement (three channels' ping-pong, 21 broadcast
+ * files, 93807 runs; scripts/default-machine.sh), every option it keeps
+ * (mcastlat-collective(1), DEFAULTS).
  */
-#define DEF_LAT_SOCKET	0.227140
-#define DEF_BYTE_SOCKET 8.60688e-05
-#define DEF_LAT_NODE	0.522956
-#define DEF_BYTE_NODE	8.26193e-05
-#define DEF_LAT_NET	1.17666
-#define DEF_BYTE_NET	1.16555e-04
+#define DEF_LAT_SOCKET	0.227281
+#define DEF_BYTE_SOCKET 8.60893e-05
+#define DEF_LAT_NODE	0.522963
+#define DEF_BYTE_NODE	8.30140e-05
+#define DEF_LAT_NET	1.55067
+#define DEF_BYTE_NET	9.81964e-05
+#define DEF_OVERHEAD	0.000814965
+#define DEF_NIC_GAP	0.0694796
 
 void ml_collective_params_init(struct ml_collective_params *p)
 {
@@ -40,9 +44,10 @@ void ml_collective_params_init(struct ml_collective_params *p)
 	p->byte[ML_COLL_NODE] = DEF_BYTE_NODE;
 	p->lat[ML_COLL_NET] = DEF_LAT_NET;
 	p->byte[ML_COLL_NET] = DEF_BYTE_NET;
-	p->overhead = 0;
-	p->nic_gap = 0;
+	p->overhead = DEF_OVERHEAD;
+	p->nic_gap = DEF_NIC_GAP;
 	p->eager = 4096;
+	p->library = ML_COLL_OPENMPI;
 }
 
 const char *ml_collective_alg_name(enum ml_coll_alg a)
@@ -58,7 +63,39 @@ const char *ml_collective_alg_name(enum ml_coll_alg a)
 					    "scatter-allgather",
 					    "scatter-allgather-ring"};
 
+	static const char *const mpich[] = {
+	    "binomial", "scatter_recursive_doubling_allgather",
+	    "scatter_ring_allgather", "smp"};
+
+	if (a == ML_COLL_DEFAULT)
+		return "default";
+	if (a >= ML_COLL_MPICH_FIRST && a <= ML_COLL_MPICH_LAST)
+		return mpich[a - ML_COLL_MPICH_FIRST];
 	return a >= 1 && a <= ML_COLL_NALG ? names[a] : "unknown";
+}
+
+/* Is a one of library lib's algorithms (or its default)? */
+static int alg_of(enum ml_coll_library lib, enum ml_coll_alg a)
+{
+	if (a == ML_COLL_DEFAULT)
+		return 1;
+	if (lib == ML_COLL_MPICH)
+		return a >= ML_COLL_MPICH_FIRST && a <= ML_COLL_MPICH_LAST;
+	return a >= 1 && a <= ML_COLL_NALG;
+}
+
+/* The params run for *p: Open MPI's default decision resolved into its
+ * algorithm, unsegmented, one chain (MPICH resolves its own in setup,
+ * where the placement is known). */
+static void run_params(const struct ml_collective_params *p,
+		       struct ml_collective_params *q)
+{
+	*q = *p;
+	if (p->library == ML_COLL_OPENMPI && p->algorithm == ML_COLL_DEFAULT) {
+		q->algorithm = ml_collective_ompi_decide(p->ranks, p->msg);
+		q->segment = 0;
+		q->fanout = 0;
+	}
 }
 
 static int bad_time(double x)
@@ -112,14 +149,22 @@ enum ml_status ml_collective_validate(const struct ml_collective_params *p,
 				      struct ml_diag *d)
 {
 	struct coll_alg a;
+	struct ml_collective_params q;
 	long long bound;
 
 	if (p->ranks < 2 || p->ranks > ML_COLL_MAX_RANKS)
 		return ml_diag_set(d, "ranks", "must be in [2, 2^24]");
 	if (p->msg < 1 || p->msg > ML_COLL_MAX_MSG)
 		return ml_diag_set(d, "msg", "must be in [1, 2^40] bytes");
-	if (p->algorithm < 1 || p->algorithm > ML_COLL_NALG)
-		return ml_diag_set(d, "algorithm", "must be an id 1..9");
+	if (p->library != ML_COLL_OPENMPI && p->library != ML_COLL_MPICH)
+		return ml_diag_set(d, "library", "must be openmpi or mpich");
+	if (!alg_of(p->library, p->algorithm))
+		return ml_diag_set(d, "algorithm",
+				   p->library == ML_COLL_MPICH
+				       ? "is not one of MPICH's (binomial, "
+					 "scatter_recursive_doubling_allgather, "
+					 "scatter_ring_allgather, smp)"
+				       : "must be an id 1..9 (Open MPI's)");
 	if (p->segment < 0)
 		return ml_diag_set(d, "segment", "must be >= 0");
 	if (p->fanout < 0 || p->fanout > 32)
@@ -130,11 +175,12 @@ enum ml_status ml_collective_validate(const struct ml_collective_params *p,
 		return ml_diag_set(d, "radix", "must be in [2, 2^24]");
 	if (check_machine(p, d) != ML_OK)
 		return ML_EINVAL;
-	if (ml_coll_alg_setup(p, &a) != ML_OK)
+	run_params(p, &q);
+	if (ml_coll_alg_setup(&q, &a) != ML_OK)
 		return ml_diag_set(d, "algorithm", "cannot be set up");
 	bound = ml_coll_alg_messages_bound(&a);
 	if (bound > ML_COLL_MAX_MESSAGES)
-		return ml_diag_set(d, p->segment > 0 ? "segment" : "ranks",
+		return ml_diag_set(d, q.segment > 0 ? "segment" : "ranks",
 				   "%s would send about %lld messages, more "
 				   "than 2^31",
 				   ml_collective_alg_name(a.alg), bound);
@@ -171,18 +217,24 @@ static enum ml_status eval_ws(struct coll_ws *ws,
 			      struct ml_collective_result *r)
 {
 	struct coll_alg a;
+	struct ml_collective_params q;
 	struct ml_collective_result tmp;
 	enum ml_status st;
 
 	st = ml_collective_validate(p, NULL);
 	if (st != ML_OK)
 		return st;
-	if (ml_coll_alg_setup(p, &a) != ML_OK)
+	run_params(p, &q);
+	if (ml_coll_alg_setup(&q, &a) != ML_OK)
 		return ML_EINVAL;
-	st = ml_coll_engine_run_ws(ws, p, &a, fn, arg, &tmp);
-	if (st == ML_OK)
-		*r = tmp;
-	return st;
+	st = ml_coll_engine_run_ws(ws, &q, &a, fn, arg, &tmp);
+	if (st != ML_OK)
+		return st;
+	tmp.composition = a.composition;
+	ml_coll_mpich_parts(&a, &tmp.ran_roots, &tmp.ran_node_first,
+			    &tmp.ran_node_last);
+	*r = tmp;
+	return ML_OK;
 }
 
 enum ml_status ml_collective_schedule(const struct ml_collective_params *p,
@@ -341,8 +393,29 @@ static double send_done_least(const struct ml_collective_params *p,
 }
 
 /*
- * A lower bound on the latency of algorithm a at *p, or 0.  The ring
- * (scatter-allgather-ring without its fall-back to linear): block 0
+ * MPICH's ring allgather (its scatter is not Open MPI's, which the
+ * bound below follows): rank v finishes step i no earlier than rank
+ * v-1 finished step i-1, plus the latency and bytes of the block it
+ * then sent; along that chain the block is the same one, so the rank
+ * that ends a chain carrying block 0 (a full block of ceil(M/P) bytes)
+ * finishes after at least P - 1 times (min L_c + ceil(M/P) min G_c).
+ */
+static double ring_bound_any(const struct ml_collective_params *p)
+{
+	double lmin = p->lat[0], gmin = p->byte[0];
+	long long sc = (p->msg + p->ranks - 1) / p->ranks;
+	int c;
+
+	for (c = 1; c < ML_COLL_NCHANNEL; c++) {
+		lmin = p->lat[c] < lmin ? p->lat[c] : lmin;
+		gmin = p->byte[c] < gmin ? p->byte[c] : gmin;
+	}
+	return (double)(p->ranks - 1) * (lmin + (double)sc * gmin);
+}
+
+/*
+ * A lower bound on the latency of algorithm a at *p, or 0.  Open MPI's
+ * ring (scatter-allgather-ring without its fall-back to linear): block 0
  * goes round from rank 0, which sends it at step 1 once its part of the
  * scatter is done; rank v forwards at step v + 1 what it received at
  * step v, so the block reaches rank P - 1 no earlier than the sum of
@@ -360,6 +433,8 @@ static double lower_bound(const struct ml_collective_params *p,
 	enum ml_coll_channel c;
 	double t = 0;
 
+	if (a == ML_COLL_MPICH_SCATTER_RING_ALLGATHER)
+		return ring_bound_any(p);
 	if (a != ML_COLL_SCATTER_ALLGATHER_RING || p->msg < P)
 		return 0;
 	/* Rank 0's scatter, as programs.c's scatter() runs it for v = 0. */
@@ -389,7 +464,8 @@ enum ml_status ml_collective_best(const struct ml_collective_params *p,
 	struct ml_collective_params q = *p;
 	struct ml_collective_result x, b;
 	double second = INFINITY;
-	enum ml_coll_alg a, pick = ML_COLL_LINEAR;
+	enum ml_coll_alg a, first = ML_COLL_LINEAR, last = ML_COLL_NALG;
+	enum ml_coll_alg pick = ML_COLL_LINEAR;
 	enum ml_status st;
 	int found = 0;
 	/* One workspace for the nine: the ranks' tables, the record pool
@@ -398,7 +474,11 @@ enum ml_status ml_collective_best(const struct ml_collective_params *p,
 
 	if (!ws)
 		return ML_ENOMEM;
-	for (a = ML_COLL_LINEAR; a <= ML_COLL_NALG; a++) {
+	if (p->library == ML_COLL_MPICH) {
+		first = ML_COLL_MPICH_FIRST;
+		last = ML_COLL_MPICH_LAST;
+	}
+	for (a = first; a <= last; a++) {
 		q.algorithm = a;
 		if (found && lower_bound(&q, a) >= second)
 			continue;

@@ -1,6 +1,8 @@
 /* cmd_collective.c - `mcastlat collective`: options -> ml_collective_* ->
  * rows; --schedule prints one row per message of one point, --rules
- * writes an Open MPI dynamic rules file for the swept ranks and sizes.
+ * writes an Open MPI dynamic rules file (or, with --library mpich, an
+ * MPICH JSON tuning file: cmd_collective_mpich.c) for the swept ranks
+ * and sizes.
  */
 #include <errno.h>
 #include <math.h>
@@ -8,12 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/engine/columns.h"
 #include "cli/engine/parse.h"
 #include "cli/cmd.h"
 #include "cli/engine/msg.h"
 #include "mcastlat/collective.h"
+#include "cli/commands/collective_mpich.h"
 
-/* --algorithm: Open MPI's ids 1-9 in order, then the two words. */
+/* --algorithm: Open MPI's ids 1-9 in order, MPICH's other three (its
+ * binomial is Open MPI's name), then the words. */
 static const char *const alg_names[] = {"linear",
 					"chain",
 					"pipeline",
@@ -23,17 +28,46 @@ static const char *const alg_names[] = {"linear",
 					"knomial",
 					"scatter-allgather",
 					"scatter-allgather-ring",
+					"scatter_recursive_doubling_allgather",
+					"scatter_ring_allgather",
+					"smp",
 					"ompi",
 					"best",
+					"mpich",
+					"default",
 					NULL};
-#define ALG_OMPI 9
-#define ALG_BEST 10
+#define ALG_BINOMIAL 5
+#define ALG_MPICH_SRD 9 /* then ring, smp */
+#define ALG_OMPI 12
+#define ALG_BEST 13
+#define ALG_MPICH 14
+#define ALG_DEFAULT 15
+#define ALG_CONCRETE 12 /* what "all" lists: both libraries' */
+static const char *const lib_names[] = {"openmpi", "mpich", NULL};
 static const char *const op_names[] = {"bcast", "p2p", NULL};
 static const char *const map_names[] = {"core", "socket", "node", NULL};
 static const char *const chan_names[] = {"socket", "node", "net", NULL};
+static const char *const objective_names[] = {"latency", "latency_avg", NULL};
+
+/*
+ * The default machine's error model: the larger, term by term, of its
+ * own fit's forward validation and of how far it (a fit of the THIN
+ * nodes) predicts another cluster (EPYC), by scripts/default-machine.sh;
+ * mcastlat-collective(1), DEFAULTS.
+ */
+#define DEF_ERR_RANKS	      "48"
+#define DEF_ERR_SD_SMALL      "1.37"
+#define DEF_ERR_SD_MEDIUM     "0.628"
+#define DEF_ERR_SD_LARGE      "0.487"
+#define DEF_ERR_GROWTH_SMALL  "0.0716"
+#define DEF_ERR_GROWTH_MEDIUM "0.156"
+#define DEF_ERR_GROWTH_LARGE  "0.0719"
+#define DEF_ERR_DIFF	      "0.704"
+#define DEF_ERR_DIFF_GROWTH   "0.187"
 
 enum {
 	O_OP,
+	O_LIBRARY,
 	O_ALGORITHM,
 	O_RANKS,
 	O_MSG,
@@ -56,12 +90,35 @@ enum {
 	O_EAGER,
 	O_SCHEDULE,
 	O_RULES,
-	NOPTS
+	O_AMONG,
+	O_OBJECTIVE,
+	O_LEVEL,
+	O_ERR_RANKS,
+	O_ERR_SD_SMALL,
+	O_ERR_SD_MEDIUM,
+	O_ERR_SD_LARGE,
+	O_ERR_GROWTH_SMALL,
+	O_ERR_GROWTH_MEDIUM,
+	O_ERR_GROWTH_LARGE,
+	O_ERR_DIFF,
+	O_ERR_DIFF_GROWTH,
+	O_ERR_DIFF_ALG, /* then one per Open MPI algorithm, 1-9 in order */
+	NOPTS = O_ERR_DIFF_ALG + ML_COLL_NALG
 };
 
 #define TIMEOPT(n, d, h)                                                       \
 	{                                                                      \
 		.name = n, .kind = ML_OPT_TIME, .def = d, .help = h            \
+	}
+#define ERROPT(n, d, h)                                                        \
+	{                                                                      \
+		.name = n, .kind = ML_OPT_REAL, .def = d, .min = 0,            \
+		.max = 100, .flags = ML_OPT_NOCOL, .help = h                   \
+	}
+#define ERRINT(n, d, h)                                                        \
+	{                                                                      \
+		.name = n, .kind = ML_OPT_INT, .def = d, .imin = 0,            \
+		.imax = ML_COLL_MAX_RANKS, .flags = ML_OPT_NOCOL, .help = h    \
 	}
 #define BYTEOPT(n, d, h)                                                       \
 	{                                                                      \
@@ -75,19 +132,30 @@ static const struct ml_opt opts[NOPTS] = {
 	      .def = "bcast",
 	      .choices = op_names,
 	      .help = "bcast, or p2p: half a ping-pong on --channel"},
+    [O_LIBRARY] = {.name = "library",
+		   .kind = ML_OPT_CHOICE,
+		   .def = "openmpi",
+		   .flags = ML_OPT_NOCOL,
+		   .choices = lib_names,
+		   .help = "whose algorithms: openmpi (4.1/5.0) or mpich "
+			   "(4.0.2)"},
     [O_ALGORITHM] = {.name = "algorithm",
 		     .kind = ML_OPT_CHOICE,
-		     .def = "ompi",
+		     .def = "default",
 		     .imin = 1,
 		     .imax = 9,
 		     .flags = ML_OPT_ALL | ML_OPT_INTOK,
-		     .all_count = 9,
+		     .all_count = ALG_CONCRETE,
 		     .choices = alg_names,
 		     .help =
-			 "linear, chain, pipeline, split-binary, binary, "
-			 "binomial, knomial, scatter-allgather, "
-			 "scatter-allgather-ring (or Open MPI's id 1-9), ompi "
-			 "(its fixed decision), best, or all"},
+			 "Open MPI: linear, chain, pipeline, split-binary, "
+			 "binary, binomial, knomial, scatter-allgather, "
+			 "scatter-allgather-ring (or its id 1-9), ompi (its "
+			 "fixed decision); MPICH: binomial, "
+			 "scatter_recursive_doubling_allgather, "
+			 "scatter_ring_allgather, smp, mpich (its decision); "
+			 "default (the library's decision), best, or all "
+			 "(the library's)"},
     [O_RANKS] = {.name = "ranks",
 		 .kind = ML_OPT_INT,
 		 .def = "2",
@@ -148,19 +216,19 @@ static const struct ml_opt opts[NOPTS] = {
 		   .choices = chan_names,
 		   .help = "--op p2p: same socket, other socket, other node"},
     [O_LAT_SOCKET] =
-	TIMEOPT("lat-socket", "0.227140", "latency L, same socket"),
+	TIMEOPT("lat-socket", "0.227281", "latency L, same socket"),
     [O_LAT_NODE] =
-	TIMEOPT("lat-node", "0.522956", "latency L, other socket of the node"),
-    [O_LAT_NET] = TIMEOPT("lat-net", "1.17666", "latency L, other node"),
+	TIMEOPT("lat-node", "0.522963", "latency L, other socket of the node"),
+    [O_LAT_NET] = TIMEOPT("lat-net", "1.55067", "latency L, other node"),
     [O_BYTE_SOCKET] =
-	BYTEOPT("byte-socket", "8.60688e-05", "time per byte G, same socket"),
+	BYTEOPT("byte-socket", "8.60893e-05", "time per byte G, same socket"),
     [O_BYTE_NODE] =
-	BYTEOPT("byte-node", "8.26193e-05", "time per byte G, other socket"),
+	BYTEOPT("byte-node", "8.30140e-05", "time per byte G, other socket"),
     [O_BYTE_NET] =
-	BYTEOPT("byte-net", "1.16555e-04", "time per byte G, other node"),
+	BYTEOPT("byte-net", "9.81964e-05", "time per byte G, other node"),
     [O_OVERHEAD] =
-	TIMEOPT("overhead", "0", "sender's time per message beyond b G"),
-    [O_NIC_GAP] = TIMEOPT("nic-gap", "0", "NIC's time per message beyond b G"),
+	TIMEOPT("overhead", "0.000814965", "sender's time per message beyond b G"),
+    [O_NIC_GAP] = TIMEOPT("nic-gap", "0.0694796", "NIC's time per message beyond b G"),
     [O_EAGER] = {.name = "eager",
 		 .kind = ML_OPT_INT,
 		 .def = "4096",
@@ -174,21 +242,93 @@ static const struct ml_opt opts[NOPTS] = {
     [O_RULES] = {.name = "rules",
 		 .kind = ML_OPT_TEXT,
 		 .flags = ML_OPT_FILE,
-		 .help = "with --algorithm best: write Open MPI rules to FILE"},
+		 .help = "with --algorithm best: write Open MPI rules (MPICH: "
+			 "a JSON tuning file) to FILE"},
+    [O_AMONG] = {.name = "among",
+		 .kind = ML_OPT_TEXT,
+		 .help = "best: the candidates, a list of algorithms and ompi "
+			 "(or mpich, default: the library's own decision); "
+			 "default all of the library's and its decision"},
+    [O_OBJECTIVE] = {.name = "objective",
+		     .kind = ML_OPT_CHOICE,
+		     .def = "latency",
+		     .flags = ML_OPT_NOCOL | ML_OPT_NOEMIT,
+		     .choices = objective_names,
+		     .help = "best ranks by latency (the last rank, OSU's Max) "
+			     "or latency_avg (OSU's Avg)"},
+    [O_LEVEL] = {.name = "level",
+		 .kind = ML_OPT_REAL,
+		 .def = "0.9",
+		 .min = 0.5,
+		 .max = 0.999,
+		 .flags = ML_OPT_NOCOL | ML_OPT_NOEMIT,
+		 .help = "level of the prediction intervals and of best's "
+			 "rule"},
+    [O_ERR_RANKS] = ERRINT("err-ranks", DEF_ERR_RANKS,
+			   "error model: the largest P fitted (0: none)"),
+    [O_ERR_SD_SMALL] = ERROPT("err-sd-small", DEF_ERR_SD_SMALL,
+			      "error model: rms ln error, M <= 4 KiB"),
+    [O_ERR_SD_MEDIUM] = ERROPT("err-sd-medium", DEF_ERR_SD_MEDIUM,
+			       "error model: rms ln error, M <= 64 KiB"),
+    [O_ERR_SD_LARGE] = ERROPT("err-sd-large", DEF_ERR_SD_LARGE,
+			      "error model: rms ln error, M > 64 KiB"),
+    [O_ERR_GROWTH_SMALL] =
+	ERROPT("err-growth-small", DEF_ERR_GROWTH_SMALL,
+	       "error model: its growth per doubling of P, M <= 4 KiB"),
+    [O_ERR_GROWTH_MEDIUM] =
+	ERROPT("err-growth-medium", DEF_ERR_GROWTH_MEDIUM,
+	       "error model: its growth per doubling of P, M <= 64 KiB"),
+    [O_ERR_GROWTH_LARGE] =
+	ERROPT("err-growth-large", DEF_ERR_GROWTH_LARGE,
+	       "error model: its growth per doubling of P, M > 64 KiB"),
+    [O_ERR_DIFF] = ERROPT("err-diff", DEF_ERR_DIFF,
+			  "error model: rms of two algorithms' difference"),
+    [O_ERR_DIFF_GROWTH] =
+	ERROPT("err-diff-growth", DEF_ERR_DIFF_GROWTH,
+	       "error model: the difference's growth per doubling"),
+    [O_ERR_DIFF_ALG + 0] = ERROPT("err-diff-linear", "0.519",
+				  "error model: linear against the default"),
+    [O_ERR_DIFF_ALG + 1] = ERROPT("err-diff-chain", "0.373",
+				  "error model: chain against the default"),
+    [O_ERR_DIFF_ALG + 2] = ERROPT("err-diff-pipeline", "0.659",
+				  "error model: pipeline against the default"),
+    [O_ERR_DIFF_ALG + 3] = ERROPT("err-diff-split-binary", "0",
+				  "error model: split-binary against the default"),
+    [O_ERR_DIFF_ALG + 4] = ERROPT("err-diff-binary", "0.251",
+				  "error model: binary against the default"),
+    [O_ERR_DIFF_ALG + 5] = ERROPT("err-diff-binomial", "0.476",
+				  "error model: binomial against the default"),
+    [O_ERR_DIFF_ALG + 6] = ERROPT("err-diff-knomial", "0",
+				  "error model: knomial against the default"),
+    [O_ERR_DIFF_ALG + 7] = ERROPT("err-diff-scatter-allgather", "0",
+				  "error model: scatter-allgather against the default"),
+    [O_ERR_DIFF_ALG + 8] = ERROPT("err-diff-scatter-allgather-ring", "0.789",
+				  "error model: scatter-allgather-ring against the default"),
 };
 
 static const struct ml_unused unused[] = {{"channel", "op", "bcast"},
 					  {NULL, NULL, NULL}};
 
+/* The interval columns exist when the machine has an error model. */
+static bool has_errmodel(const union ml_val *base)
+{
+	return base[O_ERR_RANKS].i > 0;
+}
+
 enum {
 	C_LATENCY,
+	C_LATENCY_LO,
+	C_LATENCY_HI,
 	C_LATENCY_AVG,
+	C_LATENCY_AVG_LO,
+	C_LATENCY_AVG_HI,
 	C_LATENCY_MIN,
 	C_MESSAGES,
 	C_SEGMENTS,
 	C_CHOSEN,
 	C_BEST,
 	C_MARGIN,
+	C_VS_OMPI,
 	NCOLS
 };
 
@@ -196,10 +336,30 @@ static const struct ml_col cols[NCOLS] = {
     [C_LATENCY] = {.name = "latency",
 		   .kind = ML_COL_TIME,
 		   .help = "the last rank leaves (OSU's Max)"},
+    [C_LATENCY_LO] = {.name = "latency_lo",
+		      .kind = ML_COL_TIME,
+		      .na = true,
+		      .visible = has_errmodel,
+		      .help = "prediction interval of latency at --level: low"},
+    [C_LATENCY_HI] = {.name = "latency_hi",
+		      .kind = ML_COL_TIME,
+		      .na = true,
+		      .visible = has_errmodel,
+		      .help = "prediction interval of latency: high"},
     [C_LATENCY_AVG] = {.name = "latency_avg",
 		       .kind = ML_COL_TIME,
 		       .na = true,
 		       .help = "mean over ranks (OSU's Avg)"},
+    [C_LATENCY_AVG_LO] = {.name = "latency_avg_lo",
+			  .kind = ML_COL_TIME,
+			  .na = true,
+			  .visible = has_errmodel,
+			  .help = "prediction interval of latency_avg: low"},
+    [C_LATENCY_AVG_HI] = {.name = "latency_avg_hi",
+			  .kind = ML_COL_TIME,
+			  .na = true,
+			  .visible = has_errmodel,
+			  .help = "prediction interval of latency_avg: high"},
     [C_LATENCY_MIN] = {.name = "latency_min",
 		       .kind = ML_COL_TIME,
 		       .na = true,
@@ -212,8 +372,8 @@ static const struct ml_col cols[NCOLS] = {
 		    .help = "segments the message was cut into"},
     [C_CHOSEN] = {.name = "chosen",
 		  .kind = ML_COL_TEXT,
-		  .help = "the algorithm run (after Open MPI's decision and "
-			  "fall-backs)"},
+		  .help = "the algorithm run (after the library's decision and "
+			  "fall-backs; MPICH: composition/algorithm)"},
     [C_BEST] = {.name = "best",
 		.kind = ML_COL_TEXT,
 		.help = "best: the fastest algorithm (else -)"},
@@ -221,23 +381,54 @@ static const struct ml_col cols[NCOLS] = {
 		  .kind = ML_COL_REAL,
 		  .na = true,
 		  .help = "best: runner-up's latency / best's"},
+    [C_VS_OMPI] = {.name = "vs_ompi",
+		   .kind = ML_COL_REAL,
+		   .na = true,
+		   .help = "best: the library's own decision's latency / the "
+			   "pick's"},
 };
 
-/* Options -> params; the algorithm word (ompi, best) into *word. */
+/* Is the --algorithm value a of --library lib? */
+static bool alg_in_library(long long a, long long lib)
+{
+	long long c = ml_choice_of(a);
+
+	if (lib == ML_COLL_MPICH)
+		return c == ALG_BINOMIAL || (c >= ALG_MPICH_SRD && c < ALG_OMPI) ||
+		       c == ALG_BEST || c == ALG_MPICH || c == ALG_DEFAULT;
+	return c < ALG_MPICH_SRD || c == ALG_OMPI || c == ALG_BEST ||
+	       c == ALG_DEFAULT;
+}
+
+/* Options -> params; the algorithm word (ompi, best) into *word.  An
+ * algorithm of the other library leaves p->algorithm outside the
+ * library's, for ml_collective_validate to reject. */
 static enum ml_status to_params(const union ml_val *v,
 				struct ml_collective_params *p, int *word)
 {
-	long long a = v[O_ALGORITHM].i;
+	long long a = v[O_ALGORITHM].i, c = ml_choice_of(a);
+	bool mpich = v[O_LIBRARY].i == 1;
 
 	ml_collective_params_init(p);
+	p->library = mpich ? ML_COLL_MPICH : ML_COLL_OPENMPI;
 	*word = -1;
-	if (ml_choice_of(a) < 0) {
+	if (!alg_in_library(a, v[O_LIBRARY].i)) {
+		p->algorithm = mpich ? ML_COLL_LINEAR : ML_COLL_MPICH_SMP;
+	} else if (c < 0) {
 		p->algorithm = (enum ml_coll_alg)a;
-	} else if (ml_choice_of(a) < ALG_OMPI) {
-		p->algorithm = (enum ml_coll_alg)(ml_choice_of(a) + 1);
+	} else if (mpich && c == ALG_BINOMIAL) {
+		p->algorithm = ML_COLL_MPICH_BINOMIAL;
+	} else if (c < ALG_MPICH_SRD) {
+		p->algorithm = (enum ml_coll_alg)(c + 1);
+	} else if (c < ALG_OMPI) {
+		p->algorithm =
+		    (enum ml_coll_alg)(ML_COLL_MPICH_SCATTER_RD_ALLGATHER +
+				       (c - ALG_MPICH_SRD));
+	} else if (c == ALG_MPICH || c == ALG_DEFAULT) {
+		p->algorithm = ML_COLL_DEFAULT;
 	} else {
-		*word = (int)ml_choice_of(a);
-		p->algorithm = ML_COLL_BINOMIAL;
+		*word = (int)c;
+		p->algorithm = mpich ? ML_COLL_MPICH_BINOMIAL : ML_COLL_BINOMIAL;
 	}
 	p->ranks = v[O_RANKS].i;
 	p->msg = v[O_MSG].i;
@@ -260,46 +451,169 @@ static enum ml_status to_params(const union ml_val *v,
 	return ML_OK;
 }
 
-/* Open MPI's fixed decision: its algorithm, unsegmented, one chain. */
-static void ompi_params(struct ml_collective_params *p)
+/* The error model of the options (fit_ranks 0: none). */
+static void to_errmodel(const union ml_val *v, struct ml_coll_errmodel *em)
 {
-	p->algorithm = ml_collective_ompi_decide(p->ranks, p->msg);
-	p->segment = 0;
-	p->fanout = 0;
+	int a;
+
+	em->fit_ranks = v[O_ERR_RANKS].i;
+	em->sd[0] = v[O_ERR_SD_SMALL].r;
+	em->sd[1] = v[O_ERR_SD_MEDIUM].r;
+	em->sd[2] = v[O_ERR_SD_LARGE].r;
+	em->growth[0] = v[O_ERR_GROWTH_SMALL].r;
+	em->growth[1] = v[O_ERR_GROWTH_MEDIUM].r;
+	em->growth[2] = v[O_ERR_GROWTH_LARGE].r;
+	em->diff_sd = v[O_ERR_DIFF].r;
+	em->diff_growth = v[O_ERR_DIFF_GROWTH].r;
+	em->diff_alg[0] = 0;
+	for (a = 1; a <= ML_COLL_NALG; a++)
+		em->diff_alg[a] = v[O_ERR_DIFF_ALG + a - 1].r;
 }
 
-/* The fastest of the nine at *p into p->algorithm and *r. */
-static enum ml_status best_of(struct ml_collective_params *p,
-			      struct ml_collective_result *r, double *margin)
+/* The ML_COLL_AMONG bits of one --among item (a name of --algorithm, an
+ * Open MPI id, or all), or 0 for a bad one.  Open MPI's binomial and
+ * MPICH's share a name: both bits. */
+static unsigned among_item(const char *s, size_t n)
 {
-	enum ml_coll_alg best;
+	char *end;
+	long id;
+	size_t c;
+
+	if (n == 3 && strncmp(s, "all", 3) == 0)
+		return ML_COLL_AMONG_ALL;
+	if (n > 0 && s[0] >= '0' && s[0] <= '9') {
+		id = strtol(s, &end, 10);
+		return (size_t)(end - s) == n && id >= 1 && id <= ML_COLL_NALG
+			   ? ML_COLL_AMONG(id)
+			   : 0;
+	}
+	for (c = 0; alg_names[c]; c++) {
+		if (!ml_same_name(alg_names[c], s, n))
+			continue;
+		if (c == ALG_BINOMIAL)
+			return ML_COLL_AMONG(ML_COLL_BINOMIAL) |
+			       ML_COLL_AMONG(ML_COLL_MPICH_BINOMIAL);
+		if (c < ALG_MPICH_SRD)
+			return ML_COLL_AMONG(c + 1);
+		if (c < ALG_OMPI)
+			return ML_COLL_AMONG(ML_COLL_MPICH_SCATTER_RD_ALLGATHER +
+					     (c - ALG_MPICH_SRD));
+		if (c == ALG_OMPI || c == ALG_MPICH || c == ALG_DEFAULT)
+			return ML_COLL_AMONG(ML_COLL_DEFAULT);
+		return 0; /* best */
+	}
+	return 0;
+}
+
+/* --among's list into *mask (every candidate when s is NULL); -1 with
+ * the bad item's offset and length when an item is not a candidate. */
+static int parse_among(const char *s, unsigned *mask, size_t *at, size_t *len)
+{
+	size_t i = 0, n;
+	unsigned bits;
+
+	*mask = s ? 0 : ML_COLL_AMONG_ALL;
+	while (s) {
+		n = strcspn(s + i, ",");
+		bits = among_item(s + i, n);
+		if (!bits) {
+			*at = i;
+			*len = n;
+			return -1;
+		}
+		*mask |= bits;
+		if (s[i + n] == '\0')
+			break;
+		i += n + 1;
+	}
+	return 0;
+}
+
+/* The nodes the ranks are spread over (the allocation). */
+static long long nodes_of(const struct ml_collective_params *p)
+{
+	return p->nodes > 0 ? p->nodes : (p->ranks + p->ppn - 1) / p->ppn;
+}
+
+/* A point as run.  best: p.algorithm is the pick, ML_COLL_DEFAULT for
+ * the library's own decision. */
+struct outcome {
+	struct ml_collective_params p;
+	struct ml_collective_result r;
+	double margin, vs_ompi;
+};
+
+/* best at the point: the pick among --among, do no harm by the error
+ * model (ml_collective_best_among). */
+static enum ml_status best_of(const union ml_val *v, struct outcome *o,
+			      struct ml_diag *d)
+{
+	struct ml_coll_errmodel em;
+	struct ml_coll_pick pick;
+	unsigned among;
+	size_t at, len;
 	enum ml_status st;
 
-	st = ml_collective_best(p, &best, r, margin);
-	if (st == ML_OK)
-		p->algorithm = best;
-	return st;
+	if (parse_among(v[O_AMONG].s, &among, &at, &len))
+		return ml_diag_set(d, "among", "not a candidate");
+	to_errmodel(v, &em);
+	st = ml_collective_best_among(&o->p, among,
+				      v[O_OBJECTIVE].i ? ML_COLL_BY_AVG
+						       : ML_COLL_BY_LATENCY,
+				      &em, v[O_LEVEL].r, &pick);
+	if (st == ML_EINVAL)
+		return ml_diag_set(d, "among",
+				   "no candidate of the library can run here");
+	if (st != ML_OK)
+		return st;
+	o->p.algorithm = pick.alg;
+	o->r = pick.r;
+	o->margin = pick.margin;
+	o->vs_ompi = pick.vs_default;
+	return ML_OK;
 }
 
-/* Resolve the point into the params actually run (ompi, best). */
-static enum ml_status resolve(const union ml_val *v,
-			      struct ml_collective_params *p,
-			      struct ml_collective_result *r, double *margin,
+/* Resolve the point into the params actually run (default, best). */
+static enum ml_status resolve(const union ml_val *v, struct outcome *o,
 			      struct ml_diag *d)
 {
 	int word;
 	enum ml_status st;
 
-	to_params(v, p, &word);
-	*margin = NAN;
-	st = ml_collective_validate(p, d);
+	to_params(v, &o->p, &word);
+	o->margin = NAN;
+	o->vs_ompi = NAN;
+	st = ml_collective_validate(&o->p, d);
 	if (st != ML_OK)
 		return st;
 	if (word == ALG_OMPI)
-		ompi_params(p);
+		o->p.algorithm = ML_COLL_DEFAULT;
 	if (word == ALG_BEST)
-		return best_of(p, r, margin);
-	return ml_collective_eval(p, r);
+		return best_of(v, o, d);
+	return ml_collective_eval(&o->p, &o->r);
+}
+
+/* best's pick at v, for MPICH's tuning file (collective_mpich.c):
+ * ML_EINVAL without a message unless the algorithm is best. */
+static enum ml_status resolve_best(const union ml_val *v, enum ml_coll_alg *alg,
+				   struct ml_diag *d)
+{
+	struct outcome o;
+	enum ml_status st;
+
+	if (ml_choice_of(v[O_ALGORITHM].i) != ALG_BEST || v[O_OP].i != 0)
+		return ML_EINVAL;
+	st = resolve(v, &o, d);
+	if (st != ML_OK)
+		return st;
+	/* MPICH's own decision in a tuning file read with the device
+	 * collectives off: the MPIR algorithm it picks on the whole
+	 * communicator (mcastlat-collective(1), MPICH's tuning file). */
+	*alg = o.p.algorithm == ML_COLL_DEFAULT
+		   ? ml_collective_mpich_mpir(o.p.ranks, o.p.msg,
+					      o.p.ranks > nodes_of(&o.p))
+		   : o.p.algorithm;
+	return ML_OK;
 }
 
 /* --op p2p checks the machine as a broadcast would (the ranks' options
@@ -307,10 +621,59 @@ static enum ml_status resolve(const union ml_val *v,
 static enum ml_status check(const struct ml_point *pt, struct ml_diag *d)
 {
 	struct ml_collective_params p;
+	long long a = pt->v[O_ALGORITHM].i, lib = pt->v[O_LIBRARY].i;
 	int word;
 
+	if (pt->v[O_OP].i == 0 && !alg_in_library(a, lib)) {
+		if (ml_choice_of(a) < 0)
+			return ml_diag_set(d, "algorithm",
+					   "ids are Open MPI's: give MPICH's "
+					   "algorithms by name");
+		return ml_diag_set(d, "algorithm",
+				   "'%s' is not %s's: see --library",
+				   alg_names[ml_choice_of(a)],
+				   lib == 1 ? "MPICH" : "Open MPI");
+	}
 	to_params(pt->v, &p, &word);
 	return ml_collective_validate(&p, d);
+}
+
+/* A sweep's point whose algorithm is the other library's has no row
+ * ("all" lists both libraries' algorithms). */
+static bool skip(const union ml_val *v)
+{
+	return v[O_OP].i == 0 &&
+	       !alg_in_library(v[O_ALGORITHM].i, v[O_LIBRARY].i);
+}
+
+/* What ran, for the column chosen: the algorithm, or with MPICH's
+ * decision composition/algorithm ("beta/binomial"), the algorithms of
+ * the node roots and of the nodes joined by '+' when they differ. */
+static const char *chosen_text(const struct ml_collective_result *r,
+			       char *buf, size_t len)
+{
+	enum ml_coll_alg part[3] = {r->ran_roots, r->ran_node_first,
+				    r->ran_node_last};
+	size_t n = 0;
+	int i, k, dup;
+
+	if (r->composition == ML_COLL_COMP_NONE)
+		return ml_collective_alg_name(r->ran);
+	n = (size_t)snprintf(buf, len, "%s/",
+			     ml_collective_composition_name(r->composition));
+	if (r->ran != ML_COLL_DEFAULT) {
+		snprintf(buf + n, len - n, "%s", ml_collective_alg_name(r->ran));
+		return buf;
+	}
+	for (i = 0, k = 0; i < 3 && n < len; i++) {
+		for (dup = 0; dup < i && part[dup] != part[i]; dup++)
+			;
+		if (part[i] == ML_COLL_DEFAULT || dup < i)
+			continue;
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", k++ ? "+" : "",
+				      ml_collective_alg_name(part[i]));
+	}
+	return buf;
 }
 
 static enum ml_status eval_p2p(const union ml_val *v, union ml_val *out)
@@ -333,30 +696,60 @@ static enum ml_status eval_p2p(const union ml_val *v, union ml_val *out)
 	out[C_CHOSEN].s = "p2p";
 	out[C_BEST].s = "-";
 	out[C_MARGIN].r = NAN;
+	out[C_VS_OMPI].r = NAN;
+	out[C_LATENCY_LO].r = NAN;
+	out[C_LATENCY_HI].r = NAN;
+	out[C_LATENCY_AVG_LO].r = NAN;
+	out[C_LATENCY_AVG_HI].r = NAN;
 	return ML_OK;
+}
+
+/* The interval columns of a result at the point (NaN without an error
+ * model). */
+static void intervals(const union ml_val *v, const struct outcome *o,
+		      union ml_val *out)
+{
+	struct ml_coll_errmodel em;
+
+	to_errmodel(v, &em);
+	ml_collective_interval(&em, o->p.ranks, o->p.msg, v[O_LEVEL].r,
+			       o->r.latency, &out[C_LATENCY_LO].r,
+			       &out[C_LATENCY_HI].r);
+	ml_collective_interval(&em, o->p.ranks, o->p.msg, v[O_LEVEL].r,
+			       o->r.latency_avg, &out[C_LATENCY_AVG_LO].r,
+			       &out[C_LATENCY_AVG_HI].r);
+}
+
+/* The name best's column gives a pick: the library's decision by its
+ * --algorithm word. */
+static const char *pick_name(const struct ml_collective_params *p)
+{
+	if (p->algorithm == ML_COLL_DEFAULT)
+		return p->library == ML_COLL_MPICH ? "mpich" : "ompi";
+	return ml_collective_alg_name(p->algorithm);
 }
 
 static enum ml_status eval(const struct ml_point *pt, union ml_val *out)
 {
-	struct ml_collective_params p;
-	struct ml_collective_result r;
-	double margin;
+	struct outcome o;
 	bool best = ml_choice_of(pt->v[O_ALGORITHM].i) == ALG_BEST;
 	enum ml_status st;
 
 	if (pt->v[O_OP].i == 1)
 		return eval_p2p(pt->v, out);
-	st = resolve(pt->v, &p, &r, &margin, NULL);
+	st = resolve(pt->v, &o, NULL);
 	if (st != ML_OK)
 		return st;
-	out[C_LATENCY].r = r.latency;
-	out[C_LATENCY_AVG].r = r.latency_avg;
-	out[C_LATENCY_MIN].r = r.latency_min;
-	out[C_MESSAGES].i = r.messages;
-	out[C_SEGMENTS].i = r.segments;
-	out[C_CHOSEN].s = ml_collective_alg_name(r.ran);
-	out[C_BEST].s = best ? ml_collective_alg_name(p.algorithm) : "-";
-	out[C_MARGIN].r = margin;
+	out[C_LATENCY].r = o.r.latency;
+	out[C_LATENCY_AVG].r = o.r.latency_avg;
+	out[C_LATENCY_MIN].r = o.r.latency_min;
+	intervals(pt->v, &o, out);
+	out[C_MESSAGES].i = o.r.messages;
+	out[C_SEGMENTS].i = o.r.segments;
+	out[C_CHOSEN].s = chosen_text(&o.r, pt->text, ML_TEXT_MAX);
+	out[C_BEST].s = best ? pick_name(&o.p) : "-";
+	out[C_MARGIN].r = o.margin;
+	out[C_VS_OMPI].r = o.vs_ompi;
 	return ML_OK;
 }
 
@@ -390,11 +783,10 @@ static int run_schedule(const struct ml_command *cmd, struct ml_ctx *ctx,
 			const char *format, const struct ml_vlist *const *vl,
 			const union ml_val *base)
 {
-	struct ml_collective_params p;
-	struct ml_collective_result r;
+	struct outcome o;
 	struct ml_diag d = {NULL, ""};
-	struct sched_out o = {ctx->out, 0};
-	double margin;
+	struct sched_out so = {ctx->out, 0};
+	char chosen[ML_TEXT_MAX];
 	size_t i;
 
 	for (i = 0; i < cmd->nopts; i++)
@@ -405,54 +797,28 @@ static int run_schedule(const struct ml_command *cmd, struct ml_ctx *ctx,
 	if (base[O_OP].i == 1)
 		return ml_usage_err(ctx, cmd->name, "schedule",
 				    "needs --op bcast");
-	if (resolve(base, &p, &r, &margin, &d) != ML_OK)
+	if (resolve(base, &o, &d) != ML_OK)
 		return ml_usage_err(ctx, cmd->name, d.param ? d.param : "msg",
 				    d.msg[0] ? d.msg : "cannot be evaluated");
-	o.csv = format && strcmp(format, "table") != 0;
-	fprintf(o.f,
+	so.csv = format && strcmp(format, "table") != 0;
+	fprintf(so.f,
 		"# algorithm=%s ranks=%lld msg=%lld latency=%.17g "
 		"messages=%lld\n",
-		ml_collective_alg_name(r.ran), p.ranks, p.msg, r.latency,
-		r.messages);
-	if (o.csv)
-		fprintf(o.f, "src,dst,segment,bytes,channel,posted,start,"
+		chosen_text(&o.r, chosen, sizeof chosen), o.p.ranks, o.p.msg,
+		o.r.latency, o.r.messages);
+	if (so.csv)
+		fprintf(so.f, "src,dst,segment,bytes,channel,posted,start,"
 			     "arrival\n");
 	else
-		fprintf(o.f, "%8s %8s %8s %10s %7s %12s %12s %12s\n", "src",
+		fprintf(so.f, "%8s %8s %8s %10s %7s %12s %12s %12s\n", "src",
 			"dst", "segment", "bytes", "channel", "posted[us]",
 			"start[us]", "arrival[us]");
-	if (ml_collective_schedule(&p, print_msg, &o, &r) != ML_OK ||
-	    fflush(o.f) != 0 || ferror(o.f)) {
+	if (ml_collective_schedule(&o.p, print_msg, &so, &o.r) != ML_OK ||
+	    fflush(so.f) != 0 || ferror(so.f)) {
 		ml_err(ctx, "collective: --schedule: write failed");
 		return ML_EXIT_ROWS;
 	}
 	return ML_EXIT_OK;
-}
-
-static int cmp_ll(const void *x, const void *y)
-{
-	long long a = *(const long long *)x, b = *(const long long *)y;
-
-	return (a > b) - (a < b);
-}
-
-/* The values of a list, sorted, without repeats; NULL when out of
- * memory.  *n receives their number. */
-static long long *sorted_values(const struct ml_vlist *vl, size_t *n)
-{
-	long long *x = malloc((size_t)vl->count * sizeof *x);
-	size_t i, k = 0;
-
-	if (!x)
-		return NULL;
-	for (i = 0; i < vl->count; i++)
-		x[i] = ml_vlist_at(vl, i).i;
-	qsort(x, (size_t)vl->count, sizeof *x, cmp_ll);
-	for (i = 0; i < vl->count; i++)
-		if (k == 0 || x[i] != x[k - 1])
-			x[k++] = x[i];
-	*n = k;
-	return x;
 }
 
 /* One message-size rule: "msgsize alg topo segsize". */
@@ -464,23 +830,23 @@ struct rule {
 static int rules_for(union ml_val *v, const long long *msgs, size_t nm,
 		     struct rule *out, struct ml_diag *d)
 {
-	struct ml_collective_params p;
-	struct ml_collective_result r;
-	double margin;
+	struct outcome o;
 	size_t i, k = 0;
 	struct rule x;
 
 	for (i = 0; i < nm; i++) {
 		v[O_MSG].i = msgs[i];
-		if (resolve(v, &p, &r, &margin, d) != ML_OK)
+		if (resolve(v, &o, d) != ML_OK)
 			return -1;
 		x.msg = k == 0 ? 0 : msgs[i];
-		x.alg = p.algorithm;
-		x.topo = p.algorithm == ML_COLL_CHAIN ? p.fanout : 0;
-		x.seg = (p.algorithm == ML_COLL_LINEAR ||
-			 p.algorithm >= ML_COLL_SCATTER_ALLGATHER)
+		/* Algorithm 0: Open MPI's own fixed decision (its
+		 * coll_tuned_decision_dynamic.c falls through to it). */
+		x.alg = o.p.algorithm;
+		x.topo = x.alg == ML_COLL_CHAIN ? o.p.fanout : 0;
+		x.seg = (x.alg == ML_COLL_DEFAULT || x.alg == ML_COLL_LINEAR ||
+			 x.alg >= ML_COLL_SCATTER_ALLGATHER)
 			    ? 0
-			    : p.segment;
+			    : o.p.segment;
 		if (k > 0 && out[k - 1].alg == x.alg &&
 		    out[k - 1].topo == x.topo && out[k - 1].seg == x.seg)
 			continue;
@@ -489,13 +855,29 @@ static int rules_for(union ml_val *v, const long long *msgs, size_t nm,
 	return (int)k;
 }
 
+/* Does the machine carry an error model of its own (a fit's)?  Not
+ * when every err- option is at the default machine's value. */
+static bool machine_fitted(const union ml_val *base)
+{
+	size_t i;
+
+	for (i = O_ERR_RANKS; i < NOPTS; i++) {
+		const char *d = opts[i].def;
+
+		if (opts[i].kind == ML_OPT_INT ? base[i].i != strtoll(d, NULL, 10)
+					       : base[i].r != strtod(d, NULL))
+			return true;
+	}
+	return false;
+}
+
 static int write_rules(const struct ml_command *cmd, struct ml_ctx *ctx,
 		       const struct ml_vlist *const *vl,
 		       const union ml_val *base)
 {
 	size_t np, nm, i, j, n = cmd->nopts;
-	long long *ps = sorted_values(vl[O_RANKS], &np);
-	long long *ms = sorted_values(vl[O_MSG], &nm);
+	long long *ps = ml_coll_sorted_values(vl[O_RANKS], &np);
+	long long *ms = ml_coll_sorted_values(vl[O_MSG], &nm);
 	struct rule *rs = malloc((nm + 1) * sizeof *rs);
 	union ml_val *v = malloc(n * sizeof *v);
 	struct ml_diag d = {NULL, ""};
@@ -533,7 +915,11 @@ static int write_rules(const struct ml_command *cmd, struct ml_ctx *ctx,
 		   "# Format of 4.1.0-4.1.7 and 5.0.0-5.0.6 (read by later "
 		   "releases too); see mcastlat-collective(1).\n"
 		   "# Use: mpirun --mca coll_tuned_use_dynamic_rules 1 "
-		   "--mca coll_tuned_dynamic_rules_filename FILE\n");
+		   "--mca coll_tuned_dynamic_rules_filename FILE\n"
+		   "# Algorithm 0: Open MPI's own fixed decision.\n");
+	if (!machine_fitted(base))
+		fprintf(f, "# Not fitted: the default machine of mcastlat "
+			   "collective(1), not yours.\n");
 	fprintf(f,
 		"1 # collectives\n7 # MPI_Bcast\n%zu # communicator "
 		"sizes\n",
@@ -550,8 +936,10 @@ static int write_rules(const struct ml_command *cmd, struct ml_ctx *ctx,
 		for (j = 0; j < (size_t)k; j++)
 			fprintf(f, "%lld %lld %lld %lld # %s\n", rs[j].msg,
 				rs[j].alg, rs[j].topo, rs[j].seg,
-				ml_collective_alg_name(
-				    (enum ml_coll_alg)rs[j].alg));
+				rs[j].alg == ML_COLL_DEFAULT
+				    ? "ompi: Open MPI's fixed decision"
+				    : ml_collective_alg_name(
+					  (enum ml_coll_alg)rs[j].alg));
 	}
 	if (fclose(f) != 0) {
 		f = NULL;
@@ -582,10 +970,24 @@ static int takeover(const struct ml_command *cmd,
 		    const struct ml_vlist *const *vl, const union ml_val *base,
 		    const char *format, struct ml_ctx *ctx)
 {
+	int rc;
+
 	if (base[O_SCHEDULE].i)
 		return run_schedule(cmd, ctx, format, vl, base);
-	if (base[O_RULES].s)
-		return write_rules(cmd, ctx, vl, base) ? ML_EXIT_USAGE : -1;
+	if (base[O_RULES].s) {
+		rc = base[O_LIBRARY].i == 1
+			 ? ml_collective_mpich_rules(cmd, ctx, vl, base, O_RANKS,
+						     O_MSG, O_RULES, resolve_best)
+			 : write_rules(cmd, ctx, vl, base);
+		if (rc)
+			return ML_EXIT_USAGE;
+		if (!machine_fitted(base))
+			ml_warn(ctx, "collective: --rules: the machine was not "
+				     "fitted (the default machine): its picks "
+				     "keep the library's default unless "
+				     "clearly faster; fit yours first (mcastlat "
+				     "fit collective)");
+	}
 	return -1;
 }
 
@@ -610,7 +1012,7 @@ static enum ml_status fit_params(const union ml_val *v, void *params,
 				   "best is a prediction, not a measured "
 				   "algorithm");
 	if (word == ALG_OMPI)
-		ompi_params(&pt->p);
+		pt->p.algorithm = ML_COLL_DEFAULT;
 	return ml_collective_validate(&pt->p, d);
 }
 
@@ -621,9 +1023,84 @@ static void fit_measure(void *params, bool mean)
 	pt->avg = mean && !pt->p2p;
 }
 
+/* The fitted machine's error model by forward validation (SPEC 10.5). */
+static int fit_errmodel(const struct ml_fit_data *data,
+			const char *const *freeset, size_t nfree,
+			const struct ml_fit_options *o,
+			const struct ml_fit_result *res,
+			struct ml_fit_errout *out)
+{
+	static const char *const names[] = {
+	    "err-ranks",	"err-sd-small",	     "err-sd-medium",
+	    "err-sd-large",	"err-growth-small",  "err-growth-medium",
+	    "err-growth-large", "err-diff",	     "err-diff-growth",
+	    "err-diff-linear", "err-diff-chain", "err-diff-pipeline",
+	    "err-diff-split-binary", "err-diff-binary", "err-diff-binomial",
+	    "err-diff-knomial", "err-diff-scatter-allgather",
+	    "err-diff-scatter-allgather-ring"};
+	struct ml_coll_errmodel em;
+	struct ml_coll_errfit info;
+	struct ml_diag d = {NULL, ""};
+	enum ml_status st;
+	size_t j, n;
+
+	st = ml_fit_collective_errmodel(data, freeset, nfree, o, res, &em,
+					&info, &d);
+	if (st == ML_ENOMEM)
+		return -1;
+	out->fwd_rms = info.fwd_rms;
+	out->nset = sizeof names / sizeof names[0];
+	for (j = 0; j < out->nset; j++)
+		out->names[j] = names[j];
+	out->vals[0] = (double)em.fit_ranks;
+	for (j = 0; j < ML_COLL_NCLASS; j++) {
+		out->vals[1 + j] = em.sd[j];
+		out->vals[4 + j] = em.growth[j];
+	}
+	out->vals[7] = em.diff_sd;
+	out->vals[8] = em.diff_growth;
+	for (j = 1; j <= ML_COLL_NALG; j++)
+		out->vals[8 + j] = em.diff_alg[j];
+	if (st != ML_OK) {
+		snprintf(out->note, sizeof out->note,
+			 "# error model: none (%s)\n", d.msg);
+		return 0;
+	}
+	n = (size_t)snprintf(out->note, sizeof out->note,
+			     "# error model: forward validation, fitted P <= "
+			     "%lld;",
+			     em.fit_ranks);
+	for (j = 0; j < info.ncuts && n < sizeof out->note; j++)
+		n += (size_t)snprintf(out->note + n, sizeof out->note - n,
+				      " fit P <= %lld judged %zu%s%s", info.cut[j],
+				      info.judged[j],
+				      info.status[j] == ML_OK ? "" : " (failed)",
+				      j + 1 < info.ncuts ? "," : ";");
+	if (n < sizeof out->note && info.ncuts == 0)
+		n += (size_t)snprintf(out->note + n, sizeof out->note - n,
+				      " no cut (fewer than 3 P): growth "
+				      "taken equal to sd;");
+	if (n < sizeof out->note)
+		n += (size_t)snprintf(
+		    out->note + n, sizeof out->note - n,
+		    " forward rms of ln(measured/predicted) %.3g over %zu "
+		    "points; sd %.3g %.3g %.3g, growth per doubling %.3g %.3g "
+		    "%.3g (M <= 4 KiB, <= 64 KiB, larger); an algorithm "
+		    "against the default %.3g (pooled; each one's own on "
+		    "err-diff-ALG), growth %.3g, over %zu pairs\n",
+		    info.fwd_rms, info.nfwd, em.sd[0], em.sd[1], em.sd[2],
+		    em.growth[0], em.growth[1], em.growth[2], em.diff_sd,
+		    em.diff_growth, info.npairs);
+	return 0;
+}
+
+/* The off-by-default mechanisms of SPEC 10.2 that --free auto may free:
+ * kept by forward validation (fit_cmd.c, choose_mechanisms). */
+static const char *const fit_mechanisms[] = {"overhead", "nic-gap", NULL};
+
 static const char *const fit_inputs[] = {
-    "op",  "algorithm", "ranks", "msg",	   "segment", "fanout", "radix",
-    "ppn", "sockets",	"nodes", "map-by", "channel", NULL};
+    "op",     "library", "algorithm", "ranks",	"msg",	  "segment", "fanout",
+    "radix",  "ppn",     "sockets",   "nodes",	"map-by", "channel", NULL};
 
 /* A broadcast row must say how many ranks, a ping-pong which channel. */
 static const char *fit_needs(const union ml_val *v, const bool *stated)
@@ -648,9 +1125,11 @@ static const struct ml_status_doc statuses[] = {
 
 const struct ml_command ml_cmd_collective = {
     .name = "collective",
-    .summary = "Open MPI's broadcast algorithms on a node hierarchy "
+    .summary = "Open MPI's and MPICH's broadcast algorithms on a node "
+	       "hierarchy "
 	       "(ranks per node, sockets, NIC)",
-    .source = "Open MPI 4.1/5.0 coll/base and coll/tuned; SPEC 10",
+    .source = "Open MPI 4.1/5.0 coll/base and coll/tuned, MPICH 4.0.2; "
+	      "SPEC 10, 11",
     .time_unit = "us",
     .opts = opts,
     .nopts = NOPTS,
@@ -662,10 +1141,13 @@ const struct ml_command ml_cmd_collective = {
     .statuses = statuses,
     .takeover = takeover,
     .takeover_flag = "schedule",
+    .skip = skip,
     .fit_model = &ml_fit_collective,
     .fit_params = fit_params,
     .fit_inputs = fit_inputs,
     .fit_needs = fit_needs,
     .fit_collective = fit_collective,
     .fit_measure = fit_measure,
+    .fit_errmodel = fit_errmodel,
+    .fit_mechanisms = fit_mechanisms,
 };

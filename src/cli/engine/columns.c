@@ -43,6 +43,8 @@ static bool res_visible(const struct ml_command *cmd, const union ml_val *base,
 		return false;
 	if (c->only_without && flag_set(cmd, base, c->only_without))
 		return false;
+	if (c->visible && !c->visible(base))
+		return false;
 	return true;
 }
 

@@ -234,6 +234,16 @@ static int parse_time(struct pctx *c, const char *tok, double *out)
 	return 0;
 }
 
+/* A choice's name as typed: '-' and '_' are the same letter (MPICH's
+ * algorithms are written with '_', mcastlat's words with '-'). */
+static int same_choice(const char *tok, const char *name)
+{
+	for (; *tok && *name; tok++, name++)
+		if (*tok != *name && !(strchr("-_", *tok) && strchr("-_", *name)))
+			return 0;
+	return *tok == *name;
+}
+
 static int parse_choice(struct pctx *c, const char *tok, long long *out)
 {
 	const struct ml_opt *o = c->opt;
@@ -241,7 +251,7 @@ static int parse_choice(struct pctx *c, const char *tok, long long *out)
 	size_t i;
 
 	for (i = 0; o->choices[i]; i++)
-		if (strcmp(tok, o->choices[i]) == 0) {
+		if (same_choice(tok, o->choices[i])) {
 			*out = (o->flags & ML_OPT_INTOK) ? -(long long)i - 1
 							 : (long long)i;
 			return 0;

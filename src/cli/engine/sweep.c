@@ -177,6 +177,8 @@ static void eval_row(const struct run *r, struct worker *w, struct ml_buf *b,
 	bool kept;
 	size_t j;
 
+	if (cmd->skip && cmd->skip(w->v))
+		return; /* no row; the inputs stay dirty for the next one */
 	if (cmd->slow && r->prog && r->prog->on) {
 		pt.progress = point_progress;
 		pt.progress_arg = r->prog;

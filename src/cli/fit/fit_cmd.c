@@ -103,6 +103,38 @@ static void copy_base(const struct fit_args *a, size_t combo,
 	}
 }
 
+/* ", forward rms X %" of a fit with an error model, else "". */
+static const char *fwd_text(const struct fit_outcome *o, char *buf,
+			    size_t len)
+{
+	if (!o->has_err || !isfinite(o->err.fwd_rms))
+		return "";
+	snprintf(buf, len, ", forward rms %.3g %%", 100 * o->err.fwd_rms);
+	return buf;
+}
+
+/* The error model's options into base (--emit, # predict:), its # line
+ * into extra. */
+static void set_err(const struct fit_args *a, const struct ml_fit_errout *e,
+		    union ml_val *base, char *extra, size_t len)
+{
+	size_t j, i, n = strlen(extra);
+
+	for (j = 0; j < e->nset; j++) {
+		const struct ml_opt *o;
+
+		i = ml_fit_find_opt(a->cmd, e->names[j], strlen(e->names[j]));
+		if (i >= a->cmd->nopts)
+			continue;
+		o = &a->cmd->opts[i];
+		if (o->kind == ML_OPT_INT)
+			base[i].i = (long long)e->vals[j];
+		else
+			base[i].r = e->vals[j];
+	}
+	snprintf(extra + n, len - n, "%s", e->note);
+}
+
 /* The given options that a fit must not free or change. */
 static size_t given_names(const struct fit_args *a, const char **names)
 {
@@ -113,6 +145,148 @@ static size_t given_names(const struct fit_args *a, const char **names)
 		if (a->given[i] && (f = fittable(a->cmd, a->cmd->opts[i].name)))
 			names[n++] = f;
 	return n;
+}
+
+/* Is free parameter name one of the command's mechanisms? */
+static bool is_mechanism(const struct ml_command *cmd, const char *name)
+{
+	size_t i;
+
+	for (i = 0; cmd->fit_mechanisms[i]; i++)
+		if (strcmp(cmd->fit_mechanisms[i], name) == 0)
+			return true;
+	return false;
+}
+
+/* One variant of the free set: out's less the mechanisms of bits in
+ * drop (bit j: out->freeset[mech[j]]), those held at 0 in a copy of the
+ * points.  *v receives its fit and error model; ML_OK or the fit's
+ * status. */
+static enum ml_status fit_variant(const struct fit_args *a,
+				  const struct ml_fit_data *data,
+				  const struct ml_fit_options *o,
+				  const struct fit_outcome *out,
+				  const size_t *mech, unsigned drop,
+				  void **pts, struct fit_outcome *v)
+{
+	const struct ml_fit_model *m = a->cmd->fit_model;
+	size_t size = ml_fit_params_size(m), i, j, n = 0;
+	struct ml_fit_data sub = *data;
+	enum ml_status st;
+
+	*v = *out;
+	memset(&v->res, 0, sizeof v->res);
+	*pts = malloc(data->n * size + 1);
+	if (!*pts)
+		return ML_ENOMEM;
+	memcpy(*pts, data->points, data->n * size);
+	for (j = 0; j < out->nfree; j++) {
+		for (i = 0; i < 32 && !((drop >> i & 1u) && mech[i] == j); i++)
+			;
+		if (i == 32) {
+			v->freeset[n++] = out->freeset[j];
+			continue;
+		}
+		for (i = 0; i < data->n; i++)
+			ml_fit_set(m, (char *)*pts + i * size, out->freeset[j],
+				   0);
+	}
+	v->nfree = n;
+	sub.points = *pts;
+	st = ml_fit(m, &sub, v->freeset, v->nfree, o, &v->res, &v->d);
+	if (st == ML_OK && a->cmd->fit_errmodel(&sub, v->freeset, v->nfree, o,
+						&v->res, &v->err)) {
+		ml_fit_result_free(&v->res);
+		st = ML_ENOMEM;
+	}
+	return st;
+}
+
+/*
+ * --free auto with an error model: each mechanism of the free set is
+ * kept only where the forward validation predicts better with it
+ * (SPEC 10.5: chosen for prediction, not for fit).  Every subset of the
+ * mechanisms is tried; the lowest forward rms wins (ties to fewer).
+ * The winner replaces *out; its dropped mechanisms join out->zeroed
+ * (held at 0 in the points and in --emit).  A # mechanisms line says
+ * what each variant predicted.
+ */
+static void choose_mechanisms(const struct fit_args *a, struct fit_points *p,
+			      const struct ml_fit_data *data,
+			      const struct ml_fit_options *o,
+			      struct fit_outcome *out)
+{
+	size_t mech[8], nm = 0, j, i, len;
+	unsigned drop, best = 0, nvar;
+	double best_rms = out->err.fwd_rms;
+	char line[512];
+	void *best_pts = NULL;
+	struct fit_outcome v, win;
+
+	for (j = 0; j < out->nfree && nm < 8; j++)
+		if (is_mechanism(a->cmd, out->freeset[j]))
+			mech[nm++] = j;
+	if (nm == 0)
+		return;
+	nvar = 1u << nm;
+	len = (size_t)snprintf(line, sizeof line,
+			       "# mechanisms: forward rms %.3g with all",
+			       out->err.fwd_rms);
+	for (drop = 1; drop < nvar; drop++) {
+		void *pts = NULL;
+		enum ml_status st = fit_variant(a, data, o, out, mech, drop,
+						&pts, &v);
+
+		if (len < sizeof line) {
+			len += (size_t)snprintf(line + len, sizeof line - len,
+						"; without");
+			for (j = 0; j < nm && len < sizeof line; j++)
+				if (drop >> j & 1u)
+					len += (size_t)snprintf(
+					    line + len, sizeof line - len, " %s",
+					    out->freeset[mech[j]]);
+			if (len < sizeof line)
+				len += (size_t)snprintf(
+				    line + len, sizeof line - len, " %.3g",
+				    st == ML_OK ? v.err.fwd_rms : NAN);
+		}
+		if (st == ML_OK && isfinite(v.err.fwd_rms) &&
+		    v.err.fwd_rms <= best_rms) {
+			if (best)
+				ml_fit_result_free(&win.res);
+			free(best_pts);
+			best = drop;
+			best_rms = v.err.fwd_rms;
+			win = v;
+			best_pts = pts;
+		} else {
+			if (st == ML_OK)
+				ml_fit_result_free(&v.res);
+			free(pts);
+		}
+	}
+	if (best) {
+		size_t size = ml_fit_params_size(a->cmd->fit_model);
+
+		for (j = 0; j < nm; j++) {
+			size_t k;
+
+			if (!(best >> j & 1u))
+				continue;
+			win.zeroed[win.nzeroed++] = out->freeset[mech[j]];
+			k = ml_fit_find_opt(a->cmd, out->freeset[mech[j]],
+					    strlen(out->freeset[mech[j]]));
+			for (i = 0; i < p->n && k < a->cmd->nopts; i++)
+				p->v[i * a->cmd->nopts + k].r = 0;
+		}
+		memcpy(p->params, best_pts, p->n * size);
+		ml_fit_result_free(&out->res);
+		*out = win;
+	}
+	free(best_pts);
+	len = strlen(out->err.note);
+	snprintf(out->err.note + len, sizeof out->err.note - len, "%s%s\n",
+		 line, best ? " (kept: the lowest)" : " (kept: all)");
 }
 
 static void run_fit(const struct fit_args *a, struct fit_points *p,
@@ -149,6 +323,31 @@ static void run_fit(const struct fit_args *a, struct fit_points *p,
 	}
 	out->st = ml_fit(a->cmd->fit_model, &data, out->freeset, out->nfree,
 			 &o, &out->res, &out->d);
+	if (out->st == ML_OK && a->cmd->fit_errmodel) {
+		out->has_err = true;
+		if (a->cmd->fit_errmodel(&data, out->freeset, out->nfree, &o,
+					 &out->res, &out->err)) {
+			ml_fit_result_free(&out->res);
+			out->st = ML_ENOMEM;
+		}
+	}
+	if (out->st == ML_OK && out->automatic && out->has_err &&
+	    a->cmd->fit_mechanisms && isfinite(out->err.fwd_rms))
+		choose_mechanisms(a, p, &data, &o, out);
+}
+
+/* Is fit c better than fit b?  By the error of forward validation where
+ * both have one (predictions, not fit: SPEC 10.5), else by AIC. */
+static bool better(const struct fit_outcome *c, const struct fit_outcome *b)
+{
+	if (c->st != ML_OK)
+		return false;
+	if (b->st != ML_OK)
+		return true;
+	if (c->has_err && b->has_err && isfinite(c->err.fwd_rms) &&
+	    isfinite(b->err.fwd_rms))
+		return c->err.fwd_rms < b->err.fwd_rms;
+	return ml_fit_aic(&c->res) < ml_fit_aic(&b->res);
 }
 
 /* The Akaike weight of value c among the values of a discrete option
@@ -322,10 +521,7 @@ static int fit_all(struct ml_ctx *ctx, struct fit_args *a,
 			continue;
 		}
 		run_fit(a, &pts, &outs[c]);
-		if (c == 0 || (outs[c].st == ML_OK &&
-			       (outs[best].st != ML_OK ||
-				ml_fit_aic(&outs[c].res) <
-				    ml_fit_aic(&outs[best].res)))) {
+		if (c == 0 || better(&outs[c], &outs[best])) {
 			best = c;
 			ml_fit_points_free(&bestpts);
 			bestpts = pts;
@@ -338,7 +534,7 @@ static int fit_all(struct ml_ctx *ctx, struct fit_args *a,
 	if (rc == 0 && nc > 1) {
 		/* The other values, on # lines. */
 		for (c = 0; c < nc; c++) {
-			char desc[256] = "";
+			char desc[256] = "", fwd[64];
 			size_t i;
 
 			copy_base(a, c, base);
@@ -358,10 +554,11 @@ static int fit_all(struct ml_ctx *ctx, struct fit_args *a,
 				snprintf(extra + strlen(extra),
 					 sizeof(extra) - strlen(extra),
 					 "# tried: %s: rms %.3g %%, chi2 %.6g, "
-					 "Akaike weight %.3g%s\n",
+					 "Akaike weight %.3g%s%s\n",
 					 desc, 100 * outs[c].res.rms_rel,
 					 outs[c].res.chi2,
 					 akaike_weight(outs, nc, c),
+					 fwd_text(&outs[c], fwd, sizeof fwd),
 					 c == best ? " (best)" : "");
 			else
 				snprintf(extra + strlen(extra),
@@ -392,6 +589,9 @@ static int fit_all(struct ml_ctx *ctx, struct fit_args *a,
 				if (i < a->cmd->nopts)
 					base[i].r = outs[best].res.value[j];
 			}
+			if (outs[best].has_err)
+				set_err(a, &outs[best].err, base, extra,
+					sizeof extra);
 			if (ml_fit_print(ctx, f, a, &bestpts, base,
 					 &outs[best], extra))
 				rc = ML_EXIT_ROWS;

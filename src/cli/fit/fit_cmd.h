@@ -83,6 +83,9 @@ struct fit_outcome {
 	size_t nzeroed;
 	bool automatic; /* --free auto */
 	size_t combo;
+	/* The command's error model (fit_errmodel), when it has one. */
+	bool has_err;
+	struct ml_fit_errout err;
 };
 
 /* fit's own options (for the shell completion). */

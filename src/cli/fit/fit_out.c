@@ -322,7 +322,9 @@ static bool emitted(const struct ml_command *cmd, size_t i)
 {
 	size_t j;
 
-	if (cmd->opts[i].kind == ML_OPT_TEXT || cmd->opts[i].kind == ML_OPT_FLAG)
+	if (cmd->opts[i].kind == ML_OPT_TEXT ||
+	    cmd->opts[i].kind == ML_OPT_FLAG ||
+	    (cmd->opts[i].flags & ML_OPT_NOEMIT))
 		return false;
 	for (j = 0; cmd->fit_inputs && cmd->fit_inputs[j]; j++)
 		if (strcmp(cmd->fit_inputs[j], cmd->opts[i].name) == 0)

@@ -1,0 +1,48 @@
+/*
+ * collective_mpich.h - `mcastlat collective --library mpich --rules FILE`:
+ * MPICH's JSON tuning file (collective_mpich.c), and the entries of
+ * MPICH's own file for the other collectives (collective_mpich_generic.c).
+ */
+#ifndef MCASTLAT_CLI_COLLECTIVE_MPICH_H
+#define MCASTLAT_CLI_COLLECTIVE_MPICH_H
+
+#include <stddef.h>
+
+#include "cli/cmd.h"
+#include "mcastlat/collective.h"
+
+/* The members of mpir/generic.json other than MPI_Bcast's, each a
+ * "collective=NAME":{...} member, NULL-terminated. */
+extern const char *const ml_mpich_generic_other[];
+
+/* best's pick at the point v (ranks and msg set), or ML_EINVAL with *d. */
+typedef enum ml_status (*ml_coll_pick_fn)(const union ml_val *v,
+					  enum ml_coll_alg *alg,
+					  struct ml_diag *d);
+
+/*
+ * Write base[o_rules] (atomically: FILE.tmp, then renamed): an MPIR-level
+ * tuning file whose MPI_Bcast entry gives pick's algorithm at each swept
+ * --ranks (vl[o_ranks]) and --msg (vl[o_msg]), followed by MPICH's own
+ * entries for every other collective.  Returns 0, or a usage error's
+ * exit status after printing it.
+ */
+int ml_collective_mpich_rules(const struct ml_command *cmd, struct ml_ctx *ctx,
+			      const struct ml_vlist *const *vl,
+			      const union ml_val *base, size_t o_ranks,
+			      size_t o_msg, size_t o_rules,
+			      ml_coll_pick_fn pick);
+
+/* The pure part, for the tests: write the JSON for ranks ps[0..np-1] and
+ * sizes ms[0..nm-1] (both sorted ascending, no repeats), alg[i * nm + j]
+ * being the pick at ps[i], ms[j], to f.  Returns 0, or -1 when a write
+ * failed. */
+int ml_collective_mpich_json(FILE *f, const long long *ps, size_t np,
+			     const long long *ms, size_t nm,
+			     const enum ml_coll_alg *alg);
+
+/* The values of a --ranks or --msg list, sorted, without repeats, their
+ * number into *n (both rules files); NULL when out of memory. */
+long long *ml_coll_sorted_values(const struct ml_vlist *vl, size_t *n);
+
+#endif

@@ -1,0 +1,252 @@
+/*
+ * collective_trust.c - how far a collective prediction holds, and picks
+ * that do no harm (SPEC 10.5): the error model's interval at a point,
+ * and best among a list of candidates with the library's own decision
+ * kept unless the model can tell a candidate apart from it.  The error
+ * model itself is measured by `mcastlat fit collective` (forward
+ * validation, src/fit/fit_coll_err.c).
+ */
+#include <math.h>
+#include <stddef.h>
+
+#include <gsl/gsl_cdf.h>
+
+#include "mcastlat/collective.h"
+
+void ml_coll_errmodel_init(struct ml_coll_errmodel *em)
+{
+	int k;
+
+	em->fit_ranks = 0;
+	for (k = 0; k < ML_COLL_NCLASS; k++) {
+		em->sd[k] = 0;
+		em->growth[k] = 0;
+	}
+	em->diff_sd = 0;
+	em->diff_growth = 0;
+	for (k = 0; k <= ML_COLL_NALG; k++)
+		em->diff_alg[k] = 0;
+}
+
+int ml_coll_msg_class(long long msg)
+{
+	return msg <= 4096 ? 0 : msg <= 65536 ? 1 : 2;
+}
+
+/* Doublings of P beyond the fitted range, 0 inside it. */
+static double beyond(const struct ml_coll_errmodel *em, long long ranks)
+{
+	double e = log2((double)ranks / (double)em->fit_ranks);
+
+	return e > 0 ? e : 0;
+}
+
+static int has_model(const struct ml_coll_errmodel *em)
+{
+	return em && em->fit_ranks > 0;
+}
+
+double ml_coll_err_sigma(const struct ml_coll_errmodel *em, long long ranks,
+			 long long msg)
+{
+	int k = ml_coll_msg_class(msg);
+
+	if (!has_model(em) || ranks < 1)
+		return NAN;
+	return sqrt(em->sd[k] * em->sd[k] +
+		    em->growth[k] * em->growth[k] * beyond(em, ranks));
+}
+
+double ml_coll_err_diff_sigma(const struct ml_coll_errmodel *em,
+			      enum ml_coll_alg a, long long ranks)
+{
+	double sd;
+
+	if (!has_model(em) || ranks < 1)
+		return NAN;
+	/* An algorithm's own rms can only raise the pooled one: where the
+	 * two agreed at the fitted P they need not agree beyond. */
+	sd = a >= 1 && a <= ML_COLL_NALG && em->diff_alg[a] > em->diff_sd
+		 ? em->diff_alg[a]
+		 : em->diff_sd;
+	return sqrt(sd * sd +
+		    em->diff_growth * em->diff_growth * beyond(em, ranks));
+}
+
+/* The two-sided standard normal quantile of level; NaN outside (0, 1). */
+static double z_of(double level)
+{
+	if (!(level > 0 && level < 1))
+		return NAN;
+	return gsl_cdf_ugaussian_Pinv((1 + level) / 2);
+}
+
+enum ml_status ml_collective_interval(const struct ml_coll_errmodel *em,
+				      long long ranks, long long msg,
+				      double level, double pred, double *lo,
+				      double *hi)
+{
+	double s = ml_coll_err_sigma(em, ranks, msg), z = z_of(level);
+
+	*lo = *hi = NAN;
+	if (!isfinite(s) || !isfinite(z) || !isfinite(pred))
+		return ML_EINVAL;
+	*lo = pred * exp(-z * s);
+	*hi = pred * exp(z * s);
+	return ML_OK;
+}
+
+/* Is a a candidate of library lib in among? */
+static int candidate(unsigned among, enum ml_coll_library lib,
+		     enum ml_coll_alg a)
+{
+	int ok = a == ML_COLL_DEFAULT ||
+		 (lib == ML_COLL_MPICH
+		      ? a >= ML_COLL_MPICH_FIRST && a <= ML_COLL_MPICH_LAST
+		      : a >= 1 && a <= ML_COLL_NALG);
+
+	return ok && (among & ML_COLL_AMONG(a));
+}
+
+static double objective(const struct ml_collective_result *r,
+			enum ml_coll_objective obj)
+{
+	return obj == ML_COLL_BY_AVG ? r->latency_avg : r->latency;
+}
+
+/* The candidates in order: the default first (it wins ties), then the
+ * library's algorithms by id. */
+static int candidates(enum ml_coll_library lib, enum ml_coll_alg *out)
+{
+	int n = 0, a, first = 1, last = ML_COLL_NALG;
+
+	if (lib == ML_COLL_MPICH) {
+		first = ML_COLL_MPICH_FIRST;
+		last = ML_COLL_MPICH_LAST;
+	}
+	out[n++] = ML_COLL_DEFAULT;
+	for (a = first; a <= last; a++)
+		out[n++] = (enum ml_coll_alg)a;
+	return n;
+}
+
+/* ln(d / a) at *p by obj, d run as the library's decision runs it
+ * (unsegmented, one chain; ML_COLL_DEFAULT: the decision itself); NaN
+ * when either cannot be evaluated. */
+static double gain_over(const struct ml_collective_params *p,
+			enum ml_coll_alg a, enum ml_coll_alg d,
+			enum ml_coll_objective obj)
+{
+	struct ml_collective_params q = *p;
+	struct ml_collective_result ra, rd;
+
+	q.algorithm = a;
+	if (ml_collective_eval(&q, &ra) != ML_OK)
+		return NAN;
+	q.algorithm = d;
+	if (d != ML_COLL_DEFAULT && p->library == ML_COLL_OPENMPI) {
+		q.segment = 0;
+		q.fanout = 0;
+	}
+	if (ml_collective_eval(&q, &rd) != ML_OK)
+		return NAN;
+	return log(objective(&rd, obj) / objective(&ra, obj));
+}
+
+/*
+ * Does a beat the default by more than the error model's difference at
+ * *p, with gain its predicted ln(default / a) there, the default running
+ * algorithm ran?  Beyond the fitted P, a must also beat ran by as much
+ * at the largest fitted P (the same rule there): a crossover between two algorithms that the model
+ * predicts only where nothing was measured is what extrapolation errors
+ * make (mcastlat-collective(1), INTERVALS).  The default's own change of
+ * algorithm beyond it is the library's, not the model's.
+ */
+static bool clearly_better(const struct ml_collective_params *p,
+			   enum ml_coll_alg a, enum ml_coll_alg ran,
+			   double gain, enum ml_coll_objective obj,
+			   const struct ml_coll_errmodel *em, double z)
+{
+	struct ml_collective_params q = *p;
+	double g;
+
+	if (!(gain > z * ml_coll_err_diff_sigma(em, a, p->ranks)))
+		return false;
+	if (p->ranks <= em->fit_ranks)
+		return true;
+	q.ranks = em->fit_ranks;
+	if (q.ranks < 2 || ml_collective_validate(&q, NULL) != ML_OK)
+		return false;
+	g = gain_over(&q, a, ran, obj);
+	return g > z * ml_coll_err_diff_sigma(em, a, q.ranks);
+}
+
+enum ml_status ml_collective_best_among(const struct ml_collective_params *p,
+					unsigned among,
+					enum ml_coll_objective obj,
+					const struct ml_coll_errmodel *em,
+					double level,
+					struct ml_coll_pick *out)
+{
+	struct ml_collective_params q = *p;
+	struct ml_collective_result x, best = {0}, dflt = {0};
+	enum ml_coll_alg list[ML_COLL_NALG + 1], pick = ML_COLL_DEFAULT;
+	double second = INFINITY, z = z_of(level);
+	int n = candidates(p->library, list), i, found = 0, have_dflt = 0;
+	enum ml_status st;
+
+	if (!isfinite(z))
+		return ML_EINVAL;
+	for (i = 0; i < n; i++) {
+		int cand = candidate(among, p->library, list[i]);
+
+		/* The default is run whether or not it is a candidate: the
+		 * pick is measured against it (vs_default). */
+		if (!cand && list[i] != ML_COLL_DEFAULT)
+			continue;
+		q.algorithm = list[i];
+		st = ml_collective_eval(&q, &x);
+		if (st == ML_EINVAL)
+			continue; /* e.g. too many messages for this one */
+		if (st != ML_OK)
+			return st;
+		if (list[i] == ML_COLL_DEFAULT) {
+			dflt = x;
+			have_dflt = 1;
+		}
+		if (!cand)
+			continue;
+		/* Equal to rounding is a tie, which goes to the earlier. */
+		if (!found ||
+		    objective(&x, obj) < objective(&best, obj) * (1 - 1e-12)) {
+			if (found)
+				second = objective(&best, obj);
+			best = x;
+			pick = list[i];
+			found = 1;
+		} else if (objective(&x, obj) < second) {
+			second = objective(&x, obj);
+		}
+	}
+	if (!found)
+		return ML_EINVAL;
+	out->fastest = pick;
+	out->margin = isfinite(second) ? second / objective(&best, obj) : NAN;
+	out->kept = false;
+	/* Do no harm: the default stays unless the gain is larger than the
+	 * two predictions could be wrong by together. */
+	if (pick != ML_COLL_DEFAULT && have_dflt &&
+	    candidate(among, p->library, ML_COLL_DEFAULT) && has_model(em) &&
+	    !clearly_better(p, pick, dflt.ran,
+			    log(objective(&dflt, obj) / objective(&best, obj)),
+			    obj, em, z)) {
+		pick = ML_COLL_DEFAULT;
+		best = dflt;
+		out->kept = true;
+	}
+	out->alg = pick;
+	out->r = best;
+	out->vs_default =
+	    have_dflt ? objective(&dflt, obj) / objective(&best, obj) : NAN;
+	return ML_OK;
+}
