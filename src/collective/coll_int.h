@@ -124,11 +124,25 @@ enum ml_status ml_coll_engine_run(const struct ml_collective_params *p,
 				  const struct coll_alg *a, ml_coll_msg_fn fn,
 				  void *arg, struct ml_collective_result *r);
 
+struct coll_ws;
+
+/* ml_collective_schedule in the workspace ws (models/collective.c). */
+enum ml_status ml_coll_eval_ws(struct coll_ws *ws,
+			       const struct ml_collective_params *p,
+			       ml_coll_msg_fn fn, void *arg,
+			       struct ml_collective_result *r);
+
+/* A lower bound on the latency (the last rank's time, not the mean) of
+ * algorithm a on the machine of *p, or 0 (models/collective.c): a best
+ * need not run an algorithm whose bound is no better than the
+ * runner-up so far. */
+double ml_coll_lower_bound(const struct ml_collective_params *p,
+			   enum ml_coll_alg a);
+
 /* The engine's memory, for a caller that runs it many times (best's
  * nine algorithms): one workspace per thread, its buffers kept and
  * grown from run to run.  ml_coll_ws_new returns NULL when out of
  * memory. */
-struct coll_ws;
 struct coll_ws *ml_coll_ws_new(void);
 void ml_coll_ws_free(struct coll_ws *ws);
 enum ml_status ml_coll_engine_run_ws(struct coll_ws *ws,

@@ -210,11 +210,10 @@ enum ml_status ml_collective_channel(const struct ml_collective_params *p,
 	return ML_OK;
 }
 
-/* Evaluate *p in the workspace ws. */
-static enum ml_status eval_ws(struct coll_ws *ws,
-			      const struct ml_collective_params *p,
-			      ml_coll_msg_fn fn, void *arg,
-			      struct ml_collective_result *r)
+enum ml_status ml_coll_eval_ws(struct coll_ws *ws,
+			       const struct ml_collective_params *p,
+			       ml_coll_msg_fn fn, void *arg,
+			       struct ml_collective_result *r)
 {
 	struct coll_alg a;
 	struct ml_collective_params q;
@@ -246,7 +245,7 @@ enum ml_status ml_collective_schedule(const struct ml_collective_params *p,
 
 	if (!ws)
 		return ML_ENOMEM;
-	st = eval_ws(ws, p, fn, arg, r);
+	st = ml_coll_eval_ws(ws, p, fn, arg, r);
 	ml_coll_ws_free(ws);
 	return st;
 }
@@ -425,8 +424,8 @@ static double ring_bound_any(const struct ml_collective_params *p)
  * adds it: the bound is exact arithmetic of a shorter schedule, never
  * above the engine's latency.
  */
-static double lower_bound(const struct ml_collective_params *p,
-			  enum ml_coll_alg a)
+double ml_coll_lower_bound(const struct ml_collective_params *p,
+			   enum ml_coll_alg a)
 {
 	long long P = p->ranks, N = ml_coll_nodes(p);
 	long long sc = (p->msg + P - 1) / P, cnt = p->msg, mask = 1, n, v;
@@ -480,9 +479,9 @@ enum ml_status ml_collective_best(const struct ml_collective_params *p,
 	}
 	for (a = first; a <= last; a++) {
 		q.algorithm = a;
-		if (found && lower_bound(&q, a) >= second)
+		if (found && ml_coll_lower_bound(&q, a) >= second)
 			continue;
-		st = eval_ws(ws, &q, NULL, NULL, &x);
+		st = ml_coll_eval_ws(ws, &q, NULL, NULL, &x);
 		if (st == ML_EINVAL)
 			continue; /* e.g. too many messages for this one */
 		if (st != ML_OK) {
