@@ -2437,12 +2437,15 @@ END_TEST
  * its own, the least latency (ties to the lower id) and the runner-up.
  * The points include rings that win (large M, many ranks, cheap
  * latency) and rings that the pruning bound skips, on machines of one
- * and several ranks per node.
+ * and several ranks per node, with rendezvous everywhere (eager 0: the
+ * bound's handshakes), NIC gaps and free same-socket messages (issue
+ * 36: the bound follows block 0 on its own channels).
  */
 START_TEST(test_best_brute_force)
 {
-	static const long long ranks[] = {2, 3, 7, 16, 33, 64};
-	static const long long msgs[] = {1, 100, 4096, 65536, 1048576};
+	static const long long ranks[] = {2, 3, 7, 16, 33, 64, 130};
+	static const long long msgs[] = {1, 100, 4096, 65536, 1048576,
+					 4194304};
 	struct ml_collective_params p, q;
 	struct ml_collective_result r, x;
 	enum ml_coll_alg best, want;
@@ -2450,7 +2453,7 @@ START_TEST(test_best_brute_force)
 	size_t i, j;
 	int a, machine;
 
-	for (machine = 0; machine < 2; machine++)
+	for (machine = 0; machine < 4; machine++)
 		for (i = 0; i < sizeof ranks / sizeof *ranks; i++)
 			for (j = 0; j < sizeof msgs / sizeof *msgs; j++) {
 				ml_collective_params_init(&p);
@@ -2461,7 +2464,20 @@ START_TEST(test_best_brute_force)
 					p.sockets = 2;
 					p.overhead = 0.3;
 					p.map_by = ML_COLL_MAP_NODE;
-					p.nodes = 8;
+					p.nodes = 17;
+				}
+				if (machine == 2) {
+					p.ppn = 4;
+					p.sockets = 2;
+					p.map_by = ML_COLL_MAP_SOCKET;
+					p.eager = 0;
+					p.nic_gap = 0.2;
+				}
+				if (machine == 3) {
+					p.ppn = 24;
+					p.sockets = 2;
+					p.lat[ML_COLL_SOCKET] = 0;
+					p.byte[ML_COLL_NODE] = 1e-5;
 				}
 				lo = second = INFINITY;
 				want = ML_COLL_LINEAR;

@@ -90,7 +90,14 @@ enum ml_status ml_coll_alg_setup(const struct ml_collective_params *p,
 /* An upper bound on the messages *a sends (for the domain check). */
 long long ml_coll_alg_messages_bound(const struct coll_alg *a);
 
-/* The next operation of rank v (root 0: ranks are virtual ranks). */
+/*
+ * The next operation of rank v (root 0: ranks are virtual ranks).  A
+ * program must be a function of (a, v, *s) alone, s starting zeroed and
+ * last_recv set only by the engine: the engine keeps no state for a
+ * rank blocked in its first receive (an IRECV then its WAIT_RECV or
+ * WAIT_BOTH) and replays those two operations from a zeroed *s when it
+ * needs the rank again (engine.c, issue 36).
+ */
 void ml_coll_prog_next(const struct coll_alg *a, long long v,
 		       struct coll_prog *s, struct coll_op *op);
 
@@ -110,18 +117,115 @@ void ml_coll_mpich_parts(const struct coll_alg *a, enum ml_coll_alg *roots,
 /* ------------------------------------------------------------------ */
 /* The engine.                                                         */
 
-/* Run *a on the machine *p; fn (may be NULL) sees every message. */
+/* Run *a on the machine *p; fn (may be NULL) sees every message.
+ * ML_OK, ML_ENOMEM, ML_EINVAL (fn stopped it), ML_DEADLOCK,
+ * ML_OVERFLOW. */
 enum ml_status ml_coll_engine_run(const struct ml_collective_params *p,
 				  const struct coll_alg *a, ml_coll_msg_fn fn,
 				  void *arg, struct ml_collective_result *r);
 
+struct coll_ws;
+
+/* ml_collective_schedule in the workspace ws (models/collective.c). */
+enum ml_status ml_coll_eval_ws(struct coll_ws *ws,
+			       const struct ml_collective_params *p,
+			       ml_coll_msg_fn fn, void *arg,
+			       struct ml_collective_result *r);
+
+/* A lower bound on the latency (the last rank's time, not the mean) of
+ * algorithm a on the machine of *p, or 0 (models/collective.c): a best
+ * need not run an algorithm whose bound is no better than the
+ * runner-up so far. */
+double ml_coll_lower_bound(const struct ml_collective_params *p,
+			   enum ml_coll_alg a);
+
+/* The engine's memory, for a caller that runs it many times (best's
+ * nine algorithms): one workspace per thread, its buffers kept and
+ * grown from run to run.  ml_coll_ws_new returns NULL when out of
+ * memory. */
+struct coll_ws *ml_coll_ws_new(void);
+void ml_coll_ws_free(struct coll_ws *ws);
+enum ml_status ml_coll_engine_run_ws(struct coll_ws *ws,
+				     const struct ml_collective_params *p,
+				     const struct coll_alg *a,
+				     ml_coll_msg_fn fn, void *arg,
+				     struct ml_collective_result *r);
+
 /* Placement (place.c).  Node and socket (within its node) of rank r. */
 void ml_coll_place_one(const struct ml_collective_params *p, long long nodes,
 		       long long r, long long *node, long long *socket);
-/* Node and socket of every rank: node[r] and sock[r] (socket index
- * unique over the machine: node * sockets + socket). */
-void ml_coll_place_all(const struct ml_collective_params *p, long long nodes,
-		       uint32_t *node, uint32_t *sock);
 long long ml_coll_nodes(const struct ml_collective_params *p);
+
+/*
+ * The channel between two ranks, computed rather than stored (a table
+ * of 2^24 ranks' nodes and sockets would be most of the engine's
+ * memory): each division of place.c is a multiply and a shift by a
+ * constant set up once per machine.
+ */
+struct coll_div {
+	uint64_t m;
+	unsigned k;
+	uint32_t d;
+};
+
+struct coll_place {
+	enum ml_coll_map map;
+	int single; /* ppn 1: a node per rank */
+	struct coll_div ppn, sockets, per, nodes;
+};
+
+void ml_coll_place_init(const struct ml_collective_params *p,
+			struct coll_place *pl);
+
+static inline uint32_t ml_coll_div(const struct coll_div *v, uint32_t n)
+{
+	return (uint32_t)((n * v->m) >> v->k);
+}
+
+/* Rank r's node, as ml_coll_place_one. */
+static inline uint32_t ml_coll_node_of(const struct coll_place *pl, uint32_t r)
+{
+	if (pl->single)
+		return r;
+	if (pl->map == ML_COLL_MAP_NODE)
+		return r - ml_coll_div(&pl->nodes, r) * pl->nodes.d;
+	return ml_coll_div(&pl->ppn, r);
+}
+
+/* The channel between ranks a and b, as ml_coll_place_one places them
+ * (sockets compared within the node). */
+static inline enum ml_coll_channel
+ml_coll_channel_of(const struct coll_place *pl, uint32_t a, uint32_t b)
+{
+	uint32_t na, nb, ra, rb;
+
+	if (a == b)
+		return ML_COLL_SOCKET;
+	if (pl->single)
+		return ML_COLL_NET;
+	if (pl->map == ML_COLL_MAP_NODE) {
+		na = a - ml_coll_div(&pl->nodes, a) * pl->nodes.d;
+		nb = b - ml_coll_div(&pl->nodes, b) * pl->nodes.d;
+		if (na != nb)
+			return ML_COLL_NET;
+		ra = ml_coll_div(&pl->per, ml_coll_div(&pl->nodes, a));
+		rb = ml_coll_div(&pl->per, ml_coll_div(&pl->nodes, b));
+		return ra != rb ? ML_COLL_NODE : ML_COLL_SOCKET;
+	}
+	na = ml_coll_div(&pl->ppn, a);
+	nb = ml_coll_div(&pl->ppn, b);
+	if (na != nb)
+		return ML_COLL_NET;
+	ra = a - na * pl->ppn.d;
+	rb = b - nb * pl->ppn.d;
+	if (pl->map == ML_COLL_MAP_SOCKET) {
+		ra -= ml_coll_div(&pl->sockets, ra) * pl->sockets.d;
+		rb -= ml_coll_div(&pl->sockets, rb) * pl->sockets.d;
+	} else {
+		ra = ml_coll_div(&pl->per, ra);
+		rb = ml_coll_div(&pl->per, rb);
+	}
+	return ra != rb ? ML_COLL_NODE : ML_COLL_SOCKET;
+}
 
 #endif

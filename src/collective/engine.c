@@ -24,253 +24,234 @@
  * Receives match sends per (source, destination) pair in posting order,
  * as MPI's non-overtaking rule does for one tag; an eager message that
  * arrives before its receive waits in the receiver's unexpected queue.
+ *
+ * Memory (issue 36).  A rank's clock and where it stands are two flat
+ * arrays; everything else of a rank (its program's state, ports, open
+ * receives) is a record taken from a pool only while the rank is in
+ * the middle of something, and given back when it leaves.  Most ranks
+ * of a broadcast spend most of it either blocked in their first
+ * receive or woken and waiting for the event that resumes them; such a
+ * rank has no record.  What it would hold can be recomputed: programs
+ * are pure functions of (algorithm, rank, their own state), so the
+ * state after the first wait is had again by running the program from
+ * its start and dropping the operations it already did (replay); the
+ * bytes of the receive that woke it travel in the resume event.  So a
+ * million-rank binomial tree holds records only for the ranks of the
+ * one or two levels in flight.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "collective/coll_int.h"
+#include "collective/evq.h"
 
 enum { W_NONE, W_SENDS, W_RECV, W_BOTH, W_PENDING, W_DONE };
 
+/* The few steps every message takes, inlined into their callers: a
+ * call each costs as much as the step (a ring runs P^2 of them). */
+#define HOT EVQ_HOT
+
+/*
+ * Where rank r stands, st[r]: the index of its record (>= 0), or one
+ * of these.  A cold rank has run its first operations, one receive
+ * from peer and a wait for it (WAIT_RECV, or WAIT_BOTH with no send),
+ * and nothing has reached it yet: its record would say only that, so
+ * st[r] says it, as ST_COLD - (peer << 1 | both).
+ */
+#define ST_UNSTARTED (-1) /* the first pass has not run it yet */
+#define ST_DONE	     (-2) /* left, record given back; t[r] its time */
+#define ST_WOKEN     (-3) /* cold, then its receive arrived: a resume
+			   * event carries the received bytes */
+#define ST_COLD	     (-4)
+
+static int32_t st_cold(long long peer, int both)
+{
+	return (int32_t)(ST_COLD - (peer << 1 | both));
+}
+
 /* One open receive of a rank (at most two: the generic engine's). */
 struct rslot {
-	int32_t msg; /* matched message still in flight, or -1 */
+	int32_t msg;  /* matched message in flight, -1 none, R_KNOWN */
 	int32_t peer;
-	uint8_t known; /* arrival and bytes are known */
-	double post, arrival;
-	long long bytes;
+	double time;  /* posted at; once known, the arrival */
+	long long bytes; /* once known */
 };
 
+#define R_KNOWN (-2) /* its message's arrival and bytes are known */
+
+/*
+ * A rank in the middle of its program (its clock is t[r]), in three
+ * cache lines: its program's state; what a sender to it reads and
+ * writes (open receives, receive side, queue); its own sending side.
+ * A message touches a line of each end, not the whole of both (the
+ * cache misses were most of a ring's time).
+ */
 struct rank {
-	struct coll_prog prog;
-	double t;	    /* the rank's clock */
-	double send_done;   /* latest completion of its timed sends */
-	double port, rside; /* its send port and receive side free at */
-	int32_t sends_open; /* sends posted but not yet timed */
-	uint8_t waiting, nrecv, rhead;
+	_Alignas(64) struct coll_prog prog;
 	struct rslot rs[2];
-	int32_t uhead, utail; /* unexpected messages, oldest first */
+	double rside;	/* its receive side free at */
+	int32_t uhead;	/* unexpected messages, oldest first */
+	uint8_t nrecv, rhead;
+	_Alignas(64) double port; /* its send port free at */
+	double send_done; /* latest completion of its timed sends */
+	double nic_out;	  /* its node's NIC, with one rank a node */
+	int32_t sends_open; /* sends posted but not yet timed */
+	int32_t next;	    /* the pool's free list */
+	uint8_t waiting;
 };
 
+/* A message that must be remembered: a rendezvous not yet timed, or
+ * one that reached its receiver before the receive was posted.  An
+ * eager message whose receive is posted is timed as it is posted and
+ * needs no record. */
 struct msg {
-	int32_t src, dst, next;
+	int32_t src, next;
+	int32_t tail; /* of a queue's first message: its last */
 	uint8_t slot, matched, timed, rndv;
-	long long bytes, segment;
-	double posted, rposted;
+	long long bytes;
 	double arrival; /* once timed: for a receive posted later */
+};
+
+/* What only a rendezvous needs (same index as its struct msg). */
+struct msg_rndv {
+	int32_t dst;
+	long long segment;
+	double posted, rposted;
 	uint64_t seq;
 };
 
-struct ev {
-	double t;
-	uint64_t tb;  /* the bits of t, which order as t does (t >= 0) */
-	uint64_t key; /* rank << 33 | resume << 32 | low bits of seq */
-	int32_t id;   /* message (ready) or rank (resume) */
-};
-
-#define NRUNS 8
-
-struct run {
-	struct ev *ev;
-	size_t head, tail, cap;
+/*
+ * The engine's memory, kept between evaluations by its owner
+ * (ml_collective_best runs nine algorithms in one): capacities only
+ * grow, and everything is set afresh by each run.
+ */
+struct coll_ws {
+	long long cap_p, cap_n;
+	double *t;	/* every rank's clock */
+	int32_t *st;	/* where each rank stands */
+	struct rank *rec; /* room for P records, touched as used */
+	double *nic;	/* nic_out[node], then nic_in[node]; with a
+			 * node per rank only nic_in (nic_out is in
+			 * the sender's record) */
+	struct msg *m;
+	struct msg_rndv *mx;
+	int32_t cap_m;
+	struct evq q;
 };
 
 struct eng {
-	struct run runs[NRUNS];
+	struct evq *q;
 	const struct ml_collective_params *p;
 	const struct coll_alg *a;
 	ml_coll_msg_fn fn;
 	void *arg;
 	long long P;
-	struct rank *r;
-	uint32_t *node, *sock;
+	struct coll_place pl;
+	double *t;
+	int32_t *st;
+	struct rank *rec;
+	int32_t nrec, free_rec;
 	double *nic_out, *nic_in;
 	struct msg *m;
+	struct msg_rndv *mx;
 	int32_t nm, cap_m, free_m;
-	struct ev *h;
-	size_t nh, cap_h;
 	uint64_t seq;
 	long long messages;
 	int stopped, nomem;
 };
 
-/* ---- the event heap ------------------------------------------------ */
+/* ---- events ------------------------------------------------------- */
 
-/*
- * A 4-ary min-heap on (time, key): half the levels of a binary heap,
- * and the four children of a node share a cache line or two.  Times
- * are >= 0, so their IEEE bits order as the times do and the compare
- * is on integers.
- */
-static uint64_t time_bits(double t)
+/* A resume of rank r at t; bytes >= 0: what a cold rank received. */
+HOT void push_resume(struct eng *e, int32_t r, double t, int64_t bytes)
 {
-	uint64_t b;
-
-	t += 0.0; /* -0 -> +0 */
-	memcpy(&b, &t, sizeof b);
-	return b;
-}
-
-static int ev_less(const struct ev *x, const struct ev *y)
-{
-	return x->tb < y->tb || (x->tb == y->tb && x->key < y->key);
-}
-
-static void heap_push(struct eng *e, const struct ev *x)
-{
-	size_t i, up;
-	struct ev *n;
-
-	if (e->nh == e->cap_h) {
-		e->cap_h = e->cap_h ? 2 * e->cap_h : 1024;
-		n = realloc(e->h, e->cap_h * sizeof *n);
-		if (!n) {
-			e->nomem = 1;
-			return;
-		}
-		e->h = n;
-	}
-	for (i = e->nh++; i > 0; i = up) {
-		up = (i - 1) / 4;
-		if (!ev_less(x, &e->h[up]))
-			break;
-		e->h[i] = e->h[up];
-	}
-	e->h[i] = *x;
-}
-
-static struct ev heap_pop(struct eng *e)
-{
-	struct ev top = e->h[0], last = e->h[--e->nh];
-	size_t i = 0, c, k, best, n = e->nh;
-
-	for (;;) {
-		c = 4 * i + 1;
-		if (c >= n)
-			break;
-		best = c;
-		for (k = c + 1; k < c + 4 && k < n; k++)
-			if (ev_less(&e->h[k], &e->h[best]))
-				best = k;
-		if (!ev_less(&e->h[best], &last))
-			break;
-		e->h[i] = e->h[best];
-		i = best;
-	}
-	if (n > 0)
-		e->h[i] = last;
-	return top;
-}
-
-/*
- * Runs: sorted FIFOs of events.  An event later than the last of a run
- * is appended to it in O(1) instead of sifting through the heap.  Ranks
- * that move in step (a ring, a pipeline, a level of a tree) wake in the
- * same order step after step, so their events arrive sorted and one run
- * carries them all.  The queue's minimum is the least of the heap's top
- * and the runs' fronts.
- */
-static int run_append(struct eng *e, const struct ev *x)
-{
-	struct run *q, *spare = NULL;
-	struct ev *n;
-	int k;
-
-	for (k = 0; k < NRUNS; k++) {
-		q = &e->runs[k];
-		if (q->head == q->tail) {
-			if (!spare)
-				spare = q;
-			continue;
-		}
-		if (ev_less(&q->ev[q->tail - 1], x))
-			break;
-	}
-	if (k == NRUNS) {
-		if (!spare)
-			return 0;
-		q = spare;
-		q->head = q->tail = 0;
-	}
-	if (q->cap > 0 && q->tail == q->cap && q->head >= q->cap / 2) {
-		/* Slide the live events down rather than grow. */
-		memmove(q->ev, q->ev + q->head,
-			(q->tail - q->head) * sizeof *q->ev);
-		q->tail -= q->head;
-		q->head = 0;
-	}
-	if (q->tail == q->cap) {
-		q->cap = q->cap ? 2 * q->cap : 256;
-		n = realloc(q->ev, q->cap * sizeof *n);
-		if (!n)
-			return 0;
-		q->ev = n;
-	}
-	q->ev[q->tail++] = *x;
-	return 1;
-}
-
-static void ev_push(struct eng *e, double t, uint64_t key, int32_t id)
-{
-	struct ev x;
-
-	x.t = t;
-	x.tb = time_bits(t);
-	x.key = key;
-	x.id = id;
-	if (!run_append(e, &x))
-		heap_push(e, &x);
-}
-
-static int ev_empty(const struct eng *e)
-{
-	int k;
-
-	for (k = 0; k < NRUNS; k++)
-		if (e->runs[k].head != e->runs[k].tail)
-			return 0;
-	return e->nh == 0;
-}
-
-static struct ev ev_pop(struct eng *e)
-{
-	const struct ev *best = e->nh ? &e->h[0] : NULL;
-	struct run *q, *from = NULL;
-	int k;
-
-	for (k = 0; k < NRUNS; k++) {
-		q = &e->runs[k];
-		if (q->head != q->tail &&
-		    (!best || ev_less(&q->ev[q->head], best))) {
-			best = &q->ev[q->head];
-			from = q;
-		}
-	}
-	if (!from)
-		return heap_pop(e);
-	return from->ev[from->head++];
-}
-
-static void push_resume(struct eng *e, long long r, double t)
-{
-	e->r[r].waiting = W_PENDING;
-	ev_push(e, t, (uint64_t)r << 33 | 1ULL << 32, (int32_t)r);
+	if (!evq_push(e->q, t, (uint64_t)r << 33 | 1ULL << 32, bytes))
+		e->nomem = 1;
 }
 
 static void push_ready(struct eng *e, int32_t id, double t)
 {
-	const struct msg *m = &e->m[id];
-
-	ev_push(e, t, (uint64_t)m->src << 33 | (m->seq & 0xffffffffULL), id);
+	if (!evq_push(e->q, t,
+		      (uint64_t)e->m[id].src << 33 |
+			  (e->mx[id].seq & 0xffffffffULL),
+		      id))
+		e->nomem = 1;
 }
 
-/* ---- messages ------------------------------------------------------ */
+/* ---- records and messages ------------------------------------------ */
+
+/*
+ * A record for rank ri, which has none, holding what its st[ri] stands
+ * for.  A cold rank's program is replayed to its first wait (the same
+ * two operations, dropped: the receive they posted is the record's
+ * slot 0); a woken one's too, its receive then consumed.  Returns the
+ * record, never NULL: the pool has room for every rank.
+ */
+static struct rank *rec_get(struct eng *e, int32_t ri)
+{
+	int32_t s = e->st[ri], id;
+	struct rank *r;
+	struct coll_op op;
+
+	if (e->free_rec >= 0) {
+		id = e->free_rec;
+		e->free_rec = e->rec[id].next;
+	} else {
+		id = e->nrec++;
+	}
+	r = &e->rec[id];
+	memset(r, 0, sizeof *r);
+	r->uhead = -1;
+	r->rs[0].msg = r->rs[1].msg = -1;
+	/* time 0: a cold rank posted its receive at its start */
+	if (s == ST_WOKEN || s <= ST_COLD) {
+		ml_coll_prog_next(e->a, ri, &r->prog, &op); /* the receive */
+		ml_coll_prog_next(e->a, ri, &r->prog, &op); /* the wait */
+	}
+	if (s == ST_WOKEN) {
+		r->rhead = 1;
+		r->rside = e->t[ri]; /* the arrival that woke it */
+		r->waiting = W_PENDING;
+	} else if (s <= ST_COLD) {
+		r->nrecv = 1;
+		r->rs[0].peer = (ST_COLD - s) >> 1;
+		r->waiting = (ST_COLD - s) & 1 ? W_BOTH : W_RECV;
+	} else if (s == ST_DONE) {
+		/* Only a message nobody receives reaches a rank that has
+		 * left; where its receive side stood is not kept. */
+		r->rside = e->t[ri];
+		r->waiting = W_DONE;
+	}
+	e->st[ri] = id;
+	return r;
+}
+
+static inline struct rank *rec_of(struct eng *e, int32_t ri)
+{
+	return e->st[ri] >= 0 ? &e->rec[e->st[ri]] : rec_get(e, ri);
+}
+
+/* Give back the record of a rank that has left, once nothing in
+ * flight refers to it. */
+static void rec_release(struct eng *e, int32_t ri)
+{
+	int32_t id = e->st[ri];
+	struct rank *r = &e->rec[id];
+
+	if (r->waiting != W_DONE || r->sends_open > 0 || r->nrecv > 0 ||
+	    r->uhead >= 0)
+		return;
+	r->next = e->free_rec;
+	e->free_rec = id;
+	e->st[ri] = ST_DONE;
+}
 
 static int32_t msg_new(struct eng *e)
 {
 	int32_t id;
 	struct msg *n;
+	struct msg_rndv *nx;
 
 	if (e->free_m >= 0) {
 		id = e->free_m;
@@ -284,13 +265,29 @@ static int32_t msg_new(struct eng *e)
 		}
 		e->cap_m = e->cap_m ? 2 * e->cap_m : 1024;
 		n = realloc(e->m, (size_t)e->cap_m * sizeof *n);
-		if (!n) {
+		if (n)
+			e->m = n;
+		nx = realloc(e->mx, (size_t)e->cap_m * sizeof *nx);
+		if (nx)
+			e->mx = nx;
+		if (!n || !nx) {
 			e->nomem = 1;
 			return -1;
 		}
-		e->m = n;
 	}
 	return e->nm++;
+}
+
+/* Queue message id last among rank r's unexpected messages (the
+ * first message keeps the queue's tail). */
+static void queue_put(struct eng *e, struct rank *r, int32_t id)
+{
+	e->m[id].next = -1;
+	if (r->uhead >= 0)
+		e->m[e->m[r->uhead].tail].next = id;
+	else
+		r->uhead = id;
+	e->m[r->uhead].tail = id;
 }
 
 static void msg_free(struct eng *e, int32_t id)
@@ -299,23 +296,14 @@ static void msg_free(struct eng *e, int32_t id)
 	e->free_m = id;
 }
 
-static enum ml_coll_channel channel_of(const struct eng *e, long long a,
-				       long long b)
-{
-	if (e->node[a] != e->node[b])
-		return ML_COLL_NET;
-	return e->sock[a] != e->sock[b] ? ML_COLL_NODE : ML_COLL_SOCKET;
-}
-
 /* ---- waking a rank ------------------------------------------------- */
 
 /* If the rank's wait is satisfied, consume its receive and schedule its
  * resumption; returns 1 when it was. */
-static int try_wake(struct eng *e, long long ri)
+HOT int try_wake(struct eng *e, int32_t ri, struct rank *r)
 {
-	struct rank *r = &e->r[ri];
 	struct rslot *s = &r->rs[r->rhead];
-	double t = r->t;
+	double t = e->t[ri];
 	int w = r->waiting;
 
 	if (w == W_SENDS || w == W_BOTH) {
@@ -325,15 +313,16 @@ static int try_wake(struct eng *e, long long ri)
 			t = r->send_done;
 	}
 	if (w == W_RECV || w == W_BOTH) {
-		if (r->nrecv == 0 || !s->known)
+		if (r->nrecv == 0 || s->msg != R_KNOWN)
 			return 0;
-		if (s->arrival > t)
-			t = s->arrival;
+		if (s->time > t)
+			t = s->time;
 		r->prog.last_recv = s->bytes;
 		r->rhead ^= 1;
 		r->nrecv--;
 	}
-	push_resume(e, ri, t);
+	r->waiting = W_PENDING;
+	push_resume(e, ri, t, -1);
 	return 1;
 }
 
@@ -344,129 +333,243 @@ static double max2(double a, double b)
 	return a > b ? a : b;
 }
 
-static void time_msg(struct eng *e, int32_t id, double ready)
+/* What the engine knows of a message when it is timed. */
+struct xfer {
+	int32_t src, dst;
+	long long bytes, segment;
+	double posted; /* as reported: rendezvous, the later of both */
+	int rndv;
+};
+
+/*
+ * Take the message's resources from ready on: the sender's port, the
+ * receiver's side (*rside), the NICs between nodes.  Returns the
+ * arrival; *done is when it completes for the sender's waits.
+ */
+HOT double xfer_time(struct eng *e, const struct xfer *x, struct rank *src,
+		      double *rside, double ready, double *done)
 {
 	const struct ml_collective_params *p = e->p;
-	struct msg *m = &e->m[id];
-	struct rank *src = &e->r[m->src], *dst = &e->r[m->dst];
-	enum ml_coll_channel c = channel_of(e, m->src, m->dst);
-	double L = p->lat[c], bg = (double)m->bytes * p->byte[c];
-	double start, arrival, done, nic = 0;
-	uint32_t ns = e->node[m->src], nd = e->node[m->dst];
+	enum ml_coll_channel c =
+	    ml_coll_channel_of(&e->pl, (uint32_t)x->src, (uint32_t)x->dst);
+	double L = p->lat[c], bg = (double)x->bytes * p->byte[c];
+	double start, arrival, nic, *nic_out, *nic_in;
 	struct ml_coll_msg out;
-	struct rslot *s;
 
-	start = max2(ready, max2(src->port, dst->rside - L));
+	start = max2(ready, max2(src->port, *rside - L));
 	if (c == ML_COLL_NET) {
-		start = max2(start, max2(e->nic_out[ns], e->nic_in[nd]));
-		nic = start + p->nic_gap + (double)m->bytes * p->byte[c];
-		e->nic_out[ns] = nic;
-		e->nic_in[nd] = nic;
+		if (e->pl.single) {
+			nic_out = &src->nic_out;
+			nic_in = &e->nic_in[x->dst];
+		} else {
+			nic_out = &e->nic_out[ml_coll_node_of(
+			    &e->pl, (uint32_t)x->src)];
+			nic_in = &e->nic_in[ml_coll_node_of(
+			    &e->pl, (uint32_t)x->dst)];
+		}
+		start = max2(start, max2(*nic_out, *nic_in));
+		nic = start + p->nic_gap + (double)x->bytes * p->byte[c];
+		*nic_out = nic;
+		*nic_in = nic;
 	}
 	arrival = start + L + bg;
 	src->port = start + p->overhead + bg;
-	dst->rside = arrival;
-	done = m->rndv ? arrival : src->port;
-	m->timed = 1;
+	*rside = arrival;
+	*done = x->rndv ? arrival : src->port;
 	e->messages++;
 	if (e->fn) {
-		out.src = m->src;
-		out.dst = m->dst;
-		out.segment = m->segment;
-		out.bytes = m->bytes;
+		out.src = x->src;
+		out.dst = x->dst;
+		out.segment = x->segment;
+		out.bytes = x->bytes;
 		out.channel = c;
-		out.posted = m->rndv ? max2(m->posted, m->rposted) : m->posted;
+		out.posted = x->posted;
 		out.start = start;
 		out.arrival = arrival;
 		if (e->fn(e->arg, &out))
 			e->stopped = 1;
 	}
-	/* The sender. */
+	return arrival;
+}
+
+/* The sender's side of a timed message. */
+HOT void sent(struct eng *e, int32_t si, struct rank *src, double done)
+{
 	src->sends_open--;
 	if (done > src->send_done)
 		src->send_done = done;
 	if (src->waiting == W_SENDS || src->waiting == W_BOTH)
-		try_wake(e, m->src);
-	/* The receiver: a matched message hands its time to the receive. */
-	if (m->matched) {
-		s = &dst->rs[m->slot];
-		s->known = 1;
-		s->arrival = arrival;
-		s->bytes = m->bytes;
-		s->msg = -1;
-		if ((dst->waiting == W_RECV || dst->waiting == W_BOTH) &&
-		    m->slot == dst->rhead)
-			try_wake(e, m->dst);
-		msg_free(e, id);
-	} else {
-		m->arrival = arrival; /* for the receive, when posted */
-	}
+		try_wake(e, si, src);
+	else if (src->waiting == W_DONE)
+		rec_release(e, si);
+}
+
+/* A receive of slot k gets its message's arrival and bytes. */
+HOT void received(struct eng *e, int32_t di, struct rank *dst, int k,
+		   double arrival, long long bytes)
+{
+	struct rslot *s = &dst->rs[k];
+
+	s->msg = R_KNOWN;
+	s->time = arrival;
+	s->bytes = bytes;
+	if ((dst->waiting == W_RECV || dst->waiting == W_BOTH) &&
+	    k == dst->rhead)
+		try_wake(e, di, dst);
+}
+
+/* Time message id (a record) from ready on. */
+static void time_msg(struct eng *e, int32_t id, double ready)
+{
+	struct msg *m = &e->m[id];
+	const struct msg_rndv *mx = &e->mx[id];
+	/* Both have records: the sender until its sends are timed, the
+	 * receiver while a receive or a message of its queue is open. */
+	struct rank *src = &e->rec[e->st[m->src]];
+	struct rank *dst = &e->rec[e->st[mx->dst]];
+	struct xfer x;
+	double arrival, done;
+
+	/* Only a rendezvous waits for its ready event, matched. */
+	x.src = m->src;
+	x.dst = mx->dst;
+	x.bytes = m->bytes;
+	x.segment = mx->segment;
+	x.posted = max2(mx->posted, mx->rposted);
+	x.rndv = 1;
+	arrival = xfer_time(e, &x, src, &dst->rside, ready, &done);
+	msg_free(e, id);
+	sent(e, x.src, src, done);
+	received(e, x.dst, dst, m->slot, arrival, x.bytes);
 }
 
 /* ---- one rank's operations ----------------------------------------- */
 
-static void do_isend(struct eng *e, long long ri, const struct coll_op *op)
+/*
+ * An eager send to a cold rank blocked in a receive from this sender:
+ * timed now, and the receiver woken, without a record (the commonest
+ * message of a broadcast).  As try_wake would: the rank's clock is 0,
+ * it has no sends, so it resumes at the arrival.
+ */
+static void isend_cold(struct eng *e, int32_t ri, struct rank *r,
+		       const struct coll_op *op)
 {
-	struct rank *r = &e->r[ri], *d;
-	int32_t id = msg_new(e);
-	struct msg *m;
-	int k, slot;
-	enum ml_coll_channel c;
+	struct xfer x;
+	double rside = 0, arrival, done, t = 0;
 
+	x.src = ri;
+	x.dst = (int32_t)op->peer;
+	x.bytes = op->bytes;
+	x.segment = op->segment;
+	x.posted = e->t[ri];
+	x.rndv = 0;
+	e->seq++;
+	r->sends_open++;
+	arrival = xfer_time(e, &x, r, &rside, e->t[ri], &done);
+	sent(e, ri, r, done);
+	if (arrival > t)
+		t = arrival;
+	e->t[x.dst] = t;
+	e->st[x.dst] = ST_WOKEN;
+	push_resume(e, x.dst, t, x.bytes);
+}
+
+static void do_isend(struct eng *e, int32_t ri, const struct coll_op *op)
+{
+	int32_t di = (int32_t)op->peer, id, sd = e->st[di];
+	struct rank *r = &e->rec[e->st[ri]], *d;
+	struct msg *m;
+	struct msg_rndv *mx;
+	int k, slot = -1, rndv = op->bytes > e->p->eager;
+	double ready, arrival, done;
+	struct xfer x;
+
+	if (!rndv && sd <= ST_COLD && (ST_COLD - sd) >> 1 == ri) {
+		isend_cold(e, ri, r, op);
+		return;
+	}
+	d = rec_of(e, di);
+	r->sends_open++;
+	for (k = 0; k < d->nrecv; k++) {
+		slot = (d->rhead + k) & 1;
+		if (d->rs[slot].peer == ri && d->rs[slot].msg == -1)
+			break;
+		slot = -1;
+	}
+	if (!rndv && slot >= 0) {
+		/* Matched and eager: timed now, no record. */
+		x.src = ri;
+		x.dst = di;
+		x.bytes = op->bytes;
+		x.segment = op->segment;
+		x.posted = e->t[ri];
+		x.rndv = 0;
+		e->seq++;
+		arrival = xfer_time(e, &x, r, &d->rside, e->t[ri], &done);
+		sent(e, ri, r, done);
+		received(e, di, d, slot, arrival, op->bytes);
+		return;
+	}
+	id = msg_new(e);
 	if (id < 0)
 		return;
 	m = &e->m[id];
-	m->src = (int32_t)ri;
-	m->dst = (int32_t)op->peer;
-	m->next = -1;
+	m->src = ri;
 	m->bytes = op->bytes;
-	m->segment = op->segment;
-	m->posted = r->t;
-	m->rposted = 0;
-	m->seq = e->seq++;
-	m->matched = m->timed = 0;
-	m->rndv = op->bytes > e->p->eager;
-	r->sends_open++;
-	d = &e->r[op->peer];
-	for (k = 0; k < d->nrecv; k++) {
-		slot = (d->rhead + k) & 1;
-		if (d->rs[slot].peer == ri && d->rs[slot].msg == -1 &&
-		    !d->rs[slot].known) {
-			m->matched = 1;
-			m->slot = (uint8_t)slot;
-			m->rposted = d->rs[slot].post;
-			d->rs[slot].msg = id;
-			break;
-		}
+	if (!rndv) {
+		/* Eager, its receive not yet posted: timed now, kept in
+		 * the receiver's queue for the receive. */
+		x.src = ri;
+		x.dst = di;
+		x.bytes = op->bytes;
+		x.segment = op->segment;
+		x.posted = e->t[ri];
+		x.rndv = 0;
+		e->seq++;
+		m->timed = 1;
+		m->matched = 0;
+		m->rndv = 0;
+		queue_put(e, d, id);
+		m->arrival = xfer_time(e, &x, r, &d->rside, e->t[ri], &done);
+		sent(e, ri, r, done);
+		return;
 	}
-	if (!m->matched) {
-		if (d->utail >= 0)
-			e->m[d->utail].next = id;
-		else
-			d->uhead = id;
-		d->utail = id;
+	mx = &e->mx[id];
+	mx->dst = di;
+	mx->segment = op->segment;
+	mx->posted = e->t[ri];
+	mx->rposted = 0;
+	mx->seq = e->seq++;
+	m->timed = 0;
+	m->rndv = 1;
+	m->matched = slot >= 0;
+	if (slot >= 0) {
+		m->slot = (uint8_t)slot;
+		mx->rposted = d->rs[slot].time;
+		d->rs[slot].msg = id;
+	} else {
+		queue_put(e, d, id);
 	}
-	if (!m->rndv) {
-		time_msg(e, id, r->t);
-	} else if (m->matched) {
-		c = channel_of(e, ri, op->peer);
-		push_ready(e, id, max2(m->posted, m->rposted) + e->p->lat[c]);
+	if (slot >= 0) {
+		ready = max2(mx->posted, mx->rposted) +
+			e->p->lat[ml_coll_channel_of(&e->pl, (uint32_t)ri,
+						     (uint32_t)di)];
+		push_ready(e, id, ready);
 	}
 }
 
-static void do_irecv(struct eng *e, long long ri, const struct coll_op *op)
+static void do_irecv(struct eng *e, int32_t ri, struct rank *r,
+		     const struct coll_op *op)
 {
-	struct rank *r = &e->r[ri];
 	int slot = (r->rhead + r->nrecv) & 1;
 	struct rslot *s = &r->rs[slot];
 	int32_t id, prev = -1;
 	struct msg *m;
-	enum ml_coll_channel c;
+	double ready;
 
 	r->nrecv++;
 	s->peer = (int32_t)op->peer;
-	s->post = r->t;
-	s->known = 0;
+	s->time = e->t[ri];
 	s->msg = -1;
 	for (id = r->uhead; id >= 0; prev = id, id = e->m[id].next)
 		if (e->m[id].src == op->peer)
@@ -474,33 +577,37 @@ static void do_irecv(struct eng *e, long long ri, const struct coll_op *op)
 	if (id < 0)
 		return;
 	m = &e->m[id];
-	if (prev >= 0)
+	if (prev >= 0) {
 		e->m[prev].next = m->next;
-	else
+		if (e->m[r->uhead].tail == id)
+			e->m[r->uhead].tail = prev;
+	} else {
 		r->uhead = m->next;
-	if (r->utail == id)
-		r->utail = prev;
+		if (m->next >= 0)
+			e->m[m->next].tail = m->tail;
+	}
 	m->matched = 1;
 	m->slot = (uint8_t)slot;
-	m->rposted = r->t;
 	if (m->timed) { /* an eager message already here or on its way */
-		s->known = 1;
-		s->arrival = m->arrival;
+		s->msg = R_KNOWN;
+		s->time = m->arrival;
 		s->bytes = m->bytes;
 		msg_free(e, id);
 		return;
 	}
 	s->msg = id;
+	e->mx[id].rposted = e->t[ri];
 	if (m->rndv) {
-		c = channel_of(e, m->src, ri);
-		push_ready(e, id, max2(m->posted, r->t) + e->p->lat[c]);
+		ready = max2(e->mx[id].posted, e->t[ri]) +
+			e->p->lat[ml_coll_channel_of(&e->pl, (uint32_t)m->src,
+						     (uint32_t)ri)];
+		push_ready(e, id, ready);
 	}
 }
 
 /* Run rank ri from its clock until it blocks or leaves. */
-static void run_rank(struct eng *e, long long ri)
+static void run_rank(struct eng *e, int32_t ri, struct rank *r)
 {
-	struct rank *r = &e->r[ri];
 	struct coll_op op;
 
 	r->waiting = W_NONE;
@@ -511,7 +618,7 @@ static void run_rank(struct eng *e, long long ri)
 			do_isend(e, ri, &op);
 			break;
 		case OP_IRECV:
-			do_irecv(e, ri, &op);
+			do_irecv(e, ri, r, &op);
 			break;
 		case OP_WAIT_SENDS:
 		case OP_WAIT_RECV:
@@ -519,47 +626,126 @@ static void run_rank(struct eng *e, long long ri)
 			r->waiting = op.code == OP_WAIT_SENDS  ? W_SENDS
 				     : op.code == OP_WAIT_RECV ? W_RECV
 							       : W_BOTH;
-			try_wake(e, ri);
+			try_wake(e, ri, r);
 			return;
 		case OP_END:
 			r->waiting = W_DONE;
+			rec_release(e, ri);
 			return;
 		}
 	}
 }
 
-/* ---- setup and the main loop --------------------------------------- */
-
-static enum ml_status eng_alloc(struct eng *e)
+/*
+ * The first pass, at time 0 in rank order.  A rank whose program opens
+ * with a receive and a wait for it, and to which nothing has been sent,
+ * stays cold: its st says so and it takes no record (the replay in
+ * rec_get will redo those two operations).  Any other runs as usual.
+ */
+static void start_rank(struct eng *e, int32_t ri)
 {
-	long long i, P = e->P, N = ml_coll_nodes(e->p);
+	struct coll_prog s;
+	struct coll_op op, w;
 
-	e->r = calloc((size_t)P, sizeof *e->r);
-	e->node = malloc((size_t)P * sizeof *e->node);
-	e->sock = malloc((size_t)P * sizeof *e->sock);
-	e->nic_out = calloc((size_t)N, sizeof *e->nic_out);
-	e->nic_in = calloc((size_t)N, sizeof *e->nic_in);
-	if (!e->r || !e->node || !e->sock || !e->nic_out || !e->nic_in)
-		return ML_ENOMEM;
-	ml_coll_place_all(e->p, N, e->node, e->sock);
-	for (i = 0; i < P; i++) {
-		e->r[i].uhead = e->r[i].utail = -1;
-		e->r[i].rs[0].msg = e->r[i].rs[1].msg = -1;
+	if (e->st[ri] == ST_UNSTARTED) {
+		memset(&s, 0, sizeof s);
+		ml_coll_prog_next(e->a, ri, &s, &op);
+		if (op.code == OP_IRECV) {
+			ml_coll_prog_next(e->a, ri, &s, &w);
+			if (w.code == OP_WAIT_RECV || w.code == OP_WAIT_BOTH) {
+				e->st[ri] =
+				    st_cold(op.peer, w.code == OP_WAIT_BOTH);
+				return;
+			}
+		}
 	}
-	return ML_OK;
+	run_rank(e, ri, rec_of(e, ri));
 }
 
-static void eng_free(struct eng *e)
+/* A resume event of rank ri at t. */
+static void resume(struct eng *e, int32_t ri, double t, int64_t bytes)
 {
-	free(e->r);
-	free(e->node);
-	free(e->sock);
-	free(e->nic_out);
-	free(e->nic_in);
-	free(e->m);
-	free(e->h);
-	for (int k = 0; k < NRUNS; k++)
-		free(e->runs[k].ev);
+	struct coll_prog s;
+	struct coll_op op;
+	struct rank *r;
+
+	if (e->st[ri] == ST_WOKEN) {
+		/* A leaf of a tree leaves as it resumes: its next operation
+		 * told on a copy, it never takes a record. */
+		memset(&s, 0, sizeof s);
+		ml_coll_prog_next(e->a, ri, &s, &op); /* the receive */
+		ml_coll_prog_next(e->a, ri, &s, &op); /* the wait */
+		s.last_recv = bytes;
+		ml_coll_prog_next(e->a, ri, &s, &op);
+		if (op.code == OP_END) {
+			e->t[ri] = t;
+			e->st[ri] = ST_DONE;
+			return;
+		}
+	}
+	r = rec_of(e, ri);
+
+	if (bytes >= 0)
+		r->prog.last_recv = bytes;
+	e->t[ri] = t;
+	run_rank(e, ri, r);
+}
+
+/* ---- setup and the main loop --------------------------------------- */
+
+struct coll_ws *ml_coll_ws_new(void)
+{
+	return calloc(1, sizeof(struct coll_ws));
+}
+
+void ml_coll_ws_free(struct coll_ws *ws)
+{
+	if (!ws)
+		return;
+	free(ws->t);
+	free(ws->st);
+	free(ws->rec);
+	free(ws->nic);
+	free(ws->m);
+	free(ws->mx);
+	evq_free(&ws->q);
+	free(ws);
+}
+
+/* Room for P ranks and N NIC times.  The records are malloc'ed, not
+ * cleared: only those taken are touched, so a large pool costs address
+ * space, not memory. */
+static enum ml_status ws_fit(struct coll_ws *ws, long long P, long long N)
+{
+	void *t, *st, *rec, *nic;
+
+	if (P > ws->cap_p) {
+		t = malloc((size_t)P * sizeof *ws->t);
+		st = malloc((size_t)P * sizeof *ws->st);
+		rec = aligned_alloc(64, (size_t)P * sizeof *ws->rec);
+		if (!t || !st || !rec) {
+			free(t);
+			free(st);
+			free(rec);
+			return ML_ENOMEM;
+		}
+		free(ws->t);
+		free(ws->st);
+		free(ws->rec);
+		ws->t = t;
+		ws->st = st;
+		ws->rec = rec;
+		ws->cap_p = P;
+	}
+	if (N > ws->cap_n) {
+		nic = malloc((size_t)N * sizeof *ws->nic);
+		if (!nic)
+			return ML_ENOMEM;
+		free(ws->nic);
+		ws->nic = nic;
+		ws->cap_n = N;
+	}
+	return ML_OK;
 }
 
 static enum ml_status eng_result(const struct eng *e,
@@ -569,9 +755,10 @@ static enum ml_status eng_result(const struct eng *e,
 	double max = -INFINITY, min = INFINITY, sum = 0, t;
 
 	for (i = 0; i < e->P; i++) {
-		if (e->r[i].waiting != W_DONE)
+		if (e->st[i] != ST_DONE &&
+		    (e->st[i] < 0 || e->rec[e->st[i]].waiting != W_DONE))
 			return ML_DEADLOCK;
-		t = e->r[i].t;
+		t = e->t[i];
 		sum += t;
 		max = t > max ? t : max;
 		min = t < min ? t : min;
@@ -588,39 +775,80 @@ static enum ml_status eng_result(const struct eng *e,
 	return ML_OK;
 }
 
-enum ml_status ml_coll_engine_run(const struct ml_collective_params *p,
-				  const struct coll_alg *a, ml_coll_msg_fn fn,
-				  void *arg, struct ml_collective_result *res)
+enum ml_status ml_coll_engine_run_ws(struct coll_ws *ws,
+				     const struct ml_collective_params *p,
+				     const struct coll_alg *a,
+				     ml_coll_msg_fn fn, void *arg,
+				     struct ml_collective_result *res)
 {
 	struct eng e;
 	struct ev ev;
-	long long i;
+	long long i, N = ml_coll_nodes(p), nn;
 	enum ml_status st;
 
+	/* With a node per rank a NIC serves one rank: nic_out goes in
+	 * its record, and only nic_in, which a rank without a record may
+	 * have been sent through, is a table. */
+	nn = p->ppn == 1 ? N : 2 * N;
+	st = ws_fit(ws, p->ranks, nn);
+	if (st != ML_OK)
+		return st;
 	memset(&e, 0, sizeof e);
 	e.p = p;
 	e.a = a;
 	e.fn = fn;
 	e.arg = arg;
 	e.P = p->ranks;
+	ml_coll_place_init(p, &e.pl);
+	e.t = ws->t;
+	e.st = ws->st;
+	e.rec = ws->rec;
+	e.free_rec = -1;
+	e.nic_out = ws->nic;
+	e.nic_in = ws->nic + nn - N;
+	e.m = ws->m;
+	e.mx = ws->mx;
+	e.cap_m = ws->cap_m;
 	e.free_m = -1;
-	st = eng_alloc(&e);
-	/* Every rank starts at 0, in rank order. */
-	for (i = 0; st == ML_OK && i < e.P; i++)
-		run_rank(&e, i);
-	while (st == ML_OK && !ev_empty(&e) && !e.nomem && !e.stopped) {
-		ev = ev_pop(&e);
-		if (ev.key >> 32 & 1) {
-			e.r[ev.id].t = ev.t;
-			run_rank(&e, ev.id);
-		} else {
-			time_msg(&e, ev.id, ev.t);
-		}
+	e.q = &ws->q;
+	evq_clear(e.q);
+	for (i = 0; i < e.P; i++) {
+		e.t[i] = 0;
+		e.st[i] = ST_UNSTARTED;
 	}
-	if (st == ML_OK)
-		st = e.nomem ? ML_ENOMEM : e.stopped ? ML_EINVAL : ML_OK;
+	for (i = 0; i < nn; i++)
+		ws->nic[i] = 0;
+	/* Every rank starts at 0, in rank order. */
+	for (i = 0; i < e.P && !e.nomem && !e.stopped; i++)
+		start_rank(&e, (int32_t)i);
+	while (!evq_empty(e.q) && !e.nomem && !e.stopped) {
+		ev = evq_pop(e.q);
+		if (ev.key >> 32 & 1)
+			resume(&e, (int32_t)(ev.key >> 33), evq_bits_time(ev.tb),
+			       ev.aux);
+		else
+			time_msg(&e, (int32_t)ev.aux, evq_bits_time(ev.tb));
+	}
+	/* The growing buffers go back to the workspace. */
+	ws->m = e.m;
+	ws->mx = e.mx;
+	ws->cap_m = e.cap_m;
+	st = e.nomem ? ML_ENOMEM : e.stopped ? ML_EINVAL : ML_OK;
 	if (st == ML_OK)
 		st = eng_result(&e, res);
-	eng_free(&e);
+	return st;
+}
+
+enum ml_status ml_coll_engine_run(const struct ml_collective_params *p,
+				  const struct coll_alg *a, ml_coll_msg_fn fn,
+				  void *arg, struct ml_collective_result *res)
+{
+	struct coll_ws *ws = ml_coll_ws_new();
+	enum ml_status st;
+
+	if (!ws)
+		return ML_ENOMEM;
+	st = ml_coll_engine_run_ws(ws, p, a, fn, arg, res);
+	ml_coll_ws_free(ws);
 	return st;
 }

@@ -36,14 +36,29 @@ void ml_coll_place_one(const struct ml_collective_params *p, long long nodes,
 	}
 }
 
-void ml_coll_place_all(const struct ml_collective_params *p, long long nodes,
-		       uint32_t *node, uint32_t *sock)
+/* n / d by a multiply and a shift (Granlund and Montgomery): with
+ * l = ceil(log2 d), k = 24 + l and m = ceil(2^k / d), floor(n m / 2^k)
+ * = floor(n / d) for every n < 2^24, because m overshoots 2^k / d by
+ * less than 1 and n (m - 2^k / d) / 2^k < 2^24 / 2^k <= 1 / d; n m <
+ * 2^50.  Ranks, nodes and ppn are below 2^24 (ML_COLL_MAX_RANKS). */
+static void div_init(struct coll_div *v, long long d)
 {
-	long long r, n, s;
+	unsigned l = 0;
 
-	for (r = 0; r < p->ranks; r++) {
-		ml_coll_place_one(p, nodes, r, &n, &s);
-		node[r] = (uint32_t)n;
-		sock[r] = (uint32_t)(n * p->sockets + s);
-	}
+	while ((1LL << l) < d)
+		l++;
+	v->d = (uint32_t)d;
+	v->k = 24 + l;
+	v->m = ((1ULL << v->k) + (uint64_t)d - 1) / (uint64_t)d;
+}
+
+void ml_coll_place_init(const struct ml_collective_params *p,
+			struct coll_place *pl)
+{
+	pl->map = p->map_by;
+	pl->single = p->ppn == 1;
+	div_init(&pl->ppn, p->ppn);
+	div_init(&pl->sockets, p->sockets);
+	div_init(&pl->per, p->ppn / p->sockets);
+	div_init(&pl->nodes, ml_coll_nodes(p));
 }

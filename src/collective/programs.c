@@ -35,6 +35,15 @@
 	(s)->pc = -1;                                                          \
 	(op)->code = OP_END
 
+/* Kept out of line: ml_coll_prog_next is called for every operation,
+ * and with each program inlined into it, every call paid for the
+ * registers of the largest (the scatter). */
+#if defined(__GNUC__)
+#define OUTLINE __attribute__((noinline))
+#else
+#define OUTLINE
+#endif
+
 static long long min_ll(long long a, long long b)
 {
 	return a < b ? a : b;
@@ -59,7 +68,7 @@ static long long seg_bytes(const struct coll_alg *a, long long i)
  * receives posted.  s->cnt caches the number of children, s->mask the
  * parent.
  */
-static void prog_generic(const struct coll_alg *a, long long v,
+OUTLINE static void prog_generic(const struct coll_alg *a, long long v,
 			 struct coll_prog *s, struct coll_op *op)
 {
 	const struct coll_tree *t = &a->tree;
@@ -104,7 +113,7 @@ static void prog_generic(const struct coll_alg *a, long long v,
 
 /* ompi_coll_base_bcast_intra_basic_linear: the root isends the whole
  * message to ranks 1 .. P-1 in order, then waits for all. */
-static void prog_linear(const struct coll_alg *a, long long v,
+OUTLINE static void prog_linear(const struct coll_alg *a, long long v,
 			struct coll_prog *s, struct coll_op *op)
 {
 	CO_BEGIN(s);
@@ -133,7 +142,7 @@ static long long half_bytes(const struct coll_alg *a, int h, long long i)
  * sendrecv; with P even the last rank is left unpaired and gets half 1
  * from the root.  s->cnt: children, s->mask: parent, s->mask2: lr.
  */
-static void prog_split(const struct coll_alg *a, long long v,
+OUTLINE static void prog_split(const struct coll_alg *a, long long v,
 		       struct coll_prog *s, struct coll_op *op)
 {
 	const struct coll_tree *t = &a->tree;
@@ -206,8 +215,8 @@ static void prog_split(const struct coll_alg *a, long long v,
  * code).  Returns 1 when the scatter has finished (op untouched), 0
  * with the next operation in *op.  Uses pc values below 100.
  */
-static int scatter(const struct coll_alg *a, long long v, struct coll_prog *s,
-		   struct coll_op *op)
+OUTLINE static int scatter(const struct coll_alg *a, long long v,
+			   struct coll_prog *s, struct coll_op *op)
 {
 	long long P = a->ranks, sc = a->sc, n;
 
@@ -269,7 +278,7 @@ static int scatter(const struct coll_alg *a, long long v, struct coll_prog *s,
  * aligned group holds), with MPICH's recursive-halving fix-up where the
  * partner group is incomplete (P not a power of two).
  */
-static void prog_sag(const struct coll_alg *a, long long v, struct coll_prog *s,
+OUTLINE static void prog_sag(const struct coll_alg *a, long long v, struct coll_prog *s,
 		     struct coll_op *op)
 {
 	long long P = a->ranks, sc = a->sc, vr, vtr, vrtr, nad, troot;
@@ -356,26 +365,25 @@ static void prog_sag(const struct coll_alg *a, long long v, struct coll_prog *s,
  * to v + 1 and receives block v - i from v - 1 (mod P; a block past
  * the message is sent empty).
  */
-static void prog_ring(const struct coll_alg *a, long long v,
-		      struct coll_prog *s, struct coll_op *op)
+OUTLINE static void ring_allgather(const struct coll_alg *a, long long v,
+				   struct coll_prog *s, struct coll_op *op)
 {
 	long long P = a->ranks, sc = a->sc, blk;
 
-	if (s->pc < 100 && !scatter(a, v, s, op))
-		return;
+	/* Indices mod P by a compare, not a division (P^2 of them). */
 	switch (s->pc) {
 	case 100:
 		for (s->i = 1; s->i < P; s->i++) {
 			op->code = OP_IRECV;
-			op->peer = (v + P - 1) % P;
+			op->peer = v == 0 ? P - 1 : v - 1;
 			op->bytes = 0;
-			op->segment = (v - s->i + P) % P;
+			op->segment = v - s->i < 0 ? v - s->i + P : v - s->i;
 			s->pc = 101;
 			return;
 		case 101:
-			blk = (v - s->i + 1 + P) % P;
+			blk = v - s->i + 1 < 0 ? v - s->i + 1 + P : v - s->i + 1;
 			op->code = OP_ISEND;
-			op->peer = (v + 1) % P;
+			op->peer = v + 1 == P ? 0 : v + 1;
 			op->bytes = clamp0(min_ll(sc, a->msg - blk * sc));
 			op->segment = blk;
 			s->pc = 102;
@@ -391,6 +399,16 @@ static void prog_ring(const struct coll_alg *a, long long v,
 	default:
 		op->code = OP_END;
 	}
+}
+
+/* The ring: the scatter, then the allgather (whose P - 1 steps
+ * ml_coll_prog_next calls directly, with no frame to set up). */
+OUTLINE static void prog_ring(const struct coll_alg *a, long long v,
+			      struct coll_prog *s, struct coll_op *op)
+{
+	if (!scatter(a, v, s, op))
+		return;
+	ring_allgather(a, v, s, op);
 }
 
 void ml_coll_prog_next(const struct coll_alg *a, long long v,
@@ -411,7 +429,10 @@ void ml_coll_prog_next(const struct coll_alg *a, long long v,
 		prog_sag(a, v, s, op);
 		return;
 	case ML_COLL_SCATTER_ALLGATHER_RING:
-		prog_ring(a, v, s, op);
+		if (s->pc >= 100 || s->pc < 0)
+			ring_allgather(a, v, s, op);
+		else
+			prog_ring(a, v, s, op);
 		return;
 	default:
 		prog_generic(a, v, s, op);

@@ -210,9 +210,10 @@ enum ml_status ml_collective_channel(const struct ml_collective_params *p,
 	return ML_OK;
 }
 
-enum ml_status ml_collective_schedule(const struct ml_collective_params *p,
-				      ml_coll_msg_fn fn, void *arg,
-				      struct ml_collective_result *r)
+enum ml_status ml_coll_eval_ws(struct coll_ws *ws,
+			       const struct ml_collective_params *p,
+			       ml_coll_msg_fn fn, void *arg,
+			       struct ml_collective_result *r)
 {
 	struct coll_alg a;
 	struct ml_collective_params q;
@@ -225,7 +226,7 @@ enum ml_status ml_collective_schedule(const struct ml_collective_params *p,
 	run_params(p, &q);
 	if (ml_coll_alg_setup(&q, &a) != ML_OK)
 		return ML_EINVAL;
-	st = ml_coll_engine_run(&q, &a, fn, arg, &tmp);
+	st = ml_coll_engine_run_ws(ws, &q, &a, fn, arg, &tmp);
 	if (st != ML_OK)
 		return st;
 	tmp.composition = a.composition;
@@ -233,6 +234,20 @@ enum ml_status ml_collective_schedule(const struct ml_collective_params *p,
 			    &tmp.ran_node_last);
 	*r = tmp;
 	return ML_OK;
+}
+
+enum ml_status ml_collective_schedule(const struct ml_collective_params *p,
+				      ml_coll_msg_fn fn, void *arg,
+				      struct ml_collective_result *r)
+{
+	struct coll_ws *ws = ml_coll_ws_new();
+	enum ml_status st;
+
+	if (!ws)
+		return ML_ENOMEM;
+	st = ml_coll_eval_ws(ws, p, fn, arg, r);
+	ml_coll_ws_free(ws);
+	return st;
 }
 
 enum ml_status ml_collective_eval(const struct ml_collective_params *p,
@@ -350,29 +365,94 @@ enum ml_status ml_collective_tree(enum ml_coll_alg kind, long long ranks,
 	return ML_OK;
 }
 
+/* The channel between ranks a and b of a valid *p on its N nodes. */
+static enum ml_coll_channel chan(const struct ml_collective_params *p,
+				 long long N, long long a, long long b)
+{
+	long long na, sa, nb, sb;
+
+	ml_coll_place_one(p, N, a, &na, &sa);
+	ml_coll_place_one(p, N, b, &nb, &sb);
+	return na != nb ? ML_COLL_NET : sa != sb ? ML_COLL_NODE : ML_COLL_SOCKET;
+}
+
+/* A message of n bytes on channel c posted at t by a rank that then
+ * waits for it: the least time the wait can end, in the engine's own
+ * operations and order (engine.c), so that rounding, being monotone,
+ * keeps the bound below the engine's time.  Eager: the send port
+ * frees; rendezvous: the handshake's L_c, then the arrival. */
+static double send_done_least(const struct ml_collective_params *p,
+			      enum ml_coll_channel c, long long n, double t)
+{
+	double bg = (double)n * p->byte[c];
+
+	if (n > p->eager)
+		return t + p->lat[c] + p->lat[c] + bg;
+	return t + p->overhead + bg;
+}
+
 /*
- * A lower bound on the latency of algorithm a at *p, or 0.  The ring's
- * allgather: rank v finishes step i no earlier than rank v-1 finished
- * step i-1, plus the latency and bytes of the block it then sent; along
- * that chain the block is the same one, so the rank that ends a chain
- * carrying block 0 (a full block of ceil(M/P) bytes) finishes after at
- * least P - 1 times (min L_c + ceil(M/P) min G_c).
+ * MPICH's ring allgather (its scatter is not Open MPI's, which the
+ * bound below follows): rank v finishes step i no earlier than rank
+ * v-1 finished step i-1, plus the latency and bytes of the block it
+ * then sent; along that chain the block is the same one, so the rank
+ * that ends a chain carrying block 0 (a full block of ceil(M/P) bytes)
+ * finishes after at least P - 1 times (min L_c + ceil(M/P) min G_c).
  */
-static double lower_bound(const struct ml_collective_params *p,
-			  enum ml_coll_alg a)
+static double ring_bound_any(const struct ml_collective_params *p)
 {
 	double lmin = p->lat[0], gmin = p->byte[0];
 	long long sc = (p->msg + p->ranks - 1) / p->ranks;
 	int c;
 
-	if (!(a == ML_COLL_SCATTER_ALLGATHER_RING && p->msg >= p->ranks) &&
-	    a != ML_COLL_MPICH_SCATTER_RING_ALLGATHER)
-		return 0;
 	for (c = 1; c < ML_COLL_NCHANNEL; c++) {
 		lmin = p->lat[c] < lmin ? p->lat[c] : lmin;
 		gmin = p->byte[c] < gmin ? p->byte[c] : gmin;
 	}
 	return (double)(p->ranks - 1) * (lmin + (double)sc * gmin);
+}
+
+/*
+ * A lower bound on the latency of algorithm a at *p, or 0.  Open MPI's
+ * ring (scatter-allgather-ring without its fall-back to linear): block 0
+ * goes round from rank 0, which sends it at step 1 once its part of the
+ * scatter is done; rank v forwards at step v + 1 what it received at
+ * step v, so the block reaches rank P - 1 no earlier than the sum of
+ * rank 0's scatter sends (each waited for in turn) and of the P - 1
+ * hops (v, v + 1), each L_c + ceil(M/P) G_c (and another L_c for the
+ * handshake above the eager limit).  Each term is added as the engine
+ * adds it: the bound is exact arithmetic of a shorter schedule, never
+ * above the engine's latency.
+ */
+double ml_coll_lower_bound(const struct ml_collective_params *p,
+			   enum ml_coll_alg a)
+{
+	long long P = p->ranks, N = ml_coll_nodes(p);
+	long long sc = (p->msg + P - 1) / P, cnt = p->msg, mask = 1, n, v;
+	enum ml_coll_channel c;
+	double t = 0;
+
+	if (a == ML_COLL_MPICH_SCATTER_RING_ALLGATHER)
+		return ring_bound_any(p);
+	if (a != ML_COLL_SCATTER_ALLGATHER_RING || p->msg < P)
+		return 0;
+	/* Rank 0's scatter, as programs.c's scatter() runs it for v = 0. */
+	while (mask < P)
+		mask <<= 1;
+	for (mask >>= 1; mask > 0; mask >>= 1) {
+		n = cnt - sc * mask;
+		if (mask >= P || n <= 0)
+			continue;
+		cnt -= n;
+		t = send_done_least(p, chan(p, N, 0, mask), n, t);
+	}
+	for (v = 0; v + 1 < P; v++) {
+		c = chan(p, N, v, v + 1);
+		if (sc > p->eager)
+			t = t + p->lat[c];
+		t = t + p->lat[c] + (double)sc * p->byte[c];
+	}
+	return t;
 }
 
 enum ml_status ml_collective_best(const struct ml_collective_params *p,
@@ -387,20 +467,27 @@ enum ml_status ml_collective_best(const struct ml_collective_params *p,
 	enum ml_coll_alg pick = ML_COLL_LINEAR;
 	enum ml_status st;
 	int found = 0;
+	/* One workspace for the nine: the ranks' tables, the record pool
+	 * and the queues are allocated once, not nine times. */
+	struct coll_ws *ws = ml_coll_ws_new();
 
+	if (!ws)
+		return ML_ENOMEM;
 	if (p->library == ML_COLL_MPICH) {
 		first = ML_COLL_MPICH_FIRST;
 		last = ML_COLL_MPICH_LAST;
 	}
 	for (a = first; a <= last; a++) {
 		q.algorithm = a;
-		if (found && lower_bound(&q, a) >= second)
+		if (found && ml_coll_lower_bound(&q, a) >= second)
 			continue;
-		st = ml_collective_eval(&q, &x);
+		st = ml_coll_eval_ws(ws, &q, NULL, NULL, &x);
 		if (st == ML_EINVAL)
 			continue; /* e.g. too many messages for this one */
-		if (st != ML_OK)
+		if (st != ML_OK) {
+			ml_coll_ws_free(ws);
 			return st;
+		}
 		/* Equal to rounding (two paths to one sum of the same
 		 * terms) is a tie, which goes to the lower id. */
 		if (!found || x.latency < b.latency * (1 - 1e-12)) {
@@ -413,6 +500,7 @@ enum ml_status ml_collective_best(const struct ml_collective_params *p,
 			second = x.latency;
 		}
 	}
+	ml_coll_ws_free(ws);
 	if (!found)
 		return ML_EINVAL;
 	*best = pick;

@@ -11,6 +11,7 @@
 
 #include <gsl/gsl_cdf.h>
 
+#include "collective/coll_int.h"
 #include "mcastlat/collective.h"
 
 void ml_coll_errmodel_init(struct ml_coll_errmodel *em)
@@ -194,9 +195,14 @@ enum ml_status ml_collective_best_among(const struct ml_collective_params *p,
 	double second = INFINITY, z = z_of(level);
 	int n = candidates(p->library, list), i, found = 0, have_dflt = 0;
 	enum ml_status st;
+	struct coll_ws *ws;
 
 	if (!isfinite(z))
 		return ML_EINVAL;
+	/* One engine workspace for every candidate (issue 36). */
+	ws = ml_coll_ws_new();
+	if (!ws)
+		return ML_ENOMEM;
 	for (i = 0; i < n; i++) {
 		int cand = candidate(among, p->library, list[i]);
 
@@ -205,11 +211,19 @@ enum ml_status ml_collective_best_among(const struct ml_collective_params *p,
 		if (!cand && list[i] != ML_COLL_DEFAULT)
 			continue;
 		q.algorithm = list[i];
-		st = ml_collective_eval(&q, &x);
+		/* A candidate bound to be neither fastest nor runner-up
+		 * changes nothing: not run (the ring's P^2 messages). */
+		if (list[i] != ML_COLL_DEFAULT && found &&
+		    obj == ML_COLL_BY_LATENCY &&
+		    ml_coll_lower_bound(&q, list[i]) >= second)
+			continue;
+		st = ml_coll_eval_ws(ws, &q, NULL, NULL, &x);
 		if (st == ML_EINVAL)
 			continue; /* e.g. too many messages for this one */
-		if (st != ML_OK)
+		if (st != ML_OK) {
+			ml_coll_ws_free(ws);
 			return st;
+		}
 		if (list[i] == ML_COLL_DEFAULT) {
 			dflt = x;
 			have_dflt = 1;
@@ -228,6 +242,7 @@ enum ml_status ml_collective_best_among(const struct ml_collective_params *p,
 			second = objective(&x, obj);
 		}
 	}
+	ml_coll_ws_free(ws);
 	if (!found)
 		return ML_EINVAL;
 	out->fastest = pick;
