@@ -69,18 +69,23 @@ static const struct ml_opt opts[NOPTS] = {
 enum { C_PACKETS, C_H, C_LATENCY, C_FORMULA, C_FULL_DUPLEX, NCOLS };
 
 static const struct ml_col cols[NCOLS] = {
-	[C_PACKETS] = {"packets", ML_COL_INT, "k = ceil(M/b), 1 for M = 0",
-		       NULL, NULL, false, false},
-	[C_H] = {"h", ML_COL_INT, "ceil(log2 p) for bcast, else 0", NULL, NULL,
-		 false, false},
-	[C_LATENCY] = {"latency", ML_COL_TIME,
-		       "T (p2p, xchg) or B (bcast)", NULL, NULL, false, false},
-	[C_FORMULA] = {"formula", ML_COL_TEXT,
-		       "equation used: 2.6, 2.7, 2.8 or 2.9", NULL, NULL, true,
-		       false},
-	[C_FULL_DUPLEX] = {"full_duplex", ML_COL_TEXT,
-			   "yes when O_s + O_r + U_r < g < L", NULL, NULL,
-			   true, false},
+    [C_PACKETS] = {.name = "packets",
+		   .kind = ML_COL_INT,
+		   .help = "k = ceil(M/b), 1 for M = 0"},
+    [C_H] = {.name = "h",
+	     .kind = ML_COL_INT,
+	     .help = "ceil(log2 p) for bcast, else 0"},
+    [C_LATENCY] = {.name = "latency",
+		   .kind = ML_COL_TIME,
+		   .help = "T (p2p, xchg) or B (bcast)"},
+    [C_FORMULA] = {.name = "formula",
+		   .kind = ML_COL_TEXT,
+		   .help = "equation used: 2.6, 2.7, 2.8 or 2.9",
+		   .always = true},
+    [C_FULL_DUPLEX] = {.name = "full_duplex",
+		       .kind = ML_COL_TEXT,
+		       .help = "yes when O_s + O_r + U_r < g < L",
+		       .always = true},
 };
 
 static void to_params(const union ml_val *v, struct ml_cluster_params *p)

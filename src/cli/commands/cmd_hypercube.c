@@ -58,11 +58,12 @@ enum {
 
 #define LAT(n, k, h)                                                           \
 	{                                                                      \
-		n, k, h, NULL, "saturation", false, false                      \
+		.name = n, .kind = k, .help = h,                               \
+		.only_without = "saturation"                                   \
 	}
 #define SAT(n, k, h)                                                           \
 	{                                                                      \
-		n, k, h, "saturation", NULL, false, false                      \
+		.name = n, .kind = k, .help = h, .only_with = "saturation"     \
 	}
 
 static const struct ml_col cols[NCOLS] = {
