@@ -28,9 +28,15 @@ static const struct ml_opt fake_opts[NOPTS] = {
 
 enum { SUM, TT, PARITY, NCOLS };
 static const struct ml_col fake_cols[NCOLS] = {
-	[SUM] = {"sum", ML_COL_REAL, "a + b", NULL, NULL, false, false},
-	[TT] = {"tt", ML_COL_TIME, "2 t", "twice", NULL, false, false},
-	[PARITY] = {"parity", ML_COL_TEXT, "of a", NULL, NULL, true, false},
+	[SUM] = {.name = "sum", .kind = ML_COL_REAL, .help = "a + b"},
+	[TT] = {.name = "tt",
+		.kind = ML_COL_TIME,
+		.help = "2 t",
+		.only_with = "twice"},
+	[PARITY] = {.name = "parity",
+		    .kind = ML_COL_TEXT,
+		    .help = "of a",
+		    .always = true},
 };
 
 static enum ml_status fake_check(const struct ml_point *pt, struct ml_diag *d)
@@ -84,8 +90,10 @@ static const struct ml_opt slow_opts[SNOPTS] = {
 };
 enum { S_NOTE, SNCOLS };
 static const struct ml_col slow_cols[SNCOLS] = {
-	[S_NOTE] = {"note", ML_COL_TEXT, "n and the file", NULL, NULL, true,
-		    false},
+	[S_NOTE] = {.name = "note",
+		    .kind = ML_COL_TEXT,
+		    .help = "n and the file",
+		    .always = true},
 };
 static int prepared, released;
 
