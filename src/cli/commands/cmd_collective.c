@@ -246,9 +246,10 @@ static const struct ml_opt opts[NOPTS] = {
 			 "a JSON tuning file) to FILE"},
     [O_AMONG] = {.name = "among",
 		 .kind = ML_OPT_TEXT,
+		 .def = "all",
 		 .help = "best: the candidates, a list of algorithms and ompi "
-			 "(or mpich, default: the library's own decision); "
-			 "default all of the library's and its decision"},
+			 "(or mpich, default: the library's own decision), or "
+			 "all of the library's and its decision"},
     [O_OBJECTIVE] = {.name = "objective",
 		     .kind = ML_OPT_CHOICE,
 		     .def = "latency",
@@ -533,6 +534,24 @@ static int parse_among(const char *s, unsigned *mask, size_t *at, size_t *len)
 static long long nodes_of(const struct ml_collective_params *p)
 {
 	return p->nodes > 0 ? p->nodes : (p->ranks + p->ppn - 1) / p->ppn;
+}
+
+/* --among is checked once, before the sweep: a bad item is a usage
+ * error, not a row. */
+static enum ml_status prepare(const union ml_val *base, void **prep,
+			      struct ml_diag *d)
+{
+	unsigned among;
+	size_t at, len;
+
+	*prep = NULL;
+	if (parse_among(base[O_AMONG].s, &among, &at, &len))
+		return ml_diag_set(d, "among",
+				   "'%.*s' is not a candidate (an algorithm "
+				   "of --algorithm, ompi, mpich, default or "
+				   "all)",
+				   (int)len, base[O_AMONG].s + at);
+	return ML_OK;
 }
 
 /* A point as run.  best: p.algorithm is the pick, ML_COLL_DEFAULT for
@@ -958,7 +977,8 @@ const struct ml_command ml_cmd_collective = {
 	       "hierarchy "
 	       "(ranks per node, sockets, NIC)",
     .source = "Open MPI 4.1/5.0 coll/base and coll/tuned, MPICH 4.0.2; "
-	      "SPEC 10, 11",
+	      "SPEC 10, 11.  Default machine: a fit of ORFEO's THIN nodes "
+	      "(mcastlat-collective(1), DEFAULTS)",
     .time_unit = "us",
     .opts = opts,
     .nopts = NOPTS,
@@ -971,6 +991,7 @@ const struct ml_command ml_cmd_collective = {
     .takeover = takeover,
     .takeover_flag = "schedule",
     .skip = skip,
+    .prepare = prepare,
     .fit_model = &ml_fit_collective,
     .fit_params = fit_params,
     .fit_inputs = fit_inputs,
