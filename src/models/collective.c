@@ -460,51 +460,18 @@ enum ml_status ml_collective_best(const struct ml_collective_params *p,
 				  struct ml_collective_result *r,
 				  double *margin)
 {
-	struct ml_collective_params q = *p;
-	struct ml_collective_result x, b;
-	double second = INFINITY;
-	enum ml_coll_alg a, first = ML_COLL_LINEAR, last = ML_COLL_NALG;
-	enum ml_coll_alg pick = ML_COLL_LINEAR;
-	enum ml_status st;
-	int found = 0;
-	/* One workspace for the nine: the ranks' tables, the record pool
-	 * and the queues are allocated once, not nine times. */
-	struct coll_ws *ws = ml_coll_ws_new();
+	/* best --among the library's algorithms, without its decision and
+	 * without an error model: the plain fastest (collective_trust.c,
+	 * which keeps the workspace and the bound). */
+	struct ml_coll_pick pick;
+	enum ml_status st = ml_collective_best_among(
+	    p, ML_COLL_AMONG_ALL & ~ML_COLL_AMONG(ML_COLL_DEFAULT),
+	    ML_COLL_BY_LATENCY, NULL, 0.9, &pick);
 
-	if (!ws)
-		return ML_ENOMEM;
-	if (p->library == ML_COLL_MPICH) {
-		first = ML_COLL_MPICH_FIRST;
-		last = ML_COLL_MPICH_LAST;
-	}
-	for (a = first; a <= last; a++) {
-		q.algorithm = a;
-		if (found && ml_coll_lower_bound(&q, a) >= second)
-			continue;
-		st = ml_coll_eval_ws(ws, &q, NULL, NULL, &x);
-		if (st == ML_EINVAL)
-			continue; /* e.g. too many messages for this one */
-		if (st != ML_OK) {
-			ml_coll_ws_free(ws);
-			return st;
-		}
-		/* Equal to rounding (two paths to one sum of the same
-		 * terms) is a tie, which goes to the lower id. */
-		if (!found || x.latency < b.latency * (1 - 1e-12)) {
-			if (found)
-				second = b.latency;
-			b = x;
-			pick = a;
-			found = 1;
-		} else if (x.latency < second) {
-			second = x.latency;
-		}
-	}
-	ml_coll_ws_free(ws);
-	if (!found)
-		return ML_EINVAL;
-	*best = pick;
-	*r = b;
-	*margin = second / b.latency;
+	if (st != ML_OK)
+		return st;
+	*best = pick.alg;
+	*r = pick.r;
+	*margin = isnan(pick.margin) ? INFINITY : pick.margin;
 	return ML_OK;
 }

@@ -108,6 +108,20 @@ static int cmp_ll(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
+int ml_coll_rules_sweeps_ok(const struct ml_command *cmd, struct ml_ctx *ctx,
+			    const struct ml_vlist *const *vl, size_t o_ranks,
+			    size_t o_msg)
+{
+	size_t i;
+
+	for (i = 0; i < cmd->nopts; i++)
+		if (i != o_ranks && i != o_msg && vl[i]->count > 1)
+			return ml_usage_err(ctx, cmd->name, cmd->opts[i].name,
+					    "--rules sweeps only --ranks and "
+					    "--msg");
+	return 0;
+}
+
 long long *ml_coll_sorted_values(const struct ml_vlist *vl, size_t *n)
 {
 	long long *x = malloc(((size_t)vl->count + 1) * sizeof *x);
@@ -149,13 +163,9 @@ int ml_collective_mpich_rules(const struct ml_command *cmd, struct ml_ctx *ctx,
 		rc = ml_usage_err(ctx, cmd->name, NULL, "out of memory");
 		goto out;
 	}
-	for (i = 0; i < n; i++)
-		if (i != o_ranks && i != o_msg && vl[i]->count > 1) {
-			rc = ml_usage_err(ctx, cmd->name, cmd->opts[i].name,
-					  "--rules sweeps only --ranks and "
-					  "--msg");
-			goto out;
-		}
+	rc = ml_coll_rules_sweeps_ok(cmd, ctx, vl, o_ranks, o_msg);
+	if (rc)
+		goto out;
 	memcpy(v, base, n * sizeof *v);
 	/* Every pick first: a point that cannot be evaluated leaves no
 	 * file behind. */

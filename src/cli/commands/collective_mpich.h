@@ -45,4 +45,10 @@ int ml_collective_mpich_json(FILE *f, const long long *ps, size_t np,
  * number into *n (both rules files); NULL when out of memory. */
 long long *ml_coll_sorted_values(const struct ml_vlist *vl, size_t *n);
 
+/* 0 when no option but --ranks and --msg is swept, else a usage
+ * error's exit status after printing it (both rules files). */
+int ml_coll_rules_sweeps_ok(const struct ml_command *cmd, struct ml_ctx *ctx,
+			    const struct ml_vlist *const *vl, size_t o_ranks,
+			    size_t o_msg);
+
 #endif

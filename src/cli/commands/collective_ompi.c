@@ -69,13 +69,9 @@ int ml_collective_ompi_rules(const struct ml_command *cmd, struct ml_ctx *ctx,
 		rc = ml_usage_err(ctx, cmd->name, NULL, "out of memory");
 		goto out;
 	}
-	for (i = 0; i < n; i++)
-		if (i != o_ranks && i != o_msg && vl[i]->count > 1) {
-			rc = ml_usage_err(ctx, cmd->name, cmd->opts[i].name,
-					  "--rules sweeps only --ranks and "
-					  "--msg");
-			goto out;
-		}
+	rc = ml_coll_rules_sweeps_ok(cmd, ctx, vl, o_ranks, o_msg);
+	if (rc)
+		goto out;
 	sprintf(tmp, "%s.tmp", path);
 	f = fopen(tmp, "w");
 	if (!f) {
