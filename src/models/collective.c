@@ -1,6 +1,6 @@
 /*
  * collective.c - the collective model's interface (SPEC 10): defaults,
- * the domain, Open MPI 4.1's fixed decision, the fastest algorithm, and
+ * the domain, Open MPI 4.1's fixed decision, the ring's lower bound, and
  * evaluation through the engine in src/collective/ (place.c where ranks
  * sit, trees.c Open MPI's trees, programs.c what each rank does,
  * engine.c the event-driven machine).
@@ -455,23 +455,3 @@ double ml_coll_lower_bound(const struct ml_collective_params *p,
 	return t;
 }
 
-enum ml_status ml_collective_best(const struct ml_collective_params *p,
-				  enum ml_coll_alg *best,
-				  struct ml_collective_result *r,
-				  double *margin)
-{
-	/* best --among the library's algorithms, without its decision and
-	 * without an error model: the plain fastest (collective_trust.c,
-	 * which keeps the workspace and the bound). */
-	struct ml_coll_pick pick;
-	enum ml_status st = ml_collective_best_among(
-	    p, ML_COLL_AMONG_ALL & ~ML_COLL_AMONG(ML_COLL_DEFAULT),
-	    ML_COLL_BY_LATENCY, NULL, 0.9, &pick);
-
-	if (st != ML_OK)
-		return st;
-	*best = pick.alg;
-	*r = pick.r;
-	*margin = isnan(pick.margin) ? INFINITY : pick.margin;
-	return ML_OK;
-}

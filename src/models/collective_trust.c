@@ -2,7 +2,8 @@
  * collective_trust.c - how far a collective prediction holds, and picks
  * that do no harm (SPEC 10.5): the error model's interval at a point,
  * and best among a list of candidates with the library's own decision
- * kept unless the model can tell a candidate apart from it.  The error
+ * kept unless the model can tell a candidate apart from it (and the
+ * plain fastest, ml_collective_best, as its special case).  The error
  * model itself is measured by `mcastlat fit collective` (forward
  * validation, src/fit/fit_coll_err.c).
  */
@@ -263,5 +264,26 @@ enum ml_status ml_collective_best_among(const struct ml_collective_params *p,
 	out->r = best;
 	out->vs_default =
 	    have_dflt ? objective(&dflt, obj) / objective(&best, obj) : NAN;
+	return ML_OK;
+}
+
+enum ml_status ml_collective_best(const struct ml_collective_params *p,
+				  enum ml_coll_alg *best,
+				  struct ml_collective_result *r,
+				  double *margin)
+{
+	/* best --among the library's algorithms, without its decision and
+	 * without an error model: the plain fastest (collective_trust.c,
+	 * which keeps the workspace and the bound). */
+	struct ml_coll_pick pick;
+	enum ml_status st = ml_collective_best_among(
+	    p, ML_COLL_AMONG_ALL & ~ML_COLL_AMONG(ML_COLL_DEFAULT),
+	    ML_COLL_BY_LATENCY, NULL, 0.9, &pick);
+
+	if (st != ML_OK)
+		return st;
+	*best = pick.alg;
+	*r = pick.r;
+	*margin = isnan(pick.margin) ? INFINITY : pick.margin;
 	return ML_OK;
 }

@@ -49,21 +49,6 @@ static const char *const map_names[] = {"core", "socket", "node", NULL};
 static const char *const chan_names[] = {"socket", "node", "net", NULL};
 static const char *const objective_names[] = {"latency", "latency_avg", NULL};
 
-/*
- * The default machine's error model: the larger, term by term, of its
- * own fit's forward validation and of how far it (a fit of the THIN
- * nodes) predicts another cluster (EPYC), by scripts/default-machine.sh;
- * mcastlat-collective(1), DEFAULTS.
- */
-#define DEF_ERR_RANKS	      "48"
-#define DEF_ERR_SD_SMALL      "1.37"
-#define DEF_ERR_SD_MEDIUM     "0.628"
-#define DEF_ERR_SD_LARGE      "0.487"
-#define DEF_ERR_GROWTH_SMALL  "0.0716"
-#define DEF_ERR_GROWTH_MEDIUM "0.156"
-#define DEF_ERR_GROWTH_LARGE  "0.0719"
-#define DEF_ERR_DIFF	      "0.704"
-#define DEF_ERR_DIFF_GROWTH   "0.187"
 
 enum {
 	O_OP,

@@ -12,6 +12,22 @@
 
 #include "cli/cmd.h"
 
+/*
+ * The default machine's error model: the larger, term by term, of its
+ * own fit's forward validation and of how far it (a fit of the THIN
+ * nodes) predicts another cluster (EPYC), by scripts/default-machine.sh;
+ * mcastlat-collective(1), DEFAULTS.
+ */
+#define DEF_ERR_RANKS	      "48"
+#define DEF_ERR_SD_SMALL      "1.37"
+#define DEF_ERR_SD_MEDIUM     "0.628"
+#define DEF_ERR_SD_LARGE      "0.487"
+#define DEF_ERR_GROWTH_SMALL  "0.0716"
+#define DEF_ERR_GROWTH_MEDIUM "0.156"
+#define DEF_ERR_GROWTH_LARGE  "0.0719"
+#define DEF_ERR_DIFF	      "0.704"
+#define DEF_ERR_DIFF_GROWTH   "0.187"
+
 /* best's pick at the point v (ranks and msg set): Open MPI's algorithm id
  * (0: its fixed decision), the chain's fanout and the segment size; or
  * ML_EINVAL with *d. */
