@@ -521,22 +521,32 @@ static long long nodes_of(const struct ml_collective_params *p)
 	return p->nodes > 0 ? p->nodes : (p->ranks + p->ppn - 1) / p->ppn;
 }
 
-/* --among is checked once, before the sweep: a bad item is a usage
- * error, not a row. */
+/* --among is read once, before the sweep (a bad item is a usage error,
+ * not a row); its candidates are the rows' *pt->prep. */
 static enum ml_status prepare(const union ml_val *base, void **prep,
 			      struct ml_diag *d)
 {
-	unsigned among;
+	unsigned *among = malloc(sizeof *among);
 	size_t at, len;
 
-	*prep = NULL;
-	if (parse_among(base[O_AMONG].s, &among, &at, &len))
+	*prep = among;
+	if (!among)
+		return ml_diag_set(d, "among", "out of memory");
+	if (parse_among(base[O_AMONG].s, among, &at, &len)) {
+		free(among);
+		*prep = NULL;
 		return ml_diag_set(d, "among",
 				   "'%.*s' is not a candidate (an algorithm "
 				   "of --algorithm, ompi, mpich, default or "
 				   "all)",
 				   (int)len, base[O_AMONG].s + at);
+	}
 	return ML_OK;
+}
+
+static void release(void *prep)
+{
+	free(prep);
 }
 
 /* A point as run.  best: p.algorithm is the pick, ML_COLL_DEFAULT for
@@ -549,8 +559,8 @@ struct outcome {
 
 /* best at the point: the pick among --among, do no harm by the error
  * model (ml_collective_best_among). */
-static enum ml_status best_of(const union ml_val *v, struct outcome *o,
-			      struct ml_diag *d)
+static enum ml_status best_of(const union ml_val *v, const unsigned *prep,
+			      struct outcome *o, struct ml_diag *d)
 {
 	struct ml_coll_errmodel em;
 	struct ml_coll_pick pick;
@@ -558,7 +568,9 @@ static enum ml_status best_of(const union ml_val *v, struct outcome *o,
 	size_t at, len;
 	enum ml_status st;
 
-	if (parse_among(v[O_AMONG].s, &among, &at, &len))
+	if (prep)
+		among = *prep;
+	else if (parse_among(v[O_AMONG].s, &among, &at, &len))
 		return ml_diag_set(d, "among", "not a candidate");
 	to_errmodel(v, &em);
 	st = ml_collective_best_among(&o->p, among,
@@ -578,8 +590,8 @@ static enum ml_status best_of(const union ml_val *v, struct outcome *o,
 }
 
 /* Resolve the point into the params actually run (default, best). */
-static enum ml_status resolve(const union ml_val *v, struct outcome *o,
-			      struct ml_diag *d)
+static enum ml_status resolve(const union ml_val *v, const unsigned *among,
+			      struct outcome *o, struct ml_diag *d)
 {
 	int word;
 	enum ml_status st;
@@ -593,7 +605,7 @@ static enum ml_status resolve(const union ml_val *v, struct outcome *o,
 	if (word == ALG_OMPI)
 		o->p.algorithm = ML_COLL_DEFAULT;
 	if (word == ALG_BEST)
-		return best_of(v, o, d);
+		return best_of(v, among, o, d);
 	return ml_collective_eval(&o->p, &o->r);
 }
 
@@ -605,7 +617,7 @@ static enum ml_status ompi_rule(const union ml_val *v, long long *alg,
 				struct ml_diag *d)
 {
 	struct outcome o;
-	enum ml_status st = resolve(v, &o, d);
+	enum ml_status st = resolve(v, NULL, &o, d);
 
 	if (st != ML_OK)
 		return st;
@@ -625,7 +637,7 @@ static enum ml_status resolve_best(const union ml_val *v, enum ml_coll_alg *alg,
 
 	if (ml_choice_of(v[O_ALGORITHM].i) != ALG_BEST || v[O_OP].i != 0)
 		return ML_EINVAL;
-	st = resolve(v, &o, d);
+	st = resolve(v, NULL, &o, d);
 	if (st != ML_OK)
 		return st;
 	/* MPICH's own decision in a tuning file read with the device
@@ -759,7 +771,7 @@ static enum ml_status eval(const struct ml_point *pt, union ml_val *out)
 
 	if (pt->v[O_OP].i == 1)
 		return eval_p2p(pt->v, out);
-	st = resolve(pt->v, &o, NULL);
+	st = resolve(pt->v, pt->prep, &o, NULL);
 	if (st != ML_OK)
 		return st;
 	out[C_LATENCY].r = o.r.latency;
@@ -819,7 +831,7 @@ static int run_schedule(const struct ml_command *cmd, struct ml_ctx *ctx,
 	if (base[O_OP].i == 1)
 		return ml_usage_err(ctx, cmd->name, "schedule",
 				    "needs --op bcast");
-	if (resolve(base, &o, &d) != ML_OK)
+	if (resolve(base, NULL, &o, &d) != ML_OK)
 		return ml_usage_err(ctx, cmd->name, d.param ? d.param : "msg",
 				    d.msg[0] ? d.msg : "cannot be evaluated");
 	so.csv = format && strcmp(format, "table") != 0;
@@ -977,6 +989,7 @@ const struct ml_command ml_cmd_collective = {
     .takeover_flag = "schedule",
     .skip = skip,
     .prepare = prepare,
+    .release = release,
     .fit_model = &ml_fit_collective,
     .fit_params = fit_params,
     .fit_inputs = fit_inputs,
