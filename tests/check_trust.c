@@ -65,29 +65,23 @@ static void net_machine(struct ml_collective_params *p)
  * level at the cut, not its growth) within a third, and the in-range sd
  * above the noise.
  */
-START_TEST(test_errmodel_recovers_growth)
-{
-	static const long long ps[] = {2, 4, 8, 16, 32, 64, 128};
-	static const enum ml_coll_alg algs[] = {ML_COLL_BINOMIAL,
-						ML_COLL_BINARY};
-	const double g = 0.2, s0 = 0.05;
-	const size_t nm = 24, np = 7, na = 2, nrun = 3;
-	size_t n = nm * np * na * nrun + 8, i = 0, m, k, a, r;
-	struct ml_collective_point *pts = calloc(n, sizeof *pts);
-	double *y = calloc(n, sizeof *y);
-	size_t *grp = calloc(n, sizeof *grp);
-	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-	const char *freeset[] = {"lat-net", "byte-net", "overhead"};
-	struct ml_fit_data data = {0};
-	struct ml_fit_options o;
-	struct ml_fit_result res;
-	struct ml_coll_errmodel em;
-	struct ml_coll_errfit info;
-	struct ml_diag d = {NULL, ""};
-	double t;
+/* Data drawn with a known discrepancy (see the tests below): n points
+ * into the arrays (room for DRAWN_MAX), group[] the runs of a point. */
+#define DRAWN_NM   24
+#define DRAWN_NP   7
+#define DRAWN_NA   2
+#define DRAWN_NRUN 3
+#define DRAWN_MAX  (DRAWN_NM * DRAWN_NP * DRAWN_NA * DRAWN_NRUN + 8)
 
-	gsl_set_error_handler_off();
-	gsl_rng_set(rng, 33);
+static size_t draw_data(gsl_rng *rng, double g, double s0,
+			struct ml_collective_point *pts, double *y,
+			size_t *grp)
+{
+	static const long long ps[DRAWN_NP] = {2, 4, 8, 16, 32, 64, 128};
+	static const enum ml_coll_alg algs[DRAWN_NA] = {ML_COLL_BINOMIAL,
+							ML_COLL_BINARY};
+	size_t i = 0, m, k, a, r;
+
 	/* ping-pong on the network, for the intercept and slope */
 	for (k = 0; k < 8; k++, i++) {
 		net_machine(&pts[i].p);
@@ -99,17 +93,17 @@ START_TEST(test_errmodel_recovers_growth)
 				 ML_OK);
 		grp[i] = i;
 	}
-	for (m = 0; m < nm; m++)
-		for (a = 0; a < na; a++) {
+	for (m = 0; m < DRAWN_NM; m++)
+		for (a = 0; a < DRAWN_NA; a++) {
 			double walk = 0;
 
-			for (k = 0; k < np; k++) {
+			for (k = 0; k < DRAWN_NP; k++) {
 				struct ml_collective_result rr;
 				size_t first = i;
 
 				if (k > 0)
 					walk += gsl_ran_gaussian(rng, g);
-				for (r = 0; r < nrun; r++, i++) {
+				for (r = 0; r < DRAWN_NRUN; r++, i++) {
 					net_machine(&pts[i].p);
 					pts[i].p.algorithm = algs[a];
 					pts[i].p.ranks = ps[k];
@@ -123,8 +117,37 @@ START_TEST(test_errmodel_recovers_growth)
 				}
 			}
 		}
+	return i;
+}
+
+/*
+ * Data drawn with a known discrepancy: for each message size and
+ * algorithm, ln(measured / model) is a random walk in log2 P with
+ * variance g^2 per doubling, plus independent noise of sd s0 per run.
+ * Forward validation must find the growth g (the fit absorbs the walk's
+ * level at the cut, not its growth) within a third, and the in-range sd
+ * above the noise.
+ */
+START_TEST(test_errmodel_recovers_growth)
+{
+	const double g = 0.2, s0 = 0.05;
+	struct ml_collective_point *pts = calloc(DRAWN_MAX, sizeof *pts);
+	double *y = calloc(DRAWN_MAX, sizeof *y);
+	size_t *grp = calloc(DRAWN_MAX, sizeof *grp);
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	const char *freeset[] = {"lat-net", "byte-net", "overhead"};
+	struct ml_fit_data data = {0};
+	struct ml_fit_options o;
+	struct ml_fit_result res;
+	struct ml_coll_errmodel em;
+	struct ml_coll_errfit info;
+	struct ml_diag d = {NULL, ""};
+	double t;
+
+	gsl_set_error_handler_off();
+	gsl_rng_set(rng, 33);
 	data.points = pts;
-	data.n = i;
+	data.n = draw_data(rng, g, s0, pts, y, grp);
 	data.y = y;
 	data.group = grp;
 	ml_fit_options_init(&o);
@@ -149,6 +172,103 @@ START_TEST(test_errmodel_recovers_growth)
 	free(pts);
 	free(y);
 	free(grp);
+}
+END_TEST
+
+/*
+ * Coverage, measured: fitted at P <= 32 on data drawn as above, the 90 %
+ * intervals of the predictions at P = 64 and 128 (one and two doublings
+ * beyond, never fitted) hold 2271 of 2880 held-out runs (78.9 %, ten
+ * draws of 48 independent walks x 2 P x 3 runs).  That is below the
+ * nominal 90 %: from five fitted P the forward validation finds a growth
+ * of 0.06 to 0.19 per doubling where 0.2 was drawn (the cuts' fits
+ * extrapolate from shorter ranges than the full fit), and the intervals
+ * are mostly the in-range sd (without the growth they hold 2243).  The
+ * band, 0.75 .. 0.98, holds what the method achieves here (the binomial
+ * sd of ten draws' coverage is about 0.014, the walks' correlation
+ * widens it): a change that makes the intervals narrower or far wider
+ * fails; mcastlat-collective(1) states the shortfall.  On the real
+ * data the held-out coverage is 85 to 98 % (DISCUSSION).
+ */
+START_TEST(test_interval_coverage)
+{
+	const double g = 0.2, s0 = 0.05;
+	struct ml_collective_point *pts = calloc(DRAWN_MAX, sizeof *pts);
+	double *y = calloc(DRAWN_MAX, sizeof *y);
+	size_t *grp = calloc(DRAWN_MAX, sizeof *grp);
+	bool *use = calloc(DRAWN_MAX, sizeof *use);
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	/* the overhead stays at its drawn value (a draw's fit at P <= 32
+	 * may leave it undetermined) */
+	const char *freeset[] = {"lat-net", "byte-net"};
+	size_t held = 0, in = 0, in_flat = 0, i;
+	int draw;
+
+	gsl_set_error_handler_off();
+	gsl_rng_set(rng, 2026);
+	for (draw = 0; draw < 10; draw++) {
+		struct ml_fit_data data = {0};
+		struct ml_fit_options o;
+		struct ml_fit_result res;
+		struct ml_coll_errmodel em, flat;
+		struct ml_coll_errfit info;
+		struct ml_diag d = {NULL, ""};
+
+		data.points = pts;
+		data.n = draw_data(rng, g, s0, pts, y, grp);
+		data.y = y;
+		data.group = grp;
+		for (i = 0; i < data.n; i++)
+			use[i] = pts[i].p2p || pts[i].p.ranks <= 32;
+		data.use = use;
+		ml_fit_options_init(&o);
+		{
+			enum ml_status st = ml_fit(&ml_fit_collective, &data,
+						   freeset, 2, &o, &res, &d);
+
+			ck_assert_msg(st == ML_OK, "draw %d: fit %d: %s %s %s",
+				      draw, st, d.msg,
+				      res.ncombo ? res.combo[0] : "",
+				      res.ncombo > 1 ? res.combo[1] : "");
+		}
+		ck_assert_int_eq(ml_fit_collective_errmodel(&data, freeset, 2,
+							    &o, &res, &em,
+							    &info, &d),
+				 ML_OK);
+		ck_assert_int_eq(em.fit_ranks, 32);
+		flat = em;
+		flat.growth[0] = 0;
+		for (i = 0; i < data.n; i++) {
+			double lo, hi;
+
+			if (use[i])
+				continue;
+			ck_assert_int_eq(
+			    ml_collective_interval(&em, pts[i].p.ranks,
+						   pts[i].p.msg, 0.9,
+						   res.pred[i], &lo, &hi),
+			    ML_OK);
+			held++;
+			in += y[i] >= lo && y[i] <= hi;
+			ml_collective_interval(&flat, pts[i].p.ranks,
+					       pts[i].p.msg, 0.9, res.pred[i],
+					       &lo, &hi);
+			in_flat += y[i] >= lo && y[i] <= hi;
+		}
+		ml_fit_result_free(&res);
+	}
+	ck_assert_uint_eq(held, 2880);
+	ck_assert_msg(in >= 0.75 * held && in <= 0.98 * held,
+		      "90 %% intervals hold %zu of %zu held-out runs", in, held);
+	/* the growth term only ever widens them */
+	ck_assert_msg(in_flat <= in, "without the growth they hold %zu of "
+				     "%zu, more than with it (%zu)",
+		      in_flat, held, in);
+	gsl_rng_free(rng);
+	free(pts);
+	free(y);
+	free(grp);
+	free(use);
 }
 END_TEST
 
@@ -306,6 +426,7 @@ Suite *suite_trust(void)
 	tc = tcase_create("errmodel");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_errmodel_recovers_growth);
+	tcase_add_test(tc, test_interval_coverage);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("best");
 	tcase_set_timeout(tc, 60);
