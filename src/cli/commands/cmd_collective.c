@@ -544,10 +544,6 @@ static enum ml_status prepare(const union ml_val *base, void **prep,
 	return ML_OK;
 }
 
-static void release(void *prep)
-{
-	free(prep);
-}
 
 /* A point as run.  best: p.algorithm is the pick, ML_COLL_DEFAULT for
  * the library's own decision. */
@@ -989,7 +985,7 @@ const struct ml_command ml_cmd_collective = {
     .takeover_flag = "schedule",
     .skip = skip,
     .prepare = prepare,
-    .release = release,
+    .release = free,
     .fit_model = &ml_fit_collective,
     .fit_params = fit_params,
     .fit_inputs = fit_inputs,
