@@ -1370,6 +1370,54 @@ START_TEST(test_hand_rendezvous)
 }
 END_TEST
 
+/*
+ * Eager copies (E_c, eager-byte): an eager message costs b (G_c + E_c)
+ * on the sender's port and to its arrival, a rendezvous one b G_c, and
+ * the NIC holds only nic_gap + b G_c (the copy is the CPUs' work).
+ * Linear, P = 3, one rank per node, L = 1.7, G = 0.003, E = 0.002,
+ * nic-gap 0.5, M = 1000 (eager): b (G + E) = 5, the NIC 0.5 + 3 = 3.5:
+ *   0->1 starts 0, the port frees at 5, arrives 1.7 + 5 = 6.7;
+ *   0->2 waits for the port (5; the NIC freed at 3.5), arrives 11.7;
+ *   the root leaves at 10 (eager: its port).  avg (10 + 6.7 + 11.7)/3.
+ * (Were the copy the NIC's, it would hold 5.5 and 0->2 arrive 12.2.)
+ * Then nic-gap 0.  M = 5000 (rendezvous): E does not apply, as
+ * test_hand_rendezvous: 33.4.  p2p: 1000 B: 1.7 + 5 = 6.7; 5000 B:
+ * 3.4 + 15 = 18.4.  E on the socket channel only, M = 1000: the net
+ * costs 3 a message, 0->2 arrives 3 + 1.7 + 3 = 7.7.
+ */
+START_TEST(test_hand_eager_copy)
+{
+	struct ml_collective_params p =
+	    logp_params(3, 1000, ML_COLL_LINEAR, 0, 1.7, 0.003);
+	struct ml_collective_result r;
+	double t = -1;
+
+	p.ebyte[ML_COLL_NET] = 0.002;
+	p.nic_gap = 0.5;
+	r = eval_ok(&p);
+	ck_close(r.latency, 11.7);
+	ck_close(r.latency_min, 6.7);
+	ck_close(r.latency_avg, (10 + 6.7 + 11.7) / 3);
+	ck_assert_int_eq(ml_collective_p2p(&p, ML_COLL_NET, 1000, &t), ML_OK);
+	ck_close(t, 6.7);
+	p.nic_gap = 0;
+	p.msg = 5000;
+	r = eval_ok(&p);
+	ck_close(r.latency, 33.4);
+	ck_close(r.latency_min, 18.4);
+	ck_assert_int_eq(ml_collective_p2p(&p, ML_COLL_NET, 5000, &t), ML_OK);
+	ck_close(t, 18.4);
+	/* Another channel's E_c does not touch the network's. */
+	p.ebyte[ML_COLL_NET] = 0;
+	p.ebyte[ML_COLL_SOCKET] = 0.5;
+	p.msg = 1000;
+	r = eval_ok(&p);
+	ck_close(r.latency, 1.7 + 3 + 3);
+	p.ebyte[ML_COLL_SOCKET] = -1e-9;
+	ck_assert_int_eq(ml_collective_eval(&p, &r), ML_EINVAL);
+}
+END_TEST
+
 /* ml_collective_p2p: L_c + b G_c, plus L_c above the eager limit.
  * Channels L = 1, 2, 5, G = 0.001, 0.002, 0.01:
  *   socket 4096 B: 1 + 4.096 = 5.096; 4097 B: 2 + 4.097 = 6.097;
@@ -2541,6 +2589,7 @@ Suite *suite_collective(void)
 	tcase_add_test(tc, test_hand_pipeline5);
 	tcase_add_test(tc, test_hand_rendezvous);
 	tcase_add_test(tc, test_p2p);
+	tcase_add_test(tc, test_hand_eager_copy);
 	tcase_add_test(tc, test_p2p_is_bcast2);
 	tcase_add_test(tc, test_hand_nic);
 	tcase_add_test(tc, test_hand_split_binary3);

@@ -2152,14 +2152,18 @@ END_TEST
  * linearisation): data it generates at known costs are fitted back from
  * the defaults.  Ping-pong on each channel, and binomial and linear
  * broadcasts on 2 nodes of 2 sockets x 4 cores (map-by core), at sizes
- * on both sides of the eager limit.
+ * on both sides of the eager limit (which the eager copies' per-byte
+ * times need: below it a channel costs G_c + E_c a byte, above G_c).
  */
 START_TEST(test_recover_collective)
 {
 	static const char *const fr[] = {"lat-socket", "lat-node", "lat-net",
 					 "byte-socket", "byte-node", "byte-net",
-					 "overhead"};
-	static const double truth[] = {0.3, 0.6, 1.5, 1e-4, 2e-4, 1.2e-4, 0.4};
+					 "overhead", "eager-byte-socket",
+					 "eager-byte-node", "eager-byte-net"};
+	static const double truth[] = {0.3,    0.6,    1.5,	1e-4, 2e-4,
+				       1.2e-4, 0.4,    3e-4,	5e-4, 2e-4};
+	const size_t nf = sizeof(fr) / sizeof(fr[0]);
 	static const long long msgs[] = {1, 64, 1024, 8192, 65536};
 	struct ml_collective_point pts[64], t;
 	double y[64];
@@ -2195,7 +2199,7 @@ START_TEST(test_recover_collective)
 	ck_assert_uint_le(n, 64);
 	for (i = 0; i < n; i++) {
 		t = pts[i];
-		for (k = 0; k < 7; k++)
+		for (k = 0; k < nf; k++)
 			ck_assert_int_eq(ml_fit_set(&ml_fit_collective, &t,
 						    fr[k], truth[k]),
 					 ML_OK);
@@ -2211,10 +2215,10 @@ START_TEST(test_recover_collective)
 		}
 	}
 	data.n = n;
-	ck_assert_int_eq(ml_fit(&ml_fit_collective, &data, fr, 7, NULL, &res,
+	ck_assert_int_eq(ml_fit(&ml_fit_collective, &data, fr, nf, NULL, &res,
 				&d),
 			 ML_OK);
-	for (k = 0; k < 7; k++)
+	for (k = 0; k < nf; k++)
 		ck_assert_msg(fabs(res.value[k] - truth[k]) <= 1e-6 * truth[k],
 			      "%s: %.10g, not %g", fr[k], res.value[k],
 			      truth[k]);

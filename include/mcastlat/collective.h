@@ -9,7 +9,9 @@
  * mpirun's --map-by core|socket|node.  A pair of ranks talks over one of
  * three channels: the same socket, the other socket of the same node,
  * or the network.  A lone message of b bytes on channel c takes
- * L_c + b G_c from its start to its arrival.  Each of Open MPI's nine
+ * L_c + b G_c from its start to its arrival (an eager one, b <= eager,
+ * pays E_c more a byte wherever b G_c is written below, except on the
+ * NICs: its copy through a bounce buffer).  Each of Open MPI's nine
  * broadcast algorithms (coll/base, 4.1 and 5.0) is run as the code runs
  * it: the same trees, the same order of posting, the same segments and
  * the same fall-backs, on exact event-driven arithmetic:
@@ -120,6 +122,7 @@ struct ml_collective_params {
 	enum ml_coll_map map_by;
 	double lat[ML_COLL_NCHANNEL];  /* L_c, us */
 	double byte[ML_COLL_NCHANNEL]; /* G_c, us per byte */
+	double ebyte[ML_COLL_NCHANNEL]; /* E_c, us per byte, eager only */
 	double overhead;	       /* sender occupancy per message, us */
 	double nic_gap;		       /* NIC occupancy per message, us */
 	long long eager;	       /* largest eager message, bytes */

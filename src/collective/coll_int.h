@@ -182,6 +182,15 @@ static inline uint32_t ml_coll_div(const struct coll_div *v, uint32_t n)
 	return (uint32_t)((n * v->m) >> v->k);
 }
 
+/* G_c of a message of b bytes on channel c: an eager one (b <= the
+ * eager limit) also pays E_c, the copy through a bounce buffer that a
+ * rendezvous message does without (eager_byte). */
+static inline double ml_coll_gbyte(const struct ml_collective_params *p,
+				   enum ml_coll_channel c, long long b)
+{
+	return b <= p->eager ? p->byte[c] + p->ebyte[c] : p->byte[c];
+}
+
 /* Rank r's node, as ml_coll_place_one. */
 static inline uint32_t ml_coll_node_of(const struct coll_place *pl, uint32_t r)
 {

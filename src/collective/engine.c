@@ -352,7 +352,8 @@ HOT double xfer_time(struct eng *e, const struct xfer *x, struct rank *src,
 	const struct ml_collective_params *p = e->p;
 	enum ml_coll_channel c =
 	    ml_coll_channel_of(&e->pl, (uint32_t)x->src, (uint32_t)x->dst);
-	double L = p->lat[c], bg = (double)x->bytes * p->byte[c];
+	double L = p->lat[c],
+	       bg = (double)x->bytes * ml_coll_gbyte(p, c, x->bytes);
 	double start, arrival, nic, *nic_out, *nic_in;
 	struct ml_coll_msg out;
 
@@ -368,6 +369,7 @@ HOT double xfer_time(struct eng *e, const struct xfer *x, struct rank *src,
 			    &e->pl, (uint32_t)x->dst)];
 		}
 		start = max2(start, max2(*nic_out, *nic_in));
+		/* The wire's time only: an eager copy is the CPUs'. */
 		nic = start + p->nic_gap + (double)x->bytes * p->byte[c];
 		*nic_out = nic;
 		*nic_in = nic;

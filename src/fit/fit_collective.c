@@ -5,8 +5,8 @@
  * timings.
  *
  * A point is a broadcast simulated on the node hierarchy, or half a
- * ping-pong on one channel (L_c + b G_c, plus L_c above the eager
- * limit).  A broadcast's time is the length of its critical path: a sum
+ * ping-pong on one channel (L_c + b (G_c + E_c) up to the eager limit,
+ * 2 L_c + b G_c above it).  A broadcast's time is the length of its critical path: a sum
  * of costs along a chain of messages and resource waits, the largest of
  * many such sums.  It is piecewise linear in the costs, with pieces too
  * many to enumerate (which messages wait for which resource depends on
@@ -17,9 +17,10 @@
  *
  * Identifiability (mcastlat-fit(1)): ping-pong on channel c determines
  * lat-c and byte-c (two or more sizes); broadcasts add overhead (sends
- * in a row from one rank) and nic-gap (messages that queue for a NIC:
- * several ranks per node); each is freed by --free auto only when the
- * data move the prediction with it at the fit.
+ * in a row from one rank), nic-gap (messages that queue for a NIC:
+ * several ranks per node) and eager-byte-c (sizes on both sides of the
+ * eager limit); each is freed by --free auto only when the data move
+ * the prediction with it at the fit.
  */
 #include <stddef.h>
 
@@ -37,14 +38,21 @@ static const struct fit_param coll_params[] = {
     {"byte-net", PT(byte[ML_COLL_NET])},
     {"overhead", PT(overhead)},
     {"nic-gap", PT(nic_gap)},
+    {"eager-byte-socket", PT(ebyte[ML_COLL_SOCKET])},
+    {"eager-byte-node", PT(ebyte[ML_COLL_NODE])},
+    {"eager-byte-net", PT(ebyte[ML_COLL_NET])},
 };
 
 /* --free auto: the network first (every multi-node broadcast uses it),
- * then each channel inside a node, then the two occupancies. */
+ * then each channel inside a node, then the two occupancies, then the
+ * eager copies' per-byte times (those need sizes on both sides of the
+ * eager limit). */
 static const struct fit_carrier coll_carriers[] = {
     {"lat-net", {NULL}},    {"byte-net", {NULL}},  {"lat-socket", {NULL}},
     {"byte-socket", {NULL}}, {"lat-node", {NULL}},  {"byte-node", {NULL}},
     {"overhead", {NULL}},   {"nic-gap", {NULL}},
+    {"eager-byte-net", {NULL}}, {"eager-byte-socket", {NULL}},
+    {"eager-byte-node", {NULL}},
 };
 
 static enum ml_status coll_validate(const void *pv, struct ml_diag *d)

@@ -46,6 +46,9 @@ void ml_collective_params_init(struct ml_collective_params *p)
 	p->byte[ML_COLL_NET] = DEF_BYTE_NET;
 	p->overhead = DEF_OVERHEAD;
 	p->nic_gap = DEF_NIC_GAP;
+	p->ebyte[ML_COLL_SOCKET] = 0;
+	p->ebyte[ML_COLL_NODE] = 0;
+	p->ebyte[ML_COLL_NET] = 0;
 	p->eager = 4096;
 	p->library = ML_COLL_OPENMPI;
 }
@@ -106,6 +109,8 @@ static int bad_time(double x)
 static const char *const lat_names[] = {"lat-socket", "lat-node", "lat-net"};
 static const char *const byte_names[] = {"byte-socket", "byte-node",
 					 "byte-net"};
+static const char *const ebyte_names[] = {"eager-byte-socket", "eager-byte-node",
+					  "eager-byte-net"};
 
 static enum ml_status check_machine(const struct ml_collective_params *p,
 				    struct ml_diag *d)
@@ -134,6 +139,9 @@ static enum ml_status check_machine(const struct ml_collective_params *p,
 					   "must be finite and >= 0");
 		if (bad_time(p->byte[c]))
 			return ml_diag_set(d, byte_names[c],
+					   "must be finite and >= 0");
+		if (bad_time(p->ebyte[c]))
+			return ml_diag_set(d, ebyte_names[c],
 					   "must be finite and >= 0");
 	}
 	if (bad_time(p->overhead))
@@ -265,7 +273,7 @@ enum ml_status ml_collective_p2p(const struct ml_collective_params *p,
 	if (check_machine(p, NULL) != ML_OK || (int)c < 0 ||
 	    c >= ML_COLL_NCHANNEL || bytes < 0 || bytes > ML_COLL_MAX_MSG)
 		return ML_EINVAL;
-	x = p->lat[c] + (double)bytes * p->byte[c];
+	x = p->lat[c] + (double)bytes * ml_coll_gbyte(p, c, bytes);
 	if (bytes > p->eager)
 		x += p->lat[c];
 	if (!isfinite(x))

@@ -72,6 +72,9 @@ enum {
 	O_BYTE_NET,
 	O_OVERHEAD,
 	O_NIC_GAP,
+	O_EBYTE_SOCKET,
+	O_EBYTE_NODE,
+	O_EBYTE_NET,
 	O_EAGER,
 	O_SCHEDULE,
 	O_RULES,
@@ -214,6 +217,12 @@ static const struct ml_opt opts[NOPTS] = {
     [O_OVERHEAD] =
 	TIMEOPT("overhead", "0.000814965", "sender's time per message beyond b G"),
     [O_NIC_GAP] = TIMEOPT("nic-gap", "0.0694796", "NIC's time per message beyond b G"),
+    [O_EBYTE_SOCKET] = BYTEOPT("eager-byte-socket", "0",
+			       "more per byte if eager, same socket"),
+    [O_EBYTE_NODE] = BYTEOPT("eager-byte-node", "0",
+			     "more per byte if eager, other socket"),
+    [O_EBYTE_NET] = BYTEOPT("eager-byte-net", "0",
+			    "more per byte if eager, other node"),
     [O_EAGER] = {.name = "eager",
 		 .kind = ML_OPT_INT,
 		 .def = "4096",
@@ -433,6 +442,9 @@ static enum ml_status to_params(const union ml_val *v,
 	p->byte[ML_COLL_NET] = v[O_BYTE_NET].r;
 	p->overhead = v[O_OVERHEAD].r;
 	p->nic_gap = v[O_NIC_GAP].r;
+	p->ebyte[ML_COLL_SOCKET] = v[O_EBYTE_SOCKET].r;
+	p->ebyte[ML_COLL_NODE] = v[O_EBYTE_NODE].r;
+	p->ebyte[ML_COLL_NET] = v[O_EBYTE_NET].r;
 	p->eager = v[O_EAGER].i;
 	return ML_OK;
 }
@@ -937,7 +949,8 @@ static void fit_measure(void *params, bool mean)
 
 /* The off-by-default mechanisms of SPEC 10.2 that --free auto may free:
  * kept by forward validation (fit_cmd.c, choose_mechanisms). */
-static const char *const fit_mechanisms[] = {"overhead", "nic-gap", NULL};
+static const char *const fit_mechanisms[] = {"overhead", "nic-gap",
+					      "eager-byte-*", NULL};
 
 static const char *const fit_inputs[] = {
     "op",     "library", "algorithm", "ranks",	"msg",	  "segment", "fanout",

@@ -147,26 +147,33 @@ static size_t given_names(const struct fit_args *a, const char **names)
 	return n;
 }
 
-/* Is free parameter name one of the command's mechanisms? */
-static bool is_mechanism(const struct ml_command *cmd, const char *name)
+/* The command's mechanism (its index in fit_mechanisms) that free
+ * parameter name belongs to, or -1: an entry ending in '*' holds every
+ * parameter that starts with the rest (eager-byte-* is one mechanism,
+ * kept or dropped on all channels at once). */
+static int mechanism_of(const struct ml_command *cmd, const char *name)
 {
-	size_t i;
+	size_t i, n;
+	const char *m;
 
-	for (i = 0; cmd->fit_mechanisms[i]; i++)
-		if (strcmp(cmd->fit_mechanisms[i], name) == 0)
-			return true;
-	return false;
+	for (i = 0; (m = cmd->fit_mechanisms[i]); i++) {
+		n = strlen(m);
+		if (n > 0 && m[n - 1] == '*' ? strncmp(m, name, n - 1) == 0
+					    : strcmp(m, name) == 0)
+			return (int)i;
+	}
+	return -1;
 }
 
 /* One variant of the free set: out's less the mechanisms of bits in
- * drop (bit j: out->freeset[mech[j]]), those held at 0 in a copy of the
- * points.  *v receives its fit and error model; ML_OK or the fit's
- * status. */
+ * drop (bit g: the free parameters j with grp[j] == g), those held at 0
+ * in a copy of the points.  *v receives its fit and error model; ML_OK
+ * or the fit's status. */
 static enum ml_status fit_variant(const struct fit_args *a,
 				  const struct ml_fit_data *data,
 				  const struct ml_fit_options *o,
 				  const struct fit_outcome *out,
-				  const size_t *mech, unsigned drop,
+				  const int *grp, unsigned drop,
 				  void **pts, struct fit_outcome *v)
 {
 	const struct ml_fit_model *m = a->cmd->fit_model;
@@ -181,9 +188,7 @@ static enum ml_status fit_variant(const struct fit_args *a,
 		return ML_ENOMEM;
 	memcpy(*pts, data->points, data->n * size);
 	for (j = 0; j < out->nfree; j++) {
-		for (i = 0; i < 32 && !((drop >> i & 1u) && mech[i] == j); i++)
-			;
-		if (i == 32) {
+		if (grp[j] < 0 || !(drop >> grp[j] & 1u)) {
 			v->freeset[n++] = out->freeset[j];
 			continue;
 		}
@@ -206,52 +211,64 @@ static enum ml_status fit_variant(const struct fit_args *a,
  * --free auto with an error model: each mechanism of the free set is
  * kept only where the forward validation predicts better with it
  * (SPEC 10.5: chosen for prediction, not for fit).  Every subset of the
- * mechanisms is tried; the lowest forward rms wins (ties to fewer).
+ * mechanisms is tried; the lowest forward rms wins, where it is lower
+ * by more than MECH_MARGIN (a mechanism the forward cuts cannot see,
+ * such as NIC queues where the cuts hold one node, ties: it stays as
+ * the whole fit determined it).
  * The winner replaces *out; its dropped mechanisms join out->zeroed
  * (held at 0 in the points and in --emit).  A # mechanisms line says
  * what each variant predicted.
  */
+#define MECH_MARGIN 0.005 /* relative */
+
 static void choose_mechanisms(const struct fit_args *a, struct fit_points *p,
 			      const struct ml_fit_data *data,
 			      const struct ml_fit_options *o,
 			      struct fit_outcome *out)
 {
-	size_t mech[8], nm = 0, j, i, len;
+	int grp[ML_FIT_MAXFREE], gmech[8];
+	size_t ng = 0, j, i, len;
 	unsigned drop, best = 0, nvar;
 	double best_rms = out->err.fwd_rms;
 	char line[512];
 	void *best_pts = NULL;
 	struct fit_outcome v, win;
 
-	for (j = 0; j < out->nfree && nm < 8; j++)
-		if (is_mechanism(a->cmd, out->freeset[j]))
-			mech[nm++] = j;
-	if (nm == 0)
+	for (j = 0; j < out->nfree; j++) {
+		int m = mechanism_of(a->cmd, out->freeset[j]);
+
+		for (i = 0; i < ng && gmech[i] != m; i++)
+			;
+		if (m >= 0 && i == ng && ng < 8)
+			gmech[ng++] = m;
+		grp[j] = m >= 0 && i < ng ? (int)i : -1;
+	}
+	if (ng == 0)
 		return;
-	nvar = 1u << nm;
+	nvar = 1u << ng;
 	len = (size_t)snprintf(line, sizeof line,
 			       "# mechanisms: forward rms %.3g with all",
 			       out->err.fwd_rms);
 	for (drop = 1; drop < nvar; drop++) {
 		void *pts = NULL;
-		enum ml_status st = fit_variant(a, data, o, out, mech, drop,
+		enum ml_status st = fit_variant(a, data, o, out, grp, drop,
 						&pts, &v);
 
 		if (len < sizeof line) {
 			len += (size_t)snprintf(line + len, sizeof line - len,
 						"; without");
-			for (j = 0; j < nm && len < sizeof line; j++)
-				if (drop >> j & 1u)
+			for (i = 0; i < ng && len < sizeof line; i++)
+				if (drop >> i & 1u)
 					len += (size_t)snprintf(
 					    line + len, sizeof line - len, " %s",
-					    out->freeset[mech[j]]);
+					    a->cmd->fit_mechanisms[gmech[i]]);
 			if (len < sizeof line)
 				len += (size_t)snprintf(
 				    line + len, sizeof line - len, " %.3g",
 				    st == ML_OK ? v.err.fwd_rms : NAN);
 		}
 		if (st == ML_OK && isfinite(v.err.fwd_rms) &&
-		    v.err.fwd_rms <= best_rms) {
+		    v.err.fwd_rms < best_rms * (1 - MECH_MARGIN)) {
 			if (best)
 				ml_fit_result_free(&win.res);
 			free(best_pts);
@@ -268,14 +285,14 @@ static void choose_mechanisms(const struct fit_args *a, struct fit_points *p,
 	if (best) {
 		size_t size = ml_fit_params_size(a->cmd->fit_model);
 
-		for (j = 0; j < nm; j++) {
+		for (j = 0; j < out->nfree; j++) {
 			size_t k;
 
-			if (!(best >> j & 1u))
+			if (grp[j] < 0 || !(best >> grp[j] & 1u))
 				continue;
-			win.zeroed[win.nzeroed++] = out->freeset[mech[j]];
-			k = ml_fit_find_opt(a->cmd, out->freeset[mech[j]],
-					    strlen(out->freeset[mech[j]]));
+			win.zeroed[win.nzeroed++] = out->freeset[j];
+			k = ml_fit_find_opt(a->cmd, out->freeset[j],
+					    strlen(out->freeset[j]));
 			for (i = 0; i < p->n && k < a->cmd->nopts; i++)
 				p->v[i * a->cmd->nopts + k].r = 0;
 		}
