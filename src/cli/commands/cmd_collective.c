@@ -797,37 +797,12 @@ static enum ml_status eval(const struct ml_point *pt, union ml_val *out)
 
 /* ---- --schedule and --rules: the command's own runs ---------------- */
 
-struct sched_out {
-	FILE *f;
-	int csv;
-};
-
-static int print_msg(void *arg, const struct ml_coll_msg *m)
-{
-	struct sched_out *o = arg;
-
-	if (o->csv)
-		fprintf(o->f, "%lld,%lld,%lld,%lld,%s,%.17g,%.17g,%.17g\n",
-			m->src, m->dst, m->segment, m->bytes,
-			chan_names[m->channel], m->posted, m->start,
-			m->arrival);
-	else
-		fprintf(o->f,
-			"%8lld %8lld %8lld %10lld %7s %12.6g %12.6g "
-			"%12.6g\n",
-			m->src, m->dst, m->segment, m->bytes,
-			chan_names[m->channel], m->posted, m->start,
-			m->arrival);
-	return ferror(o->f) ? 1 : 0;
-}
-
 static int run_schedule(const struct ml_command *cmd, struct ml_ctx *ctx,
 			const char *format, const struct ml_vlist *const *vl,
 			const union ml_val *base)
 {
 	struct outcome o;
 	struct ml_diag d = {NULL, ""};
-	struct sched_out so = {ctx->out, 0};
 	char chosen[ML_TEXT_MAX];
 	size_t i;
 
@@ -842,21 +817,9 @@ static int run_schedule(const struct ml_command *cmd, struct ml_ctx *ctx,
 	if (resolve(base, NULL, &o, &d) != ML_OK)
 		return ml_usage_err(ctx, cmd->name, d.param ? d.param : "msg",
 				    d.msg[0] ? d.msg : "cannot be evaluated");
-	so.csv = format && strcmp(format, "table") != 0;
-	fprintf(so.f,
-		"# algorithm=%s ranks=%lld msg=%lld latency=%.17g "
-		"messages=%lld\n",
-		chosen_text(&o.r, chosen, sizeof chosen), o.p.ranks, o.p.msg,
-		o.r.latency, o.r.messages);
-	if (so.csv)
-		fprintf(so.f, "src,dst,segment,bytes,channel,posted,start,"
-			     "arrival\n");
-	else
-		fprintf(so.f, "%8s %8s %8s %10s %7s %12s %12s %12s\n", "src",
-			"dst", "segment", "bytes", "channel", "posted[us]",
-			"start[us]", "arrival[us]");
-	if (ml_collective_schedule(&o.p, print_msg, &so, &o.r) != ML_OK ||
-	    fflush(so.f) != 0 || ferror(so.f)) {
+	if (ml_collective_print_schedule(
+		ctx->out, format && strcmp(format, "table") != 0,
+		chosen_text(&o.r, chosen, sizeof chosen), &o.p, &o.r)) {
 		ml_err(ctx, "collective: --schedule: write failed");
 		return ML_EXIT_ROWS;
 	}

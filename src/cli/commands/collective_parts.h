@@ -1,7 +1,8 @@
 /*
  * collective_parts.h - parts of `mcastlat collective` in files of their
- * own: Open MPI's rules file (collective_ompi.c) and the fit's error
- * model hook (collective_errmodel.c).  MPICH's tuning file is
+ * own: Open MPI's rules file (collective_ompi.c), the fit's error
+ * model hook (collective_errmodel.c) and --schedule's printing
+ * (collective_schedule.c).  MPICH's tuning file is
  * collective_mpich.h's.
  */
 #ifndef MCASTLAT_CLI_COLLECTIVE_PARTS_H
@@ -9,8 +10,10 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "cli/cmd.h"
+#include "mcastlat/collective.h"
 
 /*
  * The default machine's error model: the larger, term by term, of its
@@ -55,5 +58,12 @@ int ml_collective_fit_errmodel(const struct ml_fit_data *data,
 			       const struct ml_fit_options *o,
 			       const struct ml_fit_result *res,
 			       struct ml_fit_errout *out);
+
+/* --schedule: the point's # line, the column heads and every message
+ * of p's broadcast to f, as CSV or a table (collective_schedule.c);
+ * 0, or -1 when a write failed.  r receives the broadcast's result. */
+int ml_collective_print_schedule(FILE *f, int csv, const char *chosen,
+				 const struct ml_collective_params *p,
+				 struct ml_collective_result *r);
 
 #endif
