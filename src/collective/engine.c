@@ -138,6 +138,8 @@ struct coll_ws {
 	struct msg_rndv *mx;
 	int32_t cap_m;
 	struct evq q;
+	void *ring;	/* ring.c's ranks */
+	size_t cap_ring;
 };
 
 struct eng {
@@ -708,6 +710,7 @@ void ml_coll_ws_free(struct coll_ws *ws)
 	free(ws->nic);
 	free(ws->m);
 	free(ws->mx);
+	free(ws->ring);
 	evq_free(&ws->q);
 	free(ws);
 }
@@ -786,6 +789,20 @@ enum ml_status ml_coll_engine_run_ws(struct coll_ws *ws,
 	long long i, N = ml_coll_nodes(p), nn;
 	enum ml_status st;
 
+	/* The ring with a node per rank needs no queue (ring.c); a
+	 * schedule is printed in the engine's order. */
+	if (!fn && ml_coll_ring_fits(p, a)) {
+		if (ws->cap_ring < ml_coll_ring_size(p->ranks)) {
+			free(ws->ring);
+			ws->cap_ring = 0;
+			ws->ring = malloc(ml_coll_ring_size(p->ranks));
+			if (!ws->ring)
+				return ML_ENOMEM;
+			ws->cap_ring = ml_coll_ring_size(p->ranks);
+		}
+		if (ml_coll_ring_run(p, a, ws->ring, res))
+			return ML_OK;
+	}
 	/* With a node per rank a NIC serves one rank: nic_out goes in
 	 * its record, and only nic_in, which a rank without a record may
 	 * have been sent through, is a table. */
