@@ -12,17 +12,23 @@
  * steps, each message after the last (v - 1 posts step i + 1 once step
  * i is done).  So the engine's event order matters at one place: if
  * v - 1 posted its first ring message before the scatter's reached v,
- * v's receive side and NIC would serve them the other way round.  The
- * scatter sends to v before it feeds v - 1, so that happens only in
- * degenerate machines (zero times); here it is checked, and where the
- * scatter's message is not strictly earlier the caller runs the engine.
+ * v's receive side and NIC would serve them the other way round.  Where
+ * v - 1 is v's parent its program orders them; elsewhere the parent
+ * sends to v before it feeds the subtree that holds v - 1, so the
+ * swap needs a degenerate machine (zero times).  It is checked: where
+ * the scatter's message is not timed strictly earlier (the time of its
+ * event, the eager send's posting or the rendezvous's ready) than the
+ * first ring message to v, the caller runs the engine.  A rendezvous
+ * ring message waits for v's receive, posted after its scatter ended.
  *
  * The times are then a recurrence: the scatter by rank (a parent is a
  * lower rank), the ring step by step, rank v's step i from its own step
  * i - 1 and rank v - 1's.  Every sum and max is written as engine.c
  * writes it (xfer_time, try_wake, eng_result), so the results are the
  * same bits; tests/check_collring.c holds the two against each other.
- * P^2 messages at a few nanoseconds each, not an event each.
+ * (The queue turns a time of -0 into +0; no time here is -0, all being
+ * sums of +0 and times >= 0.)  P^2 messages at a few nanoseconds each,
+ * not an event each.
  */
 #include <math.h>
 
@@ -35,9 +41,9 @@ struct rr {
 	double send_done; /* latest completion of its sends */
 	double rside;	  /* receive side free at */
 	double nic_out, nic_in;
-	double arr;	  /* arrival of the message it waits for */
-	double ev;	  /* its scatter message: when the engine times it */
-	long long got;	  /* that message's bytes, -1 none */
+	double arr;    /* arrival of the message it waits for */
+	double ev;     /* its scatter message: when the engine times it */
+	long long got; /* that message's bytes, -1 none */
 };
 
 static double max2(double a, double b)
@@ -163,8 +169,8 @@ static int ring_step(const struct ml_collective_params *p,
 		ready = rndv ? max2(s->t, d->t) + L : s->t;
 		/* rank u + 1 heard from its parent u itself in program
 		 * order; from another parent, strictly earlier or not here */
-		if (i == 1 && d->got >= 0 && (u + 1) - ((u + 1) & -(u + 1)) != u &&
-		    !(d->ev < ready))
+		if (i == 1 && d->got >= 0 &&
+		    (u + 1) - ((u + 1) & -(u + 1)) != u && !(d->ev < ready))
 			return 0;
 		d->arr = xfer(p, s, d, n, ready, rndv);
 		if (u > 0) {

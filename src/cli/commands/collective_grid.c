@@ -41,8 +41,8 @@ static void *run_part(void *arg)
 	for (k = pt->t; k < n; k += pt->grid->jobs) {
 		pt->v[g->o_ranks].i = g->ps[k / g->nm];
 		pt->v[g->o_msg].i = g->ms[k % g->nm];
-		pt->st = g->fn(g->arg, pt->v, (char *)g->out + k * g->size,
-			       &pt->d);
+		pt->st =
+		    g->fn(g->arg, pt->v, (char *)g->out + k * g->size, &pt->d);
 		if (pt->st != ML_OK) {
 			pt->fail = k;
 			break;
