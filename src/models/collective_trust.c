@@ -199,6 +199,18 @@ static bool same_run_as_default(const struct ml_collective_params *p,
 	       a == ml_collective_ompi_decide(p->ranks, p->msg);
 }
 
+/* Does candidate a at *p run linear, as Open MPI's scatter-allgathers
+ * do below a byte a rank (ml_coll_alg_setup)?  Then it runs what the
+ * linear candidate ran: linear reads no segment, fanout or radix. */
+static bool runs_linear(const struct ml_collective_params *p,
+			enum ml_coll_alg a)
+{
+	return p->library == ML_COLL_OPENMPI &&
+	       (a == ML_COLL_SCATTER_ALLGATHER ||
+		a == ML_COLL_SCATTER_ALLGATHER_RING) &&
+	       p->msg < p->ranks;
+}
+
 enum ml_status ml_collective_best_among(const struct ml_collective_params *p,
 					unsigned among,
 					enum ml_coll_objective obj,
@@ -207,10 +219,11 @@ enum ml_status ml_collective_best_among(const struct ml_collective_params *p,
 					struct ml_coll_pick *out)
 {
 	struct ml_collective_params q = *p;
-	struct ml_collective_result x, best = {0}, dflt = {0};
+	struct ml_collective_result x, best = {0}, dflt = {0}, lin = {0};
 	enum ml_coll_alg list[ML_COLL_NALG + 1], pick = ML_COLL_DEFAULT;
 	double second = INFINITY, z = z_of(level);
 	int n = candidates(p->library, list), i, found = 0, have_dflt = 0;
+	int have_lin = 0;
 	enum ml_status st;
 	struct coll_ws *ws;
 
@@ -237,6 +250,9 @@ enum ml_status ml_collective_best_among(const struct ml_collective_params *p,
 		if (have_dflt && same_run_as_default(p, list[i])) {
 			x = dflt;
 			st = ML_OK;
+		} else if (have_lin && runs_linear(p, list[i])) {
+			x = lin;
+			st = ML_OK;
 		} else {
 			st = ml_coll_eval_ws(ws, &q, NULL, NULL, &x);
 		}
@@ -249,6 +265,10 @@ enum ml_status ml_collective_best_among(const struct ml_collective_params *p,
 		if (list[i] == ML_COLL_DEFAULT) {
 			dflt = x;
 			have_dflt = 1;
+		}
+		if (list[i] == ML_COLL_LINEAR) {
+			lin = x;
+			have_lin = 1;
 		}
 		if (!cand)
 			continue;
