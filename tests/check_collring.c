@@ -1,9 +1,11 @@
 /*
- * check_collring.c - the ring's recurrence (src/collective/ring.c)
- * against the event engine (src/collective/engine.c), the independent
- * method: on random machines and points the two must give the same
- * bits, and the recurrence must vouch for nearly every point it is
- * offered (else it is no fast path).
+ * check_collring.c - the recurrences that time some algorithms without
+ * the event queue, the ring's (src/collective/ring.c) and the
+ * unsegmented trees' and linear's (src/collective/once.c), against the
+ * event engine (src/collective/engine.c), the independent method: on
+ * random machines and points the two must give the same bits, and the
+ * ring's recurrence must vouch for nearly every point it is offered
+ * (else it is no fast path; the trees' always does).
  *
  * The engine is reached through ml_collective_schedule with a callback
  * that only counts: a schedule is printed in the engine's own order, so
@@ -86,6 +88,33 @@ static void ring_case(int k, struct ml_collective_params *p)
 
 #define NRING 400
 
+/* Case k for the trees: an algorithm of prog_generic or linear, its
+ * tree's argument, unsegmented mostly (segmented ones and split-binary
+ * are the engine's, and must agree all the same). */
+static void tree_case(int k, struct ml_collective_params *p)
+{
+	static const enum ml_coll_alg algs[] = {
+	    ML_COLL_LINEAR,	 ML_COLL_CHAIN,	   ML_COLL_PIPELINE,
+	    ML_COLL_BINARY,	 ML_COLL_BINOMIAL, ML_COLL_KNOMIAL,
+	    ML_COLL_SPLIT_BINARY};
+	uint64_t s = 0x51ed27a3ULL ^ (uint64_t)k * 0x9e3779b97f4a7c15ULL;
+
+	ring_case(k + NRING, p);
+	lcg_next(&s);
+	p->algorithm = algs[lcg_next(&s) % (sizeof algs / sizeof *algs)];
+	p->ranks = pick_ll(&s, 2, 700);
+	p->msg = pick_ll(&s, 1, 4) == 1 ? pick_ll(&s, 1, 64)
+					: (long long)pick_time(&s, 1, 1e7, 0);
+	p->fanout = pick_ll(&s, 0, 32);
+	p->radix = pick_ll(&s, 2, 9);
+	/* a few thousand segments at most: the engine's side is slow */
+	p->segment = lcg_next(&s) % 5 == 0
+			 ? pick_ll(&s, p->msg / 2000 + 1, p->msg + 1)
+			 : 0;
+	if (p->nodes > 0)
+		p->nodes = p->ranks + pick_ll(&s, 0, 50);
+}
+
 /* Eval (the recurrence) and schedule (the engine) give the same bits. */
 START_TEST(test_ring_equals_engine)
 {
@@ -109,6 +138,44 @@ START_TEST(test_ring_equals_engine)
 	ck_assert_int_eq(fast.messages, n);
 	ck_assert_int_eq(fast.segments, slow.segments);
 	ck_assert_int_eq(fast.ran, slow.ran);
+}
+END_TEST
+
+/* The same for the trees and linear (once.c). */
+START_TEST(test_tree_equals_engine)
+{
+	struct ml_collective_params p;
+	struct ml_collective_result fast, slow;
+	struct coll_alg a;
+	long long n = 0;
+
+	tree_case(_i, &p);
+	ck_assert_int_eq(ml_collective_eval(&p, &fast), ML_OK);
+	ck_assert_int_eq(ml_collective_schedule(&p, count_msg, &n, &slow),
+			 ML_OK);
+	ck_assert_msg(same_bits(fast.latency, slow.latency) &&
+			  same_bits(fast.latency_avg, slow.latency_avg) &&
+			  same_bits(fast.latency_min, slow.latency_min),
+		      "case %d (%s P %lld M %lld seg %lld eager %lld): "
+		      "recurrence %.17g %.17g %.17g, engine %.17g %.17g %.17g",
+		      _i, ml_collective_alg_name(p.algorithm), p.ranks, p.msg,
+		      p.segment, p.eager, fast.latency, fast.latency_avg,
+		      fast.latency_min, slow.latency, slow.latency_avg,
+		      slow.latency_min);
+	ck_assert_int_eq(fast.messages, slow.messages);
+	ck_assert_int_eq(fast.messages, n);
+	ck_assert_int_eq(fast.segments, slow.segments);
+	ck_assert_int_eq(fast.ran, slow.ran);
+	/* Where it fits, the recurrence answers (no order to vouch for). */
+	ck_assert_int_eq(ml_coll_alg_setup(&p, &a), ML_OK);
+	if (ml_coll_once_fits(&p, &a)) {
+		double *t = malloc((size_t)p.ranks * sizeof *t);
+
+		ck_assert_ptr_nonnull(t);
+		ck_assert_int_eq(ml_coll_once_run(&p, &a, t, &fast), 1);
+		ck_assert(same_bits(fast.latency, slow.latency));
+		free(t);
+	}
 }
 END_TEST
 
@@ -194,6 +261,7 @@ Suite *suite_collring(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, test_ring_equals_engine, 0, NRING);
+	tcase_add_loop_test(tc, test_tree_equals_engine, 0, NRING);
 	tcase_add_test(tc, test_ring_taken);
 	tcase_add_loop_test(tc, test_ring_zero_machine, 0, 8);
 	suite_add_tcase(s, tc);

@@ -167,6 +167,19 @@ int ml_coll_ring_run(const struct ml_collective_params *p,
 		     const struct coll_alg *a, void *buf,
 		     struct ml_collective_result *res);
 
+/*
+ * Open MPI's unsegmented trees and linear with one rank a node, timed
+ * by a recurrence (once.c), to the same bits as ml_coll_engine_run.  t
+ * holds P doubles.  Returns 1 with *res set as the engine sets it, or 0
+ * where the recurrence does not apply (not ml_coll_once_fits, a time
+ * past the finite): then run the engine.
+ */
+int ml_coll_once_fits(const struct ml_collective_params *p,
+		      const struct coll_alg *a);
+int ml_coll_once_run(const struct ml_collective_params *p,
+		     const struct coll_alg *a, double *t,
+		     struct ml_collective_result *res);
+
 /* Placement (place.c).  Node and socket (within its node) of rank r. */
 void ml_coll_place_one(const struct ml_collective_params *p, long long nodes,
 		       long long r, long long *node, long long *socket);

@@ -810,6 +810,10 @@ enum ml_status ml_coll_engine_run_ws(struct coll_ws *ws,
 	st = ws_fit(ws, p->ranks, nn);
 	if (st != ML_OK)
 		return st;
+	/* Unsegmented trees with a node per rank neither (once.c). */
+	if (!fn && ml_coll_once_fits(p, a) &&
+	    ml_coll_once_run(p, a, ws->t, res))
+		return ML_OK;
 	memset(&e, 0, sizeof e);
 	e.p = p;
 	e.a = a;
