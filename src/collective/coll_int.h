@@ -7,6 +7,7 @@
 #ifndef MCASTLAT_COLL_INT_H
 #define MCASTLAT_COLL_INT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "mcastlat/collective.h"
@@ -150,6 +151,34 @@ enum ml_status ml_coll_engine_run_ws(struct coll_ws *ws,
 				     const struct coll_alg *a,
 				     ml_coll_msg_fn fn, void *arg,
 				     struct ml_collective_result *r);
+
+/*
+ * Open MPI's scatter-allgather ring with one rank a node, timed by a
+ * recurrence instead of the event queue (ring.c), to the same bits as
+ * ml_coll_engine_run.  buf holds ml_coll_ring_size(P) bytes.  Returns
+ * 1 with *res set as the engine sets it, or 0 where the recurrence
+ * does not apply (not ml_coll_ring_fits, an order it cannot vouch for,
+ * a time past the finite): then run the engine.
+ */
+int ml_coll_ring_fits(const struct ml_collective_params *p,
+		      const struct coll_alg *a);
+size_t ml_coll_ring_size(long long ranks);
+int ml_coll_ring_run(const struct ml_collective_params *p,
+		     const struct coll_alg *a, void *buf,
+		     struct ml_collective_result *res);
+
+/*
+ * Open MPI's unsegmented trees and linear with one rank a node, timed
+ * by a recurrence (once.c), to the same bits as ml_coll_engine_run.  t
+ * holds P doubles.  Returns 1 with *res set as the engine sets it, or 0
+ * where the recurrence does not apply (not ml_coll_once_fits, a time
+ * past the finite): then run the engine.
+ */
+int ml_coll_once_fits(const struct ml_collective_params *p,
+		      const struct coll_alg *a);
+int ml_coll_once_run(const struct ml_collective_params *p,
+		     const struct coll_alg *a, double *t,
+		     struct ml_collective_result *res);
 
 /* Placement (place.c).  Node and socket (within its node) of rank r. */
 void ml_coll_place_one(const struct ml_collective_params *p, long long nodes,

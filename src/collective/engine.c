@@ -138,6 +138,8 @@ struct coll_ws {
 	struct msg_rndv *mx;
 	int32_t cap_m;
 	struct evq q;
+	void *ring;	/* ring.c's ranks */
+	size_t cap_ring;
 };
 
 struct eng {
@@ -710,6 +712,7 @@ void ml_coll_ws_free(struct coll_ws *ws)
 	free(ws->nic);
 	free(ws->m);
 	free(ws->mx);
+	free(ws->ring);
 	evq_free(&ws->q);
 	free(ws);
 }
@@ -788,6 +791,20 @@ enum ml_status ml_coll_engine_run_ws(struct coll_ws *ws,
 	long long i, N = ml_coll_nodes(p), nn;
 	enum ml_status st;
 
+	/* The ring with a node per rank needs no queue (ring.c); a
+	 * schedule is printed in the engine's order. */
+	if (!fn && ml_coll_ring_fits(p, a)) {
+		if (ws->cap_ring < ml_coll_ring_size(p->ranks)) {
+			free(ws->ring);
+			ws->cap_ring = 0;
+			ws->ring = malloc(ml_coll_ring_size(p->ranks));
+			if (!ws->ring)
+				return ML_ENOMEM;
+			ws->cap_ring = ml_coll_ring_size(p->ranks);
+		}
+		if (ml_coll_ring_run(p, a, ws->ring, res))
+			return ML_OK;
+	}
 	/* With a node per rank a NIC serves one rank: nic_out goes in
 	 * its record, and only nic_in, which a rank without a record may
 	 * have been sent through, is a table. */
@@ -795,6 +812,10 @@ enum ml_status ml_coll_engine_run_ws(struct coll_ws *ws,
 	st = ws_fit(ws, p->ranks, nn);
 	if (st != ML_OK)
 		return st;
+	/* Unsegmented trees with a node per rank neither (once.c). */
+	if (!fn && ml_coll_once_fits(p, a) &&
+	    ml_coll_once_run(p, a, ws->t, res))
+		return ML_OK;
 	memset(&e, 0, sizeof e);
 	e.p = p;
 	e.a = a;

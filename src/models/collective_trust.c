@@ -183,6 +183,34 @@ static bool clearly_better(const struct ml_collective_params *p,
 	return g > z * ml_coll_err_diff_sigma(em, a, q.ranks);
 }
 
+/*
+ * Does candidate a at *p run exactly what Open MPI's decision ran?  The
+ * decision runs its algorithm unsegmented with one chain
+ * (collective.c, run_params); a candidate runs with *p's segment and
+ * fanout, and the fanout reaches only the chain (ml_coll_alg_setup).
+ * Then the candidate's result is the default's, bit for bit, and is not
+ * run again (issue 36: a tenth of a tuning grid's time).
+ */
+static bool same_run_as_default(const struct ml_collective_params *p,
+				enum ml_coll_alg a)
+{
+	return p->library == ML_COLL_OPENMPI && p->segment == 0 &&
+	       (a != ML_COLL_CHAIN || p->fanout == 0) &&
+	       a == ml_collective_ompi_decide(p->ranks, p->msg);
+}
+
+/* Does candidate a at *p run linear, as Open MPI's scatter-allgathers
+ * do below a byte a rank (ml_coll_alg_setup)?  Then it runs what the
+ * linear candidate ran: linear reads no segment, fanout or radix. */
+static bool runs_linear(const struct ml_collective_params *p,
+			enum ml_coll_alg a)
+{
+	return p->library == ML_COLL_OPENMPI &&
+	       (a == ML_COLL_SCATTER_ALLGATHER ||
+		a == ML_COLL_SCATTER_ALLGATHER_RING) &&
+	       p->msg < p->ranks;
+}
+
 enum ml_status ml_collective_best_among(const struct ml_collective_params *p,
 					unsigned among,
 					enum ml_coll_objective obj,
@@ -191,10 +219,11 @@ enum ml_status ml_collective_best_among(const struct ml_collective_params *p,
 					struct ml_coll_pick *out)
 {
 	struct ml_collective_params q = *p;
-	struct ml_collective_result x, best = {0}, dflt = {0};
+	struct ml_collective_result x, best = {0}, dflt = {0}, lin = {0};
 	enum ml_coll_alg list[ML_COLL_NALG + 1], pick = ML_COLL_DEFAULT;
 	double second = INFINITY, z = z_of(level);
 	int n = candidates(p->library, list), i, found = 0, have_dflt = 0;
+	int have_lin = 0;
 	enum ml_status st;
 	struct coll_ws *ws;
 
@@ -218,7 +247,15 @@ enum ml_status ml_collective_best_among(const struct ml_collective_params *p,
 		    obj == ML_COLL_BY_LATENCY &&
 		    ml_coll_lower_bound(&q, list[i]) >= second)
 			continue;
-		st = ml_coll_eval_ws(ws, &q, NULL, NULL, &x);
+		if (have_dflt && same_run_as_default(p, list[i])) {
+			x = dflt;
+			st = ML_OK;
+		} else if (have_lin && runs_linear(p, list[i])) {
+			x = lin;
+			st = ML_OK;
+		} else {
+			st = ml_coll_eval_ws(ws, &q, NULL, NULL, &x);
+		}
 		if (st == ML_EINVAL)
 			continue; /* e.g. too many messages for this one */
 		if (st != ML_OK) {
@@ -228,6 +265,10 @@ enum ml_status ml_collective_best_among(const struct ml_collective_params *p,
 		if (list[i] == ML_COLL_DEFAULT) {
 			dflt = x;
 			have_dflt = 1;
+		}
+		if (list[i] == ML_COLL_LINEAR) {
+			lin = x;
+			have_lin = 1;
 		}
 		if (!cand)
 			continue;

@@ -113,5 +113,25 @@ for args in "--algorithm binomial --rules $tmp/x" \
 done
 [ -e "$tmp/x" ] && bad "rules file written on error"
 
+# The picks run on --jobs threads (issue 36): the same files as one
+# thread, both libraries; a grid with bad points reports the first in
+# order, as one thread does, and leaves no file.
+for lib in openmpi mpich; do
+	for j in 1 3; do
+		"$bin" collective --library $lib --algorithm best --jobs $j \
+			--ranks 2:40:3 --msg 1:1MiB:*4 --rules "$tmp/j$j.txt" \
+			> /dev/null 2>&1 || bad "$lib --jobs $j: exit $?"
+		"$bin" collective --library $lib --algorithm best --jobs $j \
+			--ranks 2:16,40,9 --msg 1,100 --ppn 4 --nodes 2 \
+			--rules "$tmp/bad$j.txt" > /dev/null 2> "$tmp/bad$j.err"
+	done
+	cmp -s "$tmp/j1.txt" "$tmp/j3.txt" && ok ||
+		bad "$lib: --jobs 3 wrote another rules file than --jobs 1"
+	cmp -s "$tmp/bad1.err" "$tmp/bad3.err" &&
+		grep -q 'cannot hold 9 ranks' "$tmp/bad3.err" &&
+		[ ! -e "$tmp/bad3.txt" ] && ok ||
+		bad "$lib: --jobs 3 on bad points: $(cat "$tmp/bad3.err")"
+done
+
 echo "rules.sh: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

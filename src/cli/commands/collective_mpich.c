@@ -139,17 +139,33 @@ long long *ml_coll_sorted_values(const struct ml_vlist *vl, size_t *n)
 	return x;
 }
 
+/* The pick, as the grid calls it (a function pointer cannot travel
+ * in a void *). */
+struct pick {
+	ml_coll_pick_fn fn;
+};
+
+static enum ml_status pick_point(void *arg, const union ml_val *v, void *out,
+				 struct ml_diag *d)
+{
+	const struct pick *pk = arg;
+
+	return pk->fn(v, out, d);
+}
+
 int ml_collective_mpich_rules(const struct ml_command *cmd, struct ml_ctx *ctx,
 			      const struct ml_vlist *const *vl,
 			      const union ml_val *base, size_t o_ranks,
 			      size_t o_msg, size_t o_rules,
 			      ml_coll_pick_fn pick)
 {
-	size_t np = 0, nm = 0, i, j, n = cmd->nopts;
+	size_t np = 0, nm = 0, n = cmd->nopts;
 	long long *ps = ml_coll_sorted_values(vl[o_ranks], &np);
 	long long *ms = ml_coll_sorted_values(vl[o_msg], &nm);
 	enum ml_coll_alg *alg = NULL;
-	union ml_val *v = malloc(n * sizeof *v);
+	struct pick pk = {pick};
+	struct ml_coll_grid g;
+	enum ml_status st;
 	struct ml_diag d = {NULL, ""};
 	const char *path = base[o_rules].s;
 	char *tmp = malloc(strlen(path) + 16);
@@ -159,29 +175,38 @@ int ml_collective_mpich_rules(const struct ml_command *cmd, struct ml_ctx *ctx,
 	if (ps && ms && np > 0 && nm > 0 &&
 	    np <= ((size_t)-1) / sizeof *alg / nm)
 		alg = malloc(np * nm * sizeof *alg);
-	if (!ps || !ms || !alg || !v || !tmp) {
+	if (!ps || !ms || !alg || !tmp) {
 		rc = ml_usage_err(ctx, cmd->name, NULL, "out of memory");
 		goto out;
 	}
 	rc = ml_coll_rules_sweeps_ok(cmd, ctx, vl, o_ranks, o_msg);
 	if (rc)
 		goto out;
-	memcpy(v, base, n * sizeof *v);
-	/* Every pick first: a point that cannot be evaluated leaves no
-	 * file behind. */
-	for (i = 0; i < np; i++)
-		for (j = 0; j < nm; j++) {
-			v[o_ranks].i = ps[i];
-			v[o_msg].i = ms[j];
-			if (pick(v, &alg[i * nm + j], &d) != ML_OK) {
-				rc = ml_usage_err(
-				    ctx, cmd->name, d.param ? d.param : "rules",
-				    d.msg[0] ? d.msg
-					     : "needs --algorithm "
-					       "best");
-				goto out;
-			}
-		}
+	/* Every pick first, on --jobs threads: a point that cannot be
+	 * evaluated leaves no file behind. */
+	g.base = base;
+	g.nopts = n;
+	g.o_ranks = o_ranks;
+	g.o_msg = o_msg;
+	g.ps = ps;
+	g.np = np;
+	g.ms = ms;
+	g.nm = nm;
+	g.fn = pick_point;
+	g.arg = &pk;
+	g.out = alg;
+	g.size = sizeof *alg;
+	st = ml_coll_grid_run(&g, ctx->jobs, &d);
+	if (st != ML_OK) {
+		rc = ml_usage_err(ctx, cmd->name,
+				  st == ML_ENOMEM ? NULL
+				  : d.param	  ? d.param
+						  : "rules",
+				  st == ML_ENOMEM ? "out of memory"
+				  : d.msg[0]	  ? d.msg
+						  : "needs --algorithm best");
+		goto out;
+	}
 	sprintf(tmp, "%s.tmp", path);
 	f = fopen(tmp, "w");
 	if (!f) {
@@ -205,7 +230,6 @@ out:
 	free(ps);
 	free(ms);
 	free(alg);
-	free(v);
 	free(tmp);
 	return rc;
 }

@@ -51,4 +51,27 @@ int ml_coll_rules_sweeps_ok(const struct ml_command *cmd, struct ml_ctx *ctx,
 			    const struct ml_vlist *const *vl, size_t o_ranks,
 			    size_t o_msg);
 
+/*
+ * A rules file's grid: fn(arg, v, out + k size, d) at every point k =
+ * i nm + j, v being base with ranks ps[i] and msg ms[j]; fn must be
+ * thread safe.
+ */
+struct ml_coll_grid {
+	const union ml_val *base;
+	size_t nopts, o_ranks, o_msg;
+	const long long *ps, *ms;
+	size_t np, nm;
+	enum ml_status (*fn)(void *arg, const union ml_val *v, void *out,
+			     struct ml_diag *d);
+	void *arg;
+	void *out;
+	size_t size;
+};
+
+/* Evaluate the grid *g on up to jobs threads (collective_grid.c).
+ * Returns ML_OK, ML_ENOMEM, or the status of the first point in order
+ * that failed, with its *d. */
+enum ml_status ml_coll_grid_run(const struct ml_coll_grid *g, unsigned jobs,
+				struct ml_diag *d);
+
 #endif

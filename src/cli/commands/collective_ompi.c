@@ -19,27 +19,44 @@ struct rule {
 	long long msg, alg, topo, seg;
 };
 
-/* The rules of one communicator size, consecutive repeats merged. */
-static int rules_for(union ml_val *v, size_t o_msg, const long long *msgs,
-		     size_t nm, ml_coll_rule_fn pick, struct rule *out,
-		     struct ml_diag *d)
+/* best's pick at one point of the grid. */
+struct pick {
+	long long alg, fanout, segment;
+};
+
+/* The pick function, as the grid calls it (a function pointer cannot
+ * travel in a void *). */
+struct picker {
+	ml_coll_rule_fn fn;
+};
+
+static enum ml_status pick_point(void *arg, const union ml_val *v, void *out,
+				 struct ml_diag *d)
 {
-	long long fanout, segment;
+	const struct picker *pk = arg;
+	struct pick *x = out;
+
+	return pk->fn(v, &x->alg, &x->fanout, &x->segment, d);
+}
+
+/* The rules of one communicator size from its picks pk[0..nm-1],
+ * consecutive repeats merged. */
+static int rules_for(const long long *msgs, size_t nm, const struct pick *pk,
+		     struct rule *out)
+{
 	size_t i, k = 0;
 	struct rule x;
 
 	for (i = 0; i < nm; i++) {
-		v[o_msg].i = msgs[i];
-		if (pick(v, &x.alg, &fanout, &segment, d) != ML_OK)
-			return -1;
+		x.alg = pk[i].alg;
 		x.msg = k == 0 ? 0 : msgs[i];
 		/* Algorithm 0: Open MPI's own fixed decision (its
 		 * coll_tuned_decision_dynamic.c falls through to it). */
-		x.topo = x.alg == ML_COLL_CHAIN ? fanout : 0;
+		x.topo = x.alg == ML_COLL_CHAIN ? pk[i].fanout : 0;
 		x.seg = (x.alg == ML_COLL_DEFAULT || x.alg == ML_COLL_LINEAR ||
 			 x.alg >= ML_COLL_SCATTER_ALLGATHER)
 			    ? 0
-			    : segment;
+			    : pk[i].segment;
 		if (k > 0 && out[k - 1].alg == x.alg &&
 		    out[k - 1].topo == x.topo && out[k - 1].seg == x.seg)
 			continue;
@@ -54,18 +71,24 @@ int ml_collective_ompi_rules(const struct ml_command *cmd, struct ml_ctx *ctx,
 			     size_t o_msg, size_t o_rules, bool fitted,
 			     ml_coll_rule_fn pick)
 {
-	size_t np, nm, i, j, n = cmd->nopts;
+	size_t np = 0, nm = 0, i, j, n = cmd->nopts;
 	long long *ps = ml_coll_sorted_values(vl[o_ranks], &np);
 	long long *ms = ml_coll_sorted_values(vl[o_msg], &nm);
 	struct rule *rs = malloc((nm + 1) * sizeof *rs);
-	union ml_val *v = malloc(n * sizeof *v);
+	struct pick *pk = NULL;
+	struct picker pf = {pick};
+	struct ml_coll_grid g;
 	struct ml_diag d = {NULL, ""};
+	enum ml_status st;
 	const char *path = base[o_rules].s;
 	char *tmp = malloc(strlen(path) + 16);
 	FILE *f = NULL;
 	int rc = ML_EXIT_OK, k;
 
-	if (!ps || !ms || !rs || !v || !tmp) {
+	if (ps && ms && np > 0 && nm > 0 &&
+	    np <= ((size_t)-1) / sizeof *pk / nm)
+		pk = malloc(np * nm * sizeof *pk);
+	if (!ps || !ms || !rs || !pk || !tmp) {
 		rc = ml_usage_err(ctx, cmd->name, NULL, "out of memory");
 		goto out;
 	}
@@ -78,7 +101,28 @@ int ml_collective_ompi_rules(const struct ml_command *cmd, struct ml_ctx *ctx,
 		rc = ml_usage_err(ctx, cmd->name, "rules", strerror(errno));
 		goto out;
 	}
-	memcpy(v, base, n * sizeof *v);
+	/* Every pick first, on --jobs threads. */
+	g.base = base;
+	g.nopts = n;
+	g.o_ranks = o_ranks;
+	g.o_msg = o_msg;
+	g.ps = ps;
+	g.np = np;
+	g.ms = ms;
+	g.nm = nm;
+	g.fn = pick_point;
+	g.arg = &pf;
+	g.out = pk;
+	g.size = sizeof *pk;
+	st = ml_coll_grid_run(&g, ctx->jobs, &d);
+	if (st != ML_OK) {
+		rc = ml_usage_err(ctx, cmd->name,
+				  st == ML_ENOMEM ? NULL
+				  : d.param	  ? d.param
+						  : "ranks",
+				  st == ML_ENOMEM ? "out of memory" : d.msg);
+		goto out;
+	}
 	fprintf(f, "# Open MPI coll/tuned dynamic rules for MPI_Bcast, "
 		   "written by mcastlat collective --algorithm best.\n"
 		   "# Format of 4.1.0-4.1.7 and 5.0.0-5.0.6 (read by later "
@@ -94,13 +138,7 @@ int ml_collective_ompi_rules(const struct ml_command *cmd, struct ml_ctx *ctx,
 		"sizes\n",
 		np);
 	for (i = 0; i < np; i++) {
-		v[o_ranks].i = ps[i];
-		k = rules_for(v, o_msg, ms, nm, pick, rs, &d);
-		if (k < 0) {
-			rc = ml_usage_err(ctx, cmd->name,
-					  d.param ? d.param : "ranks", d.msg);
-			goto out;
-		}
+		k = rules_for(ms, nm, pk + i * nm, rs);
 		fprintf(f, "%lld # ranks\n%d # message sizes\n", ps[i], k);
 		for (j = 0; j < (size_t)k; j++)
 			fprintf(f, "%lld %lld %lld %lld # %s\n", rs[j].msg,
@@ -128,7 +166,7 @@ out:
 	free(ps);
 	free(ms);
 	free(rs);
-	free(v);
+	free(pk);
 	free(tmp);
 	return rc;
 }

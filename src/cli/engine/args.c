@@ -416,6 +416,7 @@ int ml_setup_globals(struct run *r, const struct args *a)
 	/* --value reports each row left out on stderr, in order. */
 	if (a->value)
 		r->jobs = 1;
+	r->ctx->jobs = r->jobs;
 	r->shard_i = r->shard_n = 1;
 	if (a->shard) {
 		const char *slash = strchr(a->shard, '/');

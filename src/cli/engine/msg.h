@@ -17,6 +17,9 @@ struct ml_ctx {
 	/* Most work one point may do (struct ml_point's max_work); 0: no
 	 * limit.  Fuzzing lowers it so that no simulation runs for long. */
 	unsigned long long max_work;
+	/* --jobs, for a command's takeover that evaluates many points
+	 * itself (collective --rules); 0 counts as 1. */
+	unsigned jobs;
 };
 
 /* "mcastlat: <message>\n" on ctx->err. */
