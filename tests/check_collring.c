@@ -78,6 +78,9 @@ static void ring_case(int k, struct ml_collective_params *p)
 	for (c = 0; c < ML_COLL_NCHANNEL; c++) {
 		p->lat[c] = pick_time(&s, 0.01, 10, 9);
 		p->byte[c] = pick_time(&s, 1e-6, 1e-3, 9);
+		/* the eager copy on half the machines */
+		p->ebyte[c] = lcg_next(&s) % 2 ? pick_time(&s, 1e-6, 1e-3, 9)
+					       : 0;
 	}
 	p->overhead = pick_time(&s, 1e-4, 2, 4);
 	p->nic_gap = pick_time(&s, 1e-3, 3, 4);

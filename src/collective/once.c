@@ -59,7 +59,8 @@ static double sends(const struct ml_collective_params *p,
 		    const struct coll_alg *a, long long v, double T, double *t)
 {
 	double L = p->lat[ML_COLL_NET], G = p->byte[ML_COLL_NET];
-	double bg = (double)a->msg * G, rside = 0, nic_in = 0;
+	double bg = (double)a->msg * ml_coll_gbyte(p, ML_COLL_NET, a->msg);
+	double rside = 0, nic_in = 0;
 	double port = 0, send_done = 0, nic_out = 0;
 	double ready, start, done;
 	long long kid, c, nk;

@@ -58,7 +58,7 @@ static double xfer(const struct ml_collective_params *p, struct rr *s,
 		   struct rr *d, long long bytes, double ready, int rndv)
 {
 	double L = p->lat[ML_COLL_NET];
-	double bg = (double)bytes * p->byte[ML_COLL_NET];
+	double bg = (double)bytes * ml_coll_gbyte(p, ML_COLL_NET, bytes);
 	double start, arrival, nic, done;
 
 	start = max2(ready, max2(s->port, d->rside - L));
