@@ -2055,6 +2055,9 @@ START_TEST(test_defaults)
 	ck_assert_double_eq(p.lat[ML_COLL_NET], 1.55067);
 	ck_assert_double_eq(p.byte[ML_COLL_NET], 9.81964e-05);
 	ck_assert_int_eq(p.eager, 4096);
+	/* fitted without the eager copies (DEFAULTS says why) */
+	for (c = 0; c < ML_COLL_NCHANNEL; c++)
+		ck_assert_double_eq(p.ebyte[c], 0);
 	for (c = 0; c < ML_COLL_NCHANNEL; c++) {
 		ck_assert(isfinite(p.lat[c]) && p.lat[c] > 0);
 		ck_assert(isfinite(p.byte[c]) && p.byte[c] > 0);
