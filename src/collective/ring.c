@@ -128,10 +128,20 @@ int ml_coll_ring_fits(const struct ml_collective_params *p,
 		N >= a->ranks);
 }
 
+/* The nodes that hold a rank: every node a rank is placed on is below
+ * both (place.c: r / ppn, r mod N, or r itself), so a --nodes far
+ * beyond P costs nothing. */
+static long long ring_nodes(const struct ml_collective_params *p)
+{
+	long long N = ml_coll_nodes(p);
+
+	return N < p->ranks ? N : p->ranks;
+}
+
 size_t ml_coll_ring_size(const struct ml_collective_params *p)
 {
 	return (size_t)p->ranks * sizeof(struct rr) +
-	       (size_t)(2 * ml_coll_nodes(p)) * sizeof(struct rnic);
+	       (size_t)(2 * ring_nodes(p)) * sizeof(struct rnic);
 }
 
 /*
@@ -266,7 +276,7 @@ int ml_coll_ring_run(const struct ml_collective_params *p,
 		     struct ml_collective_result *res)
 {
 	struct rr *r = buf;
-	long long P = a->ranks, N = ml_coll_nodes(p), v, i, msgs;
+	long long P = a->ranks, N = ring_nodes(p), v, i, msgs;
 	struct rnic *nic = (struct rnic *)(r + P);
 	struct coll_place pl;
 	double max = -INFINITY, min = INFINITY, sum = 0, t;
