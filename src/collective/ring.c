@@ -39,6 +39,7 @@
 #include <stdint.h>
 
 #include "collective/coll_int.h"
+#include "collective/evq.h"
 
 /* A rank's resources and clock (engine.c's struct rank, in brief), and
  * its ring message's channel and NICs, fixed for the run. */
@@ -52,6 +53,7 @@ struct rr {
 	long long got;	  /* that message's bytes, -1 none */
 	int32_t out, in;  /* to rank + 1: NICs (nic_out, nic_in), or -1 */
 	int chan;	  /* to rank + 1 */
+	double nq; /* after step 1 that pair's NICs, theirs alone by then */
 };
 
 /* A NIC, out or in, and who took it last, when (the event's time). */
@@ -81,9 +83,9 @@ static int nic_order(struct rnic *n, double key, int32_t snd)
  * and, between nodes (no NICs: out = in = NULL), the NICs.  Returns
  * the arrival; the sender's completion goes into its send_done
  * (sent()). */
-static double xfer(const struct ml_collective_params *p, int c, struct rr *s,
-		   struct rr *d, struct rnic *out, struct rnic *in,
-		   long long bytes, double ready, int rndv)
+EVQ_HOT double xfer(const struct ml_collective_params *p, int c, struct rr *s,
+		    struct rr *d, struct rnic *out, struct rnic *in,
+		    long long bytes, double ready, int rndv)
 {
 	double L = p->lat[c];
 	double bg =
@@ -218,12 +220,13 @@ static long long ring_scatter(const struct ml_collective_params *p,
  * been timed from it; rank 0's, which P - 1's needs, last.  At step 1
  * the receive side's order: a receiver's scatter message timed
  * strictly before the first ring message to it, else 0; the NICs' at
- * every message between nodes (after step 1 a NIC's ring messages are
- * one sender's, and the check is a compare).
+ * every message between nodes while check is set (after step 1, where
+ * each NIC carries one pair of the ring, its messages are one
+ * sender's and pass).
  */
 static int ring_step(const struct ml_collective_params *p,
 		     const struct coll_alg *a, struct rr *r, struct rnic *nic,
-		     long long N, long long i)
+		     long long N, long long i, int check)
 {
 	long long P = a->ranks, M = a->msg, sc = a->sc, u, blk, n;
 	double ready, t;
@@ -248,8 +251,8 @@ static int ring_step(const struct ml_collective_params *p,
 		if (s->out >= 0) {
 			out = &nic[s->out];
 			in = &nic[N + s->in];
-			if (!nic_order(out, ready, (int32_t)u) ||
-			    !nic_order(in, ready, (int32_t)u))
+			if (check && (!nic_order(out, ready, (int32_t)u) ||
+				      !nic_order(in, ready, (int32_t)u)))
 				return 0;
 		}
 		d->arr = xfer(p, s->chan, s, d, out, in, n, ready, rndv);
@@ -271,6 +274,60 @@ static int ring_step(const struct ml_collective_params *p,
 	return 1;
 }
 
+/*
+ * Step i > 1 where each NIC carries one pair of the ring: ring_step
+ * without its checks, each pair's two NICs one time (xfer leaves both
+ * at the same nic; max2(x, x) is x, so max2(start, x) is xfer_time's
+ * max2(start, max2(out, in)) to the bit).  The loop of a P^2 messages.
+ */
+static void ring_step_alone(const struct ml_collective_params *p,
+			    const struct coll_alg *a, struct rr *r, long long i)
+{
+	long long P = a->ranks, M = a->msg, sc = a->sc, u, blk, n;
+	double ready, t, L, bg, start, done;
+	struct rr *s, *d;
+	int rndv, c;
+
+	for (u = 0; u < P; u++) {
+		s = &r[u];
+		d = &r[u + 1 == P ? 0 : u + 1];
+		blk = u - i + 1 < 0 ? u - i + 1 + P : u - i + 1;
+		n = M - blk * sc;
+		n = n < sc ? n : sc;
+		n = n < 0 ? 0 : n;
+		rndv = n > p->eager;
+		c = s->chan;
+		L = p->lat[c];
+		ready = rndv ? max2(s->t, d->t) + L : s->t;
+		bg = (double)n * ml_coll_gbyte(p, (enum ml_coll_channel)c, n);
+		start = max2(ready, max2(s->port, d->rside - L));
+		if (c == ML_COLL_NET) {
+			start = max2(start, s->nq);
+			s->nq = start + p->nic_gap + (double)n * p->byte[c];
+		}
+		d->arr = start + L + bg;
+		s->port = start + p->overhead + bg;
+		d->rside = d->arr;
+		done = rndv ? d->arr : s->port;
+		if (done > s->send_done)
+			s->send_done = done;
+		if (u > 0) {
+			t = s->t;
+			if (s->send_done > t)
+				t = s->send_done;
+			if (s->arr > t)
+				t = s->arr;
+			s->t = t;
+		}
+	}
+	t = r[0].t;
+	if (r[0].send_done > t)
+		t = r[0].send_done;
+	if (r[0].arr > t)
+		t = r[0].arr;
+	r[0].t = t;
+}
+
 int ml_coll_ring_run(const struct ml_collective_params *p,
 		     const struct coll_alg *a, void *buf,
 		     struct ml_collective_result *res)
@@ -281,6 +338,7 @@ int ml_coll_ring_run(const struct ml_collective_params *p,
 	struct coll_place pl;
 	double max = -INFINITY, min = INFINITY, sum = 0, t;
 	uint32_t w;
+	int shared = 0;
 
 	if (!ring_applies(a))
 		return 0;
@@ -297,6 +355,17 @@ int ml_coll_ring_run(const struct ml_collective_params *p,
 			r[v].in = (int32_t)ml_coll_node_of(&pl, w);
 		}
 	}
+	for (v = 0; v < 2 * N; v++)
+		nic[v].snd = -1;
+	/* Does a NIC carry two pairs of the ring (--map-by node)? */
+	for (v = 0; v < P; v++) {
+		if (r[v].out < 0)
+			continue;
+		if ((nic[r[v].out].snd >= 0 && nic[r[v].out].snd != v) ||
+		    (nic[N + r[v].in].snd >= 0 && nic[N + r[v].in].snd != v))
+			shared = 1;
+		nic[r[v].out].snd = nic[N + r[v].in].snd = (int32_t)v;
+	}
 	for (v = 0; v < 2 * N; v++) {
 		nic[v].t = 0;
 		nic[v].key = -INFINITY;
@@ -305,9 +374,18 @@ int ml_coll_ring_run(const struct ml_collective_params *p,
 	msgs = ring_scatter(p, a, &pl, r, nic, N);
 	if (msgs < 0)
 		return 0;
-	for (i = 1; i < P; i++)
-		if (!ring_step(p, a, r, nic, N, i))
+	if (!ring_step(p, a, r, nic, N, 1, 1))
+		return 0;
+	for (i = 2; i < P && shared; i++)
+		if (!ring_step(p, a, r, nic, N, i, 1))
 			return 0;
+	if (!shared) {
+		for (v = 0; v < P; v++)
+			if (r[v].out >= 0)
+				r[v].nq = nic[r[v].out].t;
+		for (i = 2; i < P; i++)
+			ring_step_alone(p, a, r, i);
+	}
 	/* eng_result */
 	for (v = 0; v < P; v++) {
 		t = r[v].t;
