@@ -91,6 +91,49 @@ static void ring_case(int k, struct ml_collective_params *p)
 
 #define NRING 400
 
+/* Case k of several ranks a node: case k's machine (channels, eager
+ * copy, overhead, NIC gap, eager limit) with ppn cores in sockets,
+ * each --map-by, a node count of its own now and then; --map-by node
+ * on 2 .. P - 1 nodes is the engine's (ml_coll_ring_fits), and must
+ * agree all the same. */
+static void ring_case_ppn(int k, struct ml_collective_params *p)
+{
+	static const long long ppns[] = {2, 3, 4, 6, 8, 12, 16, 24, 32};
+	static const enum ml_coll_map maps[] = {
+	    ML_COLL_MAP_CORE, ML_COLL_MAP_SOCKET, ML_COLL_MAP_NODE};
+	uint64_t s =
+	    0x2545f4914f6cdd1dULL ^ (uint64_t)k * 0x9e3779b97f4a7c15ULL;
+	long long need, socks[4], ns = 0, d;
+
+	ring_case(k, p);
+	lcg_next(&s);
+	p->ranks = pick_ll(&s, 2, 200);
+	p->msg = p->ranks + (long long)pick_time(&s, 1, 8388608, 5);
+	p->ppn = ppns[lcg_next(&s) % (sizeof ppns / sizeof *ppns)];
+	for (d = 1; d <= 4; d++)
+		if (p->ppn % d == 0)
+			socks[ns++] = d;
+	p->sockets = socks[lcg_next(&s) % (uint64_t)ns];
+	p->map_by = maps[lcg_next(&s) % 3];
+	need = (p->ranks + p->ppn - 1) / p->ppn;
+	switch (lcg_next(&s) % 6) {
+	case 0:
+		p->nodes = need + pick_ll(&s, 0, 20);
+		break;
+	case 1: /* a node per rank, or every rank on one */
+		p->nodes = p->ranks <= p->ppn && lcg_next(&s) % 2
+			       ? 1
+			       : p->ranks + pick_ll(&s, 0, 5);
+		break;
+	default:
+		p->nodes = 0;
+	}
+	/* A NIC slower than everything else now and then: its queue, and
+	 * so its order, decide the times. */
+	if (lcg_next(&s) % 3 == 0)
+		p->nic_gap = pick_time(&s, 1, 100, 0);
+}
+
 /* Case k for the trees: an algorithm of prog_generic or linear, its
  * tree's argument, unsegmented mostly (segmented ones and split-binary
  * are the engine's, and must agree all the same). */
@@ -144,6 +187,51 @@ START_TEST(test_ring_equals_engine)
 }
 END_TEST
 
+/* The same with several ranks a node: the NICs shared.  And the
+ * recurrence run directly, even where ml_coll_ring_fits would not
+ * offer it (--map-by node on a few nodes): where it vouches for a
+ * point, its NIC checks passed, and it must be right. */
+START_TEST(test_ring_ppn_equals_engine)
+{
+	struct ml_collective_params p;
+	struct ml_collective_result fast, slow;
+	struct coll_alg a;
+	long long n = 0;
+	void *buf;
+
+	ring_case_ppn(_i, &p);
+	ck_assert_int_eq(ml_collective_eval(&p, &fast), ML_OK);
+	ck_assert_int_eq(ml_collective_schedule(&p, count_msg, &n, &slow),
+			 ML_OK);
+	ck_assert_msg(same_bits(fast.latency, slow.latency) &&
+			  same_bits(fast.latency_avg, slow.latency_avg) &&
+			  same_bits(fast.latency_min, slow.latency_min),
+		      "case %d (P %lld M %lld ppn %lld sockets %lld map %d "
+		      "nodes %lld eager %lld): recurrence %.17g %.17g %.17g, "
+		      "engine %.17g %.17g %.17g",
+		      _i, p.ranks, p.msg, p.ppn, p.sockets, (int)p.map_by,
+		      p.nodes, p.eager, fast.latency, fast.latency_avg,
+		      fast.latency_min, slow.latency, slow.latency_avg,
+		      slow.latency_min);
+	ck_assert_int_eq(fast.messages, slow.messages);
+	ck_assert_int_eq(fast.messages, n);
+	ck_assert_int_eq(fast.segments, slow.segments);
+	ck_assert_int_eq(fast.ran, slow.ran);
+	ck_assert_int_eq(ml_coll_alg_setup(&p, &a), ML_OK);
+	buf = malloc(ml_coll_ring_size(&p));
+	ck_assert_ptr_nonnull(buf);
+	if (ml_coll_ring_run(&p, &a, buf, &fast))
+		ck_assert_msg(
+		    same_bits(fast.latency, slow.latency) &&
+			same_bits(fast.latency_avg, slow.latency_avg) &&
+			same_bits(fast.latency_min, slow.latency_min),
+		    "case %d run directly: recurrence %.17g, "
+		    "engine %.17g",
+		    _i, fast.latency, slow.latency);
+	free(buf);
+}
+END_TEST
+
 /* The same for the trees and linear (once.c). */
 START_TEST(test_tree_equals_engine)
 {
@@ -183,8 +271,8 @@ START_TEST(test_tree_equals_engine)
 END_TEST
 
 /* The recurrence vouches for the points of a machine with nonzero
- * times (all but a few of the cases above), and declines a machine of
- * several ranks a node and the other algorithms. */
+ * times (all but a few of the cases above), and declines --map-by node
+ * on a few nodes and the other algorithms. */
 START_TEST(test_ring_taken)
 {
 	struct ml_collective_params p;
@@ -198,7 +286,7 @@ START_TEST(test_ring_taken)
 		ck_assert_int_eq(ml_coll_alg_setup(&p, &a), ML_OK);
 		if (!ml_coll_ring_fits(&p, &a))
 			continue; /* M < P: linear */
-		buf = malloc(ml_coll_ring_size(p.ranks));
+		buf = malloc(ml_coll_ring_size(&p));
 		ck_assert_ptr_nonnull(buf);
 		offered++;
 		taken += ml_coll_ring_run(&p, &a, buf, &r);
@@ -208,13 +296,35 @@ START_TEST(test_ring_taken)
 	ck_assert_msg(taken >= offered * 9 / 10, "taken %d of %d", taken,
 		      offered);
 
+	/* Several ranks a node: each NIC one ring pair's, bar --map-by
+	 * node on 2 .. P - 1 nodes. */
+	taken = offered = 0;
+	for (k = 0; k < NRING; k++) {
+		ring_case_ppn(k, &p);
+		ck_assert_int_eq(ml_coll_alg_setup(&p, &a), ML_OK);
+		if (!ml_coll_ring_fits(&p, &a))
+			continue;
+		buf = malloc(ml_coll_ring_size(&p));
+		ck_assert_ptr_nonnull(buf);
+		offered++;
+		taken += ml_coll_ring_run(&p, &a, buf, &r);
+		free(buf);
+	}
+	ck_assert_int_ge(offered, NRING * 6 / 10);
+	ck_assert_msg(taken >= offered * 9 / 10, "ppn: taken %d of %d", taken,
+		      offered);
+
 	ml_collective_params_init(&p);
 	p.algorithm = ML_COLL_SCATTER_ALLGATHER_RING;
 	p.ranks = 64;
 	p.msg = 1 << 20;
 	p.ppn = 8;
 	ck_assert_int_eq(ml_coll_alg_setup(&p, &a), ML_OK);
+	ck_assert(ml_coll_ring_fits(&p, &a));
+	p.map_by = ML_COLL_MAP_NODE;
+	ck_assert_int_eq(ml_coll_alg_setup(&p, &a), ML_OK);
 	ck_assert(!ml_coll_ring_fits(&p, &a));
+	p.map_by = ML_COLL_MAP_CORE;
 	p.ppn = 1;
 	p.algorithm = ML_COLL_SCATTER_ALLGATHER;
 	ck_assert_int_eq(ml_coll_alg_setup(&p, &a), ML_OK);
@@ -227,9 +337,9 @@ START_TEST(test_ring_taken)
 END_TEST
 
 /* Every time zero but the NIC's gap (case bit 0) and the bytes
- * (bit 1), eager or not (bit 2): everything at once, where the
- * engine's order of ties is all there is.  The recurrence may decline;
- * eval must still agree. */
+ * (bit 1), eager or not (bit 2), a rank a node or four in two sockets
+ * (bit 3): everything at once, where the engine's order of ties is
+ * all there is.  The recurrence may decline; eval must still agree. */
 START_TEST(test_ring_zero_machine)
 {
 	struct ml_collective_params p;
@@ -247,6 +357,10 @@ START_TEST(test_ring_zero_machine)
 	p.nic_gap = _i & 1 ? 1 : 0;
 	p.byte[ML_COLL_NET] = _i & 2 ? 1e-3 : 0;
 	p.eager = _i & 4 ? 0 : 4096;
+	if (_i & 8) {
+		p.ppn = 4;
+		p.sockets = 2;
+	}
 	ck_assert_int_eq(ml_collective_eval(&p, &fast), ML_OK);
 	ck_assert_int_eq(ml_collective_schedule(&p, count_msg, &n, &slow),
 			 ML_OK);
@@ -264,9 +378,10 @@ Suite *suite_collring(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_loop_test(tc, test_ring_equals_engine, 0, NRING);
+	tcase_add_loop_test(tc, test_ring_ppn_equals_engine, 0, NRING);
 	tcase_add_loop_test(tc, test_tree_equals_engine, 0, NRING);
 	tcase_add_test(tc, test_ring_taken);
-	tcase_add_loop_test(tc, test_ring_zero_machine, 0, 8);
+	tcase_add_loop_test(tc, test_ring_zero_machine, 0, 16);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -153,16 +153,18 @@ enum ml_status ml_coll_engine_run_ws(struct coll_ws *ws,
 				     struct ml_collective_result *r);
 
 /*
- * Open MPI's scatter-allgather ring with one rank a node, timed by a
- * recurrence instead of the event queue (ring.c), to the same bits as
- * ml_coll_engine_run.  buf holds ml_coll_ring_size(P) bytes.  Returns
- * 1 with *res set as the engine sets it, or 0 where the recurrence
- * does not apply (not ml_coll_ring_fits, an order it cannot vouch for,
- * a time past the finite): then run the engine.
+ * Open MPI's scatter-allgather ring timed by a recurrence instead of
+ * the event queue (ring.c), to the same bits as ml_coll_engine_run.
+ * ml_coll_ring_fits says where it is worth trying: each NIC carrying
+ * one pair of the ring (a rank a node, or the ranks of a node
+ * contiguous).  buf holds ml_coll_ring_size(p) bytes.  ml_coll_ring_run
+ * returns 1 with *res set as the engine sets it, or 0 where the
+ * recurrence does not apply (not the ring, an order it cannot vouch
+ * for, a time past the finite): then run the engine.
  */
 int ml_coll_ring_fits(const struct ml_collective_params *p,
 		      const struct coll_alg *a);
-size_t ml_coll_ring_size(long long ranks);
+size_t ml_coll_ring_size(const struct ml_collective_params *p);
 int ml_coll_ring_run(const struct ml_collective_params *p,
 		     const struct coll_alg *a, void *buf,
 		     struct ml_collective_result *res);

@@ -791,16 +791,16 @@ enum ml_status ml_coll_engine_run_ws(struct coll_ws *ws,
 	long long i, N = ml_coll_nodes(p), nn;
 	enum ml_status st;
 
-	/* The ring with a node per rank needs no queue (ring.c); a
-	 * schedule is printed in the engine's order. */
+	/* The ring needs no queue where its orders are decided (ring.c);
+	 * a schedule is printed in the engine's order. */
 	if (!fn && ml_coll_ring_fits(p, a)) {
-		if (ws->cap_ring < ml_coll_ring_size(p->ranks)) {
+		if (ws->cap_ring < ml_coll_ring_size(p)) {
 			free(ws->ring);
 			ws->cap_ring = 0;
-			ws->ring = malloc(ml_coll_ring_size(p->ranks));
+			ws->ring = malloc(ml_coll_ring_size(p));
 			if (!ws->ring)
 				return ML_ENOMEM;
-			ws->cap_ring = ml_coll_ring_size(p->ranks);
+			ws->cap_ring = ml_coll_ring_size(p);
 		}
 		if (ml_coll_ring_run(p, a, ws->ring, res))
 			return ML_OK;
