@@ -184,18 +184,8 @@ int ml_collective_mpich_rules(const struct ml_command *cmd, struct ml_ctx *ctx,
 		goto out;
 	/* Every pick first, on --jobs threads: a point that cannot be
 	 * evaluated leaves no file behind. */
-	g.base = base;
-	g.nopts = n;
-	g.o_ranks = o_ranks;
-	g.o_msg = o_msg;
-	g.ps = ps;
-	g.np = np;
-	g.ms = ms;
-	g.nm = nm;
-	g.fn = pick_point;
-	g.arg = &pk;
-	g.out = alg;
-	g.size = sizeof *alg;
+	g = (struct ml_coll_grid){base, n,  o_ranks,    o_msg, ps, ms,
+				 np,   nm, pick_point, &pk, alg, sizeof *alg};
 	st = ml_coll_grid_run(&g, ctx->jobs, &d);
 	if (st != ML_OK) {
 		rc = ml_usage_err(ctx, cmd->name,
