@@ -188,7 +188,7 @@ END_TEST
  * sd of ten draws' coverage is about 0.014, the walks' correlation
  * widens it): a change that makes the intervals narrower or far wider
  * fails; mcastlat-collective(1) states the shortfall.  On the real
- * data the held-out coverage is 85 to 98 % (DISCUSSION).
+ * data the held-out coverage is 85 to 96 % (DISCUSSION).
  */
 START_TEST(test_interval_coverage)
 {
