@@ -133,5 +133,19 @@ for lib in openmpi mpich; do
 		bad "$lib: --jobs 3 on bad points: $(cat "$tmp/bad3.err")"
 done
 
+# A path that is not a regular file is written in place, never renamed
+# over (that would replace the device): /dev/full fails with one line
+# and stays a device, for both libraries.
+if [ -c /dev/full ]; then
+	for lib in openmpi mpich; do
+		"$bin" collective --library $lib --algorithm best --ranks 4,8 \
+			--msg 1,1024 --rules /dev/full > /dev/null 2> "$tmp/full.err"
+		rc=$?
+		[ $rc -eq 2 ] && grep -q 'write failed' "$tmp/full.err" &&
+			[ -c /dev/full ] && [ ! -e /dev/full.tmp ] && ok ||
+			bad "$lib --rules /dev/full: exit $rc, $(cat "$tmp/full.err")"
+	done
+fi
+
 echo "rules.sh: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -1,15 +1,21 @@
 /*
- * collective_grid.c - best's picks over a rules file's grid (every swept
- * --ranks by every swept --msg) on --jobs threads, for both rules files
- * (collective_ompi.c, collective_mpich.c).  The rows printed after the
+ * collective_grid.c - what both rules files (collective_ompi.c,
+ * collective_mpich.c) share: best's picks over the grid of every swept
+ * --ranks by every swept --msg, on --jobs threads, and the file's
+ * writing through a temporary that is renamed when complete.  The rows printed after the
  * file are the engine's sweep, threaded too: without this the file's
  * picks, run one after another, took longer than the rows (issue 36).
  */
+#include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/commands/collective_mpich.h"
+#include "cli/engine/msg.h"
+#include "cli/engine/parse.h"
 
 /* What every thread shares; each writes only its own points' out[]
  * and its own first failure. */
@@ -111,4 +117,119 @@ enum ml_status ml_coll_grid_run(const struct ml_coll_grid *g, unsigned jobs,
 	free(parts);
 	free(tid);
 	return st;
+}
+
+static int cmp_ll(const void *x, const void *y)
+{
+	long long a = *(const long long *)x, b = *(const long long *)y;
+
+	return (a > b) - (a < b);
+}
+
+/* The values of a --ranks or --msg list, sorted, without repeats, their
+ * number into *n; NULL when out of memory. */
+static long long *sorted_values(const struct ml_vlist *vl, size_t *n)
+{
+	long long *x = malloc(((size_t)vl->count + 1) * sizeof *x);
+	size_t i, k = 0;
+
+	if (!x)
+		return NULL;
+	for (i = 0; i < vl->count; i++)
+		x[i] = ml_vlist_at(vl, i).i;
+	qsort(x, (size_t)vl->count, sizeof *x, cmp_ll);
+	for (i = 0; i < vl->count; i++)
+		if (k == 0 || x[i] != x[k - 1])
+			x[k++] = x[i];
+	*n = k;
+	return x;
+}
+
+int ml_coll_rules_picks(const struct ml_command *cmd, struct ml_ctx *ctx,
+			const struct ml_vlist *const *vl,
+			const union ml_val *base, size_t o_ranks, size_t o_msg,
+			enum ml_status (*fn)(void *arg, const union ml_val *v,
+					     void *out, struct ml_diag *d),
+			void *arg, size_t size, struct ml_coll_picks *pk)
+{
+	struct ml_coll_grid g;
+	struct ml_diag d = {NULL, ""};
+	enum ml_status st;
+	size_t i;
+
+	memset(pk, 0, sizeof *pk);
+	for (i = 0; i < cmd->nopts; i++)
+		if (i != o_ranks && i != o_msg && vl[i]->count > 1)
+			return ml_usage_err(ctx, cmd->name, cmd->opts[i].name,
+					    "--rules sweeps only --ranks and "
+					    "--msg");
+	pk->ps = sorted_values(vl[o_ranks], &pk->np);
+	pk->ms = sorted_values(vl[o_msg], &pk->nm);
+	if (pk->ps && pk->ms && pk->np > 0 && pk->nm > 0 &&
+	    pk->np <= ((size_t)-1) / size / pk->nm)
+		pk->out = malloc(pk->np * pk->nm * size);
+	if (!pk->out)
+		return ml_usage_err(ctx, cmd->name, NULL, "out of memory");
+	g = (struct ml_coll_grid){base,	  cmd->nopts, o_ranks, o_msg,
+				 pk->ps, pk->ms,     pk->np,  pk->nm,
+				 fn,	  arg,	      pk->out, size};
+	st = ml_coll_grid_run(&g, ctx->jobs, &d);
+	if (st == ML_OK)
+		return ML_EXIT_OK;
+	if (st == ML_ENOMEM)
+		return ml_usage_err(ctx, cmd->name, NULL, "out of memory");
+	return ml_usage_err(ctx, cmd->name, d.param ? d.param : "rules",
+			    d.msg[0] ? d.msg : "cannot be evaluated");
+}
+
+void ml_coll_picks_free(struct ml_coll_picks *pk)
+{
+	free(pk->ps);
+	free(pk->ms);
+	free(pk->out);
+	memset(pk, 0, sizeof *pk);
+}
+
+/* Write to path itself where it exists and is not a regular file (a
+ * device, a pipe, /dev/stdout): a rename would replace the node. */
+static int write_direct(const struct ml_command *cmd, struct ml_ctx *ctx,
+			const char *path, int (*write)(FILE *f, const void *arg),
+			const void *arg)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return ml_usage_err(ctx, cmd->name, "rules", strerror(errno));
+	if ((write(f, arg) != 0) | (fclose(f) != 0))
+		return ml_usage_err(ctx, cmd->name, "rules", "write failed");
+	return ML_EXIT_OK;
+}
+
+int ml_coll_rules_write(const struct ml_command *cmd, struct ml_ctx *ctx,
+			const char *path, int (*write)(FILE *f, const void *arg),
+			const void *arg)
+{
+	char *tmp;
+	FILE *f;
+	int rc = ML_EXIT_OK;
+	struct stat st;
+
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return write_direct(cmd, ctx, path, write, arg);
+	tmp = malloc(strlen(path) + 16);
+	if (!tmp)
+		return ml_usage_err(ctx, cmd->name, NULL, "out of memory");
+	sprintf(tmp, "%s.tmp", path);
+	f = fopen(tmp, "w");
+	if (!f) {
+		rc = ml_usage_err(ctx, cmd->name, "rules", strerror(errno));
+	} else if ((write(f, arg) != 0) | (fclose(f) != 0)) {
+		rc = ml_usage_err(ctx, cmd->name, "rules", "write failed");
+		remove(tmp);
+	} else if (rename(tmp, path) != 0) {
+		rc = ml_usage_err(ctx, cmd->name, "rules", strerror(errno));
+		remove(tmp);
+	}
+	free(tmp);
+	return rc;
 }

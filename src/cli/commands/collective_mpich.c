@@ -24,7 +24,6 @@
  * best, its leaf is guarded by comm_hierarchy=parent, other communicators
  * (the node ones, under a ch4 composition) getting MPICH's own choice.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,44 +100,6 @@ int ml_collective_mpich_json(FILE *f, const long long *ps, size_t np,
 	return ferror(f) ? -1 : 0;
 }
 
-static int cmp_ll(const void *x, const void *y)
-{
-	long long a = *(const long long *)x, b = *(const long long *)y;
-
-	return (a > b) - (a < b);
-}
-
-int ml_coll_rules_sweeps_ok(const struct ml_command *cmd, struct ml_ctx *ctx,
-			    const struct ml_vlist *const *vl, size_t o_ranks,
-			    size_t o_msg)
-{
-	size_t i;
-
-	for (i = 0; i < cmd->nopts; i++)
-		if (i != o_ranks && i != o_msg && vl[i]->count > 1)
-			return ml_usage_err(ctx, cmd->name, cmd->opts[i].name,
-					    "--rules sweeps only --ranks and "
-					    "--msg");
-	return 0;
-}
-
-long long *ml_coll_sorted_values(const struct ml_vlist *vl, size_t *n)
-{
-	long long *x = malloc(((size_t)vl->count + 1) * sizeof *x);
-	size_t i, k = 0;
-
-	if (!x)
-		return NULL;
-	for (i = 0; i < vl->count; i++)
-		x[i] = ml_vlist_at(vl, i).i;
-	qsort(x, (size_t)vl->count, sizeof *x, cmp_ll);
-	for (i = 0; i < vl->count; i++)
-		if (k == 0 || x[i] != x[k - 1])
-			x[k++] = x[i];
-	*n = k;
-	return x;
-}
-
 /* The pick, as the grid calls it (a function pointer cannot travel
  * in a void *). */
 struct pick {
@@ -153,73 +114,33 @@ static enum ml_status pick_point(void *arg, const union ml_val *v, void *out,
 	return pk->fn(v, out, d);
 }
 
+/* What the file is written from. */
+static int write_json(FILE *f, const void *arg)
+{
+	const struct ml_coll_picks *pk = arg;
+
+	return ml_collective_mpich_json(f, pk->ps, pk->np, pk->ms, pk->nm,
+					pk->out);
+}
+
 int ml_collective_mpich_rules(const struct ml_command *cmd, struct ml_ctx *ctx,
 			      const struct ml_vlist *const *vl,
 			      const union ml_val *base, size_t o_ranks,
 			      size_t o_msg, size_t o_rules,
 			      ml_coll_pick_fn pick)
 {
-	size_t np = 0, nm = 0, n = cmd->nopts;
-	long long *ps = ml_coll_sorted_values(vl[o_ranks], &np);
-	long long *ms = ml_coll_sorted_values(vl[o_msg], &nm);
-	enum ml_coll_alg *alg = NULL;
-	struct pick pk = {pick};
-	struct ml_coll_grid g;
-	enum ml_status st;
-	struct ml_diag d = {NULL, ""};
-	const char *path = base[o_rules].s;
-	char *tmp = malloc(strlen(path) + 16);
-	FILE *f = NULL;
-	int rc = 0;
+	struct pick pf = {pick};
+	struct ml_coll_picks pk;
+	int rc;
 
-	if (ps && ms && np > 0 && nm > 0 &&
-	    np <= ((size_t)-1) / sizeof *alg / nm)
-		alg = malloc(np * nm * sizeof *alg);
-	if (!ps || !ms || !alg || !tmp) {
-		rc = ml_usage_err(ctx, cmd->name, NULL, "out of memory");
-		goto out;
-	}
-	rc = ml_coll_rules_sweeps_ok(cmd, ctx, vl, o_ranks, o_msg);
-	if (rc)
-		goto out;
 	/* Every pick first, on --jobs threads: a point that cannot be
 	 * evaluated leaves no file behind. */
-	g = (struct ml_coll_grid){base, n,  o_ranks,    o_msg, ps, ms,
-				 np,   nm, pick_point, &pk, alg, sizeof *alg};
-	st = ml_coll_grid_run(&g, ctx->jobs, &d);
-	if (st != ML_OK) {
-		rc = ml_usage_err(ctx, cmd->name,
-				  st == ML_ENOMEM ? NULL
-				  : d.param	  ? d.param
-						  : "rules",
-				  st == ML_ENOMEM ? "out of memory"
-				  : d.msg[0]	  ? d.msg
-						  : "needs --algorithm best");
-		goto out;
-	}
-	sprintf(tmp, "%s.tmp", path);
-	f = fopen(tmp, "w");
-	if (!f) {
-		rc = ml_usage_err(ctx, cmd->name, "rules", strerror(errno));
-		goto out;
-	}
-	if (ml_collective_mpich_json(f, ps, np, ms, nm, alg) != 0 ||
-	    fclose(f) != 0) {
-		f = NULL;
-		rc = ml_usage_err(ctx, cmd->name, "rules", "write failed");
-		goto out;
-	}
-	f = NULL;
-	if (rename(tmp, path) != 0)
-		rc = ml_usage_err(ctx, cmd->name, "rules", strerror(errno));
-out:
-	if (f)
-		fclose(f);
-	if (rc != 0 && tmp)
-		remove(tmp);
-	free(ps);
-	free(ms);
-	free(alg);
-	free(tmp);
+	rc = ml_coll_rules_picks(cmd, ctx, vl, base, o_ranks, o_msg,
+				 pick_point, &pf, sizeof(enum ml_coll_alg),
+				 &pk);
+	if (rc == ML_EXIT_OK)
+		rc = ml_coll_rules_write(cmd, ctx, base[o_rules].s, write_json,
+					 &pk);
+	ml_coll_picks_free(&pk);
 	return rc;
 }

@@ -41,16 +41,6 @@ int ml_collective_mpich_json(FILE *f, const long long *ps, size_t np,
 			     const long long *ms, size_t nm,
 			     const enum ml_coll_alg *alg);
 
-/* The values of a --ranks or --msg list, sorted, without repeats, their
- * number into *n (both rules files); NULL when out of memory. */
-long long *ml_coll_sorted_values(const struct ml_vlist *vl, size_t *n);
-
-/* 0 when no option but --ranks and --msg is swept, else a usage
- * error's exit status after printing it (both rules files). */
-int ml_coll_rules_sweeps_ok(const struct ml_command *cmd, struct ml_ctx *ctx,
-			    const struct ml_vlist *const *vl, size_t o_ranks,
-			    size_t o_msg);
-
 /*
  * A rules file's grid: fn(arg, v, out + k size, d) at every point k =
  * i nm + j, v being base with ranks ps[i] and msg ms[j]; fn must be
@@ -73,5 +63,35 @@ struct ml_coll_grid {
  * that failed, with its *d. */
 enum ml_status ml_coll_grid_run(const struct ml_coll_grid *g, unsigned jobs,
 				struct ml_diag *d);
+
+/* A rules file's picks: the swept P and M, sorted without repeats, and
+ * out[i nm + j] (size bytes each), the pick at ps[i], ms[j]. */
+struct ml_coll_picks {
+	long long *ps, *ms;
+	size_t np, nm;
+	void *out;
+};
+
+/*
+ * Both rules files' picks (collective_grid.c): only --ranks and --msg
+ * may be swept; fn(arg, ...) at every point of their grid on --jobs
+ * threads.  ML_EXIT_OK, or the exit status after a one-line error (the
+ * first point in order that failed).  Free *pk with ml_coll_picks_free
+ * either way.
+ */
+int ml_coll_rules_picks(const struct ml_command *cmd, struct ml_ctx *ctx,
+			const struct ml_vlist *const *vl,
+			const union ml_val *base, size_t o_ranks, size_t o_msg,
+			enum ml_status (*fn)(void *arg, const union ml_val *v,
+					     void *out, struct ml_diag *d),
+			void *arg, size_t size, struct ml_coll_picks *pk);
+void ml_coll_picks_free(struct ml_coll_picks *pk);
+
+/* Write a rules file: write(f, arg) into PATH.tmp, renamed to path when
+ * complete, so a failure leaves no file.  ML_EXIT_OK, or the exit
+ * status after a one-line error. */
+int ml_coll_rules_write(const struct ml_command *cmd, struct ml_ctx *ctx,
+			const char *path, int (*write)(FILE *f, const void *arg),
+			const void *arg);
 
 #endif

@@ -4,7 +4,6 @@
  * (mcastlat-collective(1), RULES; algorithm 0 where the pick is Open
  * MPI's own decision).
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,54 +64,23 @@ static int rules_for(const long long *msgs, size_t nm, const struct pick *pk,
 	return (int)k;
 }
 
-int ml_collective_ompi_rules(const struct ml_command *cmd, struct ml_ctx *ctx,
-			     const struct ml_vlist *const *vl,
-			     const union ml_val *base, size_t o_ranks,
-			     size_t o_msg, size_t o_rules, bool fitted,
-			     ml_coll_rule_fn pick)
-{
-	size_t np = 0, nm = 0, i, j, n = cmd->nopts;
-	long long *ps = ml_coll_sorted_values(vl[o_ranks], &np);
-	long long *ms = ml_coll_sorted_values(vl[o_msg], &nm);
-	struct rule *rs = malloc((nm + 1) * sizeof *rs);
-	struct pick *pk = NULL;
-	struct picker pf = {pick};
-	struct ml_coll_grid g;
-	struct ml_diag d = {NULL, ""};
-	enum ml_status st;
-	const char *path = base[o_rules].s;
-	char *tmp = malloc(strlen(path) + 16);
-	FILE *f = NULL;
-	int rc = ML_EXIT_OK, k;
+/* What the file is written from. */
+struct ompi_file {
+	const struct ml_coll_picks *pk;
+	bool fitted;
+};
 
-	if (ps && ms && np > 0 && nm > 0 &&
-	    np <= ((size_t)-1) / sizeof *pk / nm)
-		pk = malloc(np * nm * sizeof *pk);
-	if (!ps || !ms || !rs || !pk || !tmp) {
-		rc = ml_usage_err(ctx, cmd->name, NULL, "out of memory");
-		goto out;
-	}
-	rc = ml_coll_rules_sweeps_ok(cmd, ctx, vl, o_ranks, o_msg);
-	if (rc)
-		goto out;
-	sprintf(tmp, "%s.tmp", path);
-	f = fopen(tmp, "w");
-	if (!f) {
-		rc = ml_usage_err(ctx, cmd->name, "rules", strerror(errno));
-		goto out;
-	}
-	/* Every pick first, on --jobs threads. */
-	g = (struct ml_coll_grid){base, n,  o_ranks,    o_msg, ps, ms,
-				 np,   nm, pick_point, &pf, pk, sizeof *pk};
-	st = ml_coll_grid_run(&g, ctx->jobs, &d);
-	if (st != ML_OK) {
-		rc = ml_usage_err(ctx, cmd->name,
-				  st == ML_ENOMEM ? NULL
-				  : d.param	  ? d.param
-						  : "ranks",
-				  st == ML_ENOMEM ? "out of memory" : d.msg);
-		goto out;
-	}
+static int write_rules(FILE *f, const void *arg)
+{
+	const struct ompi_file *of = arg;
+	const struct ml_coll_picks *pk = of->pk;
+	const struct pick *picks = pk->out;
+	struct rule *rs = malloc((pk->nm + 1) * sizeof *rs);
+	size_t i, j;
+	int k;
+
+	if (!rs)
+		return -1;
 	fprintf(f, "# Open MPI coll/tuned dynamic rules for MPI_Bcast, "
 		   "written by mcastlat collective --algorithm best.\n"
 		   "# Format of 4.1.0-4.1.7 and 5.0.0-5.0.6 (read by later "
@@ -120,16 +88,17 @@ int ml_collective_ompi_rules(const struct ml_command *cmd, struct ml_ctx *ctx,
 		   "# Use: mpirun --mca coll_tuned_use_dynamic_rules 1 "
 		   "--mca coll_tuned_dynamic_rules_filename FILE\n"
 		   "# Algorithm 0: Open MPI's own fixed decision.\n");
-	if (!fitted)
+	if (!of->fitted)
 		fprintf(f, "# Not fitted: the default machine of mcastlat "
 			   "collective(1), not yours.\n");
 	fprintf(f,
 		"1 # collectives\n7 # MPI_Bcast\n%zu # communicator "
 		"sizes\n",
-		np);
-	for (i = 0; i < np; i++) {
-		k = rules_for(ms, nm, pk + i * nm, rs);
-		fprintf(f, "%lld # ranks\n%d # message sizes\n", ps[i], k);
+		pk->np);
+	for (i = 0; i < pk->np; i++) {
+		k = rules_for(pk->ms, pk->nm, picks + i * pk->nm, rs);
+		fprintf(f, "%lld # ranks\n%d # message sizes\n", pk->ps[i],
+			k);
 		for (j = 0; j < (size_t)k; j++)
 			fprintf(f, "%lld %lld %lld %lld # %s\n", rs[j].msg,
 				rs[j].alg, rs[j].topo, rs[j].seg,
@@ -138,25 +107,28 @@ int ml_collective_ompi_rules(const struct ml_command *cmd, struct ml_ctx *ctx,
 				    : ml_collective_alg_name(
 					  (enum ml_coll_alg)rs[j].alg));
 	}
-	if (fclose(f) != 0) {
-		f = NULL;
-		rc = ml_usage_err(ctx, cmd->name, "rules", "write failed");
-		goto out;
-	}
-	f = NULL;
-	if (rename(tmp, path) != 0)
-		rc = ml_usage_err(ctx, cmd->name, "rules", strerror(errno));
-out:
-	if (f) {
-		fclose(f);
-		remove(tmp);
-	} else if (rc != ML_EXIT_OK && tmp) {
-		remove(tmp);
-	}
-	free(ps);
-	free(ms);
 	free(rs);
-	free(pk);
-	free(tmp);
+	return ferror(f) ? -1 : 0;
+}
+
+int ml_collective_ompi_rules(const struct ml_command *cmd, struct ml_ctx *ctx,
+			     const struct ml_vlist *const *vl,
+			     const union ml_val *base, size_t o_ranks,
+			     size_t o_msg, size_t o_rules, bool fitted,
+			     ml_coll_rule_fn pick)
+{
+	struct picker pf = {pick};
+	struct ml_coll_picks pk;
+	struct ompi_file of = {&pk, fitted};
+	int rc;
+
+	/* Every pick first, on --jobs threads: a point that cannot be
+	 * evaluated leaves no file behind. */
+	rc = ml_coll_rules_picks(cmd, ctx, vl, base, o_ranks, o_msg,
+				 pick_point, &pf, sizeof(struct pick), &pk);
+	if (rc == ML_EXIT_OK)
+		rc = ml_coll_rules_write(cmd, ctx, base[o_rules].s,
+					 write_rules, &of);
+	ml_coll_picks_free(&pk);
 	return rc;
 }
