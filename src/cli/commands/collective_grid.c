@@ -190,6 +190,17 @@ void ml_coll_picks_free(struct ml_coll_picks *pk)
 	memset(pk, 0, sizeof *pk);
 }
 
+/* write(f, arg), then close f (either way): 0 when both succeeded. */
+static int write_close(FILE *f, int (*write)(FILE *f, const void *arg),
+		       const void *arg)
+{
+	int bad = write(f, arg) != 0;
+
+	if (fclose(f) != 0)
+		bad = 1;
+	return bad ? -1 : 0;
+}
+
 /* Write to path itself where it exists and is not a regular file (a
  * device, a pipe, /dev/stdout): a rename would replace the node. */
 static int write_direct(const struct ml_command *cmd, struct ml_ctx *ctx,
@@ -200,7 +211,7 @@ static int write_direct(const struct ml_command *cmd, struct ml_ctx *ctx,
 
 	if (!f)
 		return ml_usage_err(ctx, cmd->name, "rules", strerror(errno));
-	if ((write(f, arg) != 0) | (fclose(f) != 0))
+	if (write_close(f, write, arg) != 0)
 		return ml_usage_err(ctx, cmd->name, "rules", "write failed");
 	return ML_EXIT_OK;
 }
@@ -223,7 +234,7 @@ int ml_coll_rules_write(const struct ml_command *cmd, struct ml_ctx *ctx,
 	f = fopen(tmp, "w");
 	if (!f) {
 		rc = ml_usage_err(ctx, cmd->name, "rules", strerror(errno));
-	} else if ((write(f, arg) != 0) | (fclose(f) != 0)) {
+	} else if (write_close(f, write, arg) != 0) {
 		rc = ml_usage_err(ctx, cmd->name, "rules", "write failed");
 		remove(tmp);
 	} else if (rename(tmp, path) != 0) {
