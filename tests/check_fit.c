@@ -715,11 +715,9 @@ START_TEST(test_coverage)
 			continue;
 		}
 		check_pred(s, &res);
+		/* at bound: judged by its one-sided interval [0, hi] */
 		for (j = 0; j < nf; j++) {
-			if (res.status[j] != ML_FIT_FITTED) {
-				atb++;
-				continue;
-			}
+			atb += res.status[j] != ML_FIT_FITTED;
 			hits[j] += res.lo[j] <= tv[j] && tv[j] <= res.hi[j];
 		}
 		ml_fit_result_free(&res);
@@ -1648,9 +1646,13 @@ END_TEST
  * At the bound: ts = tr = 0 in the truth, noise 2 %; the first seed from
  * 7400 whose unconstrained weighted least-squares intercept (GSL,
  * independently) is negative.  The fit must hold ts at 0 (status
- * AT_BOUND, se, lo, hi NaN, its covariance row 0), estimate tns as the
+ * AT_BOUND, se NaN, its covariance row 0), estimate tns as the
  * weighted regression through the origin, sum w y s / sum w s^2, with
- * se^2 = (chi2 / (n - 1)) / sum w s^2, and count dof = n - 1.
+ * se^2 = (chi2 / (n - 1)) / sum w s^2, and count dof = n - 1.  Its
+ * interval is one-sided, [0, t sd], with sd^2 the unconstrained
+ * regression's (X^T W X)^-1 entry of ts (GSL) times chi2 / (n - 1) of
+ * the constrained fit, t the 97.5 % quantile at n - 1 degrees of
+ * freedom.
  */
 START_TEST(test_at_bound)
 {
@@ -1659,6 +1661,7 @@ START_TEST(test_at_bound)
 	struct ml_fit_result res;
 	struct ml_diag d = {0};
 	double steps[MAXPT], wt[MAXPT], swys = 0, swss = 0, tns, chi2 = 0;
+	double c00 = NAN, hi;
 	unsigned long seed;
 	size_t i, n = 0;
 
@@ -1698,6 +1701,7 @@ START_TEST(test_at_bound)
 		ck_assert_int_eq(gsl_multifit_wlinear(X, w, y, c, C, &chisq, lw),
 				 GSL_SUCCESS);
 		icpt = gsl_vector_get(c, 0);
+		c00 = gsl_matrix_get(C, 0, 0);
 		gsl_multifit_linear_free(lw);
 		gsl_matrix_free(X);
 		gsl_matrix_free(C);
@@ -1721,7 +1725,12 @@ START_TEST(test_at_bound)
 	ck_assert_msg(res.status[0] == ML_FIT_AT_BOUND, "seed %lu: ts %g",
 		      seed, res.value[0]);
 	ck_assert_double_eq(res.value[0], 0);
-	ck_assert(isnan(res.se[0]) && isnan(res.lo[0]) && isnan(res.hi[0]));
+	ck_assert(isnan(res.se[0]));
+	ck_assert_double_eq(res.lo[0], 0);
+	hi = gsl_cdf_tdist_Pinv(0.975, (double)n - 1) *
+	     sqrt(chi2 / ((double)n - 1) * c00);
+	ck_assert_msg(relerr(res.hi[0], hi) <= 1e-7, "hi %.17g, want %.17g",
+		      res.hi[0], hi);
 	ck_assert_double_eq(res.cov[0], 0);
 	ck_assert_double_eq(res.cov[1], 0);
 	ck_assert_double_eq(res.cov[2], 0);

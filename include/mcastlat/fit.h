@@ -118,7 +118,8 @@ struct ml_fit_data {
 
 enum ml_fit_pstatus {
 	ML_FIT_FITTED,	 /* estimated, with standard error and interval */
-	ML_FIT_AT_BOUND, /* estimated at its bound 0: no standard error */
+	ML_FIT_AT_BOUND, /* estimated at its bound 0: no standard error; its
+			  * interval is one-sided, [0, t bound_sd] */
 	ML_FIT_FIXED	 /* not free */
 };
 
@@ -128,6 +129,13 @@ struct ml_fit_result {
 	double value[ML_FIT_MAXFREE];	   /* estimate */
 	double se[ML_FIT_MAXFREE];	   /* standard error; NaN at bound */
 	double lo[ML_FIT_MAXFREE], hi[ML_FIT_MAXFREE]; /* interval at level */
+	/* At bound: the standard error the parameter would have if it were
+	 * free at 0 with the others (the whole free set's covariance at the
+	 * fit, scaled by chi^2 / dof); NaN for the others.  Its interval
+	 * is [0, t bound_sd]: the unconstrained estimate lies below 0, so
+	 * this holds every value >= 0 that the unconstrained two-sided
+	 * interval holds, and covers at least as often. */
+	double bound_sd[ML_FIT_MAXFREE];
 	enum ml_fit_pstatus status[ML_FIT_MAXFREE];
 	/* Covariance of the estimates, row-major nfree x nfree, scaled by
 	 * chi^2 / dof; rows and columns of parameters at bound are 0. */

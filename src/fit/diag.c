@@ -368,6 +368,53 @@ static enum ml_status identify_side(struct work *w, const gsl_matrix *Jraw,
 	return st;
 }
 
+/*
+ * res->bound_sd of the parameters at their bound: the standard errors
+ * of the whole free set at the fit, s2 (J^T W J)^-1 over every column
+ * of Jraw (identify() has checked that the whole set is determined).
+ * J, V, S and tmp are scratch of the whole set's size.  Where a
+ * singular value is 0, the NaN stays.
+ */
+static void bound_sd(const struct work *w, const gsl_matrix *Jraw,
+		     gsl_matrix *J, gsl_matrix *V, gsl_vector *S,
+		     gsl_vector *tmp, double s2, struct ml_fit_result *res)
+{
+	double cs[ML_FIT_MAXFREE], c, sl;
+	size_t j, k, l;
+
+	for (j = 0; j < w->p; j++)
+		res->bound_sd[j] = NAN;
+	for (j = 0; j < w->p && res->status[j] != ML_FIT_AT_BOUND; j++)
+		;
+	if (j == w->p || !(s2 > 0))
+		return;
+	for (j = 0; j < w->p; j++) {
+		gsl_vector_const_view col = gsl_matrix_const_column(Jraw, j);
+
+		cs[j] = gsl_blas_dnrm2(&col.vector);
+		if (!(cs[j] > 0))
+			return;
+		for (k = 0; k < w->nfit; k++)
+			gsl_matrix_set(J, k, j,
+				       gsl_matrix_get(Jraw, k, j) / cs[j]);
+	}
+	if (gsl_linalg_SV_decomp(J, V, S, tmp))
+		return;
+	for (j = 0; j < w->p; j++) {
+		if (res->status[j] != ML_FIT_AT_BOUND)
+			continue;
+		for (c = 0, l = 0; l < w->p; l++) {
+			sl = gsl_vector_get(S, l);
+			if (!(sl > 0))
+				break;
+			c += gsl_matrix_get(V, j, l) * gsl_matrix_get(V, j, l) /
+			     (sl * sl);
+		}
+		if (l == w->p)
+			res->bound_sd[j] = sqrt(s2 * c) / cs[j];
+	}
+}
+
 /* Fill the statistics of res from theta (the final estimate). */
 enum ml_status ml_lsq_finish(struct work *w, const double *theta,
 			     const unsigned char *a, const char *const *names,
@@ -490,7 +537,9 @@ enum ml_status ml_lsq_finish(struct work *w, const double *theta,
 					    ? e / sqrt(s2 * (1 - h))
 					    : NAN;
 		}
-	} else {
+	}
+	bound_sd(w, Jraw, J, V, S, tmp, s2, res);
+	if (q == 0) {
 		for (k = 0; k < w->nfit; k++) {
 			size_t ii = w->fit_of[k];
 
@@ -542,6 +591,11 @@ void ml_lsq_summarise(struct work *w, const bool *use,
 			res->se[j] = sqrt(res->cov[j * w->p + j]);
 			res->lo[j] = res->value[j] - t * res->se[j];
 			res->hi[j] = res->value[j] + t * res->se[j];
+		} else if (res->status[j] == ML_FIT_AT_BOUND) {
+			/* one-sided: the estimate cannot go below 0 */
+			res->se[j] = NAN;
+			res->lo[j] = 0;
+			res->hi[j] = t * res->bound_sd[j];
 		} else {
 			res->se[j] = res->lo[j] = res->hi[j] = NAN;
 		}
