@@ -1649,10 +1649,11 @@ END_TEST
  * AT_BOUND, se NaN, its covariance row 0), estimate tns as the
  * weighted regression through the origin, sum w y s / sum w s^2, with
  * se^2 = (chi2 / (n - 1)) / sum w s^2, and count dof = n - 1.  Its
- * interval is one-sided, [0, t sd], with sd^2 the unconstrained
- * regression's (X^T W X)^-1 entry of ts (GSL) times chi2 / (n - 1) of
- * the constrained fit, t the 97.5 % quantile at n - 1 degrees of
- * freedom.
+ * interval is the unconstrained one cut at 0: bound_est the
+ * unconstrained regression's intercept (GSL), bound_sd^2 its
+ * (X^T W X)^-1 entry times chi2 / (n - 1) of the constrained fit, and
+ * [0, max(0, bound_est + t bound_sd)], t the 97.5 % quantile at n - 1
+ * degrees of freedom.
  */
 START_TEST(test_at_bound)
 {
@@ -1661,7 +1662,7 @@ START_TEST(test_at_bound)
 	struct ml_fit_result res;
 	struct ml_diag d = {0};
 	double steps[MAXPT], wt[MAXPT], swys = 0, swss = 0, tns, chi2 = 0;
-	double c00 = NAN, hi;
+	double c00 = NAN, icpt = NAN, sd, hi;
 	unsigned long seed;
 	size_t i, n = 0;
 
@@ -1670,7 +1671,7 @@ START_TEST(test_at_bound)
 		gsl_matrix *X, *C;
 		gsl_vector *y, *w, *c;
 		gsl_multifit_linear_workspace *lw;
-		double chisq, icpt;
+		double chisq;
 
 		free(s);
 		s = set_new(&ml_fit_kbinomial);
@@ -1727,9 +1728,13 @@ START_TEST(test_at_bound)
 	ck_assert_double_eq(res.value[0], 0);
 	ck_assert(isnan(res.se[0]));
 	ck_assert_double_eq(res.lo[0], 0);
-	hi = gsl_cdf_tdist_Pinv(0.975, (double)n - 1) *
-	     sqrt(chi2 / ((double)n - 1) * c00);
-	ck_assert_msg(relerr(res.hi[0], hi) <= 1e-7, "hi %.17g, want %.17g",
+	sd = sqrt(chi2 / ((double)n - 1) * c00);
+	ck_assert_msg(relerr(res.bound_sd[0], sd) <= 1e-7, "sd %.17g, want "
+		      "%.17g", res.bound_sd[0], sd);
+	ck_assert_msg(fabs(res.bound_est[0] - icpt) <= 1e-7 * sd,
+		      "est %.17g, want %.17g", res.bound_est[0], icpt);
+	hi = fmax(0, icpt + gsl_cdf_tdist_Pinv(0.975, (double)n - 1) * sd);
+	ck_assert_msg(fabs(res.hi[0] - hi) <= 1e-7 * sd, "hi %.17g, want %.17g",
 		      res.hi[0], hi);
 	ck_assert_double_eq(res.cov[0], 0);
 	ck_assert_double_eq(res.cov[1], 0);

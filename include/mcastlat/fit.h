@@ -119,7 +119,7 @@ struct ml_fit_data {
 enum ml_fit_pstatus {
 	ML_FIT_FITTED,	 /* estimated, with standard error and interval */
 	ML_FIT_AT_BOUND, /* estimated at its bound 0: no standard error; its
-			  * interval is one-sided, [0, t bound_sd] */
+			  * interval is [0, max(0, bound_est + t bound_sd)] */
 	ML_FIT_FIXED	 /* not free */
 };
 
@@ -129,12 +129,15 @@ struct ml_fit_result {
 	double value[ML_FIT_MAXFREE];	   /* estimate */
 	double se[ML_FIT_MAXFREE];	   /* standard error; NaN at bound */
 	double lo[ML_FIT_MAXFREE], hi[ML_FIT_MAXFREE]; /* interval at level */
-	/* At bound: the standard error the parameter would have if it were
-	 * free at 0 with the others (the whole free set's covariance at the
-	 * fit, scaled by chi^2 / dof); NaN for the others.  Its interval
-	 * is [0, t bound_sd]: the unconstrained estimate lies below 0, so
-	 * this holds every value >= 0 that the unconstrained two-sided
-	 * interval holds, and covers at least as often. */
+	/* At bound: the estimate and standard error the parameter would
+	 * have with no bound, the others free too (one Gauss-Newton step
+	 * from the fit with the whole free set's covariance, scaled by
+	 * chi^2 / dof; the unconstrained least squares where the model is
+	 * linear in its costs); NaN for the others.  Its interval is the
+	 * unconstrained one cut at 0, [0, max(0, bound_est + t bound_sd)]:
+	 * it holds a value >= 0 exactly when the unconstrained interval
+	 * does, so it covers as often. */
+	double bound_est[ML_FIT_MAXFREE];
 	double bound_sd[ML_FIT_MAXFREE];
 	enum ml_fit_pstatus status[ML_FIT_MAXFREE];
 	/* Covariance of the estimates, row-major nfree x nfree, scaled by

@@ -369,21 +369,25 @@ static enum ml_status identify_side(struct work *w, const gsl_matrix *Jraw,
 }
 
 /*
- * res->bound_sd of the parameters at their bound: the standard errors
- * of the whole free set at the fit, s2 (J^T W J)^-1 over every column
- * of Jraw (identify() has checked that the whole set is determined).
- * J, V, S and tmp are scratch of the whole set's size.  Where a
- * singular value is 0, the NaN stays.
+ * res->bound_sd and res->bound_est of the parameters at their bound:
+ * the standard errors of the whole free set at the fit, s2 (J^T W J)^-1
+ * over every column of Jraw (identify() has checked that the whole set
+ * is determined), and the estimates the set would have with no bound,
+ * one Gauss-Newton step from the fit, delta = (J^T W J)^-1 J^T W (y -
+ * pred) (the unconstrained least squares where the model is linear in
+ * its costs).  J, V, S and tmp are scratch of the whole set's size.
+ * Where a singular value is 0, the NaNs stay.
  */
 static void bound_sd(const struct work *w, const gsl_matrix *Jraw,
-		     gsl_matrix *J, gsl_matrix *V, gsl_vector *S,
-		     gsl_vector *tmp, double s2, struct ml_fit_result *res)
+		     const double *pred, gsl_matrix *J, gsl_matrix *V,
+		     gsl_vector *S, gsl_vector *tmp, double s2,
+		     struct ml_fit_result *res)
 {
-	double cs[ML_FIT_MAXFREE], c, sl;
+	double cs[ML_FIT_MAXFREE], ur[ML_FIT_MAXFREE], c, d, sl;
 	size_t j, k, l;
 
 	for (j = 0; j < w->p; j++)
-		res->bound_sd[j] = NAN;
+		res->bound_sd[j] = res->bound_est[j] = NAN;
 	for (j = 0; j < w->p && res->status[j] != ML_FIT_AT_BOUND; j++)
 		;
 	if (j == w->p || !(s2 > 0))
@@ -400,18 +404,31 @@ static void bound_sd(const struct work *w, const gsl_matrix *Jraw,
 	}
 	if (gsl_linalg_SV_decomp(J, V, S, tmp))
 		return;
+	/* U^T r, r the weighted residuals y - pred (J now holds U) */
+	for (l = 0; l < w->p; l++) {
+		ur[l] = 0;
+		for (k = 0; k < w->nfit; k++) {
+			size_t ii = w->fit_of[k];
+
+			ur[l] += gsl_matrix_get(J, k, l) * w->sw[ii] *
+				 (w->y[ii] - pred[ii]);
+		}
+	}
 	for (j = 0; j < w->p; j++) {
 		if (res->status[j] != ML_FIT_AT_BOUND)
 			continue;
-		for (c = 0, l = 0; l < w->p; l++) {
+		for (c = 0, d = 0, l = 0; l < w->p; l++) {
 			sl = gsl_vector_get(S, l);
 			if (!(sl > 0))
 				break;
 			c += gsl_matrix_get(V, j, l) * gsl_matrix_get(V, j, l) /
 			     (sl * sl);
+			d += gsl_matrix_get(V, j, l) * ur[l] / sl;
 		}
-		if (l == w->p)
+		if (l == w->p) {
 			res->bound_sd[j] = sqrt(s2 * c) / cs[j];
+			res->bound_est[j] = d / cs[j];
+		}
 	}
 }
 
@@ -538,7 +555,7 @@ enum ml_status ml_lsq_finish(struct work *w, const double *theta,
 					    : NAN;
 		}
 	}
-	bound_sd(w, Jraw, J, V, S, tmp, s2, res);
+	bound_sd(w, Jraw, res->pred, J, V, S, tmp, s2, res);
 	if (q == 0) {
 		for (k = 0; k < w->nfit; k++) {
 			size_t ii = w->fit_of[k];
@@ -592,10 +609,11 @@ void ml_lsq_summarise(struct work *w, const bool *use,
 			res->lo[j] = res->value[j] - t * res->se[j];
 			res->hi[j] = res->value[j] + t * res->se[j];
 		} else if (res->status[j] == ML_FIT_AT_BOUND) {
-			/* one-sided: the estimate cannot go below 0 */
+			/* the unconstrained interval, cut at 0 */
 			res->se[j] = NAN;
 			res->lo[j] = 0;
-			res->hi[j] = t * res->bound_sd[j];
+			res->hi[j] = fmax(0, res->bound_est[j] +
+						 t * res->bound_sd[j]);
 		} else {
 			res->se[j] = res->lo[j] = res->hi[j] = NAN;
 		}
