@@ -14,6 +14,7 @@
 #include <check.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -161,29 +162,44 @@ static void tree_case(int k, struct ml_collective_params *p)
 		p->nodes = p->ranks + pick_ll(&s, 0, 50);
 }
 
-/* Eval (the recurrence) and schedule (the engine) give the same bits. */
+/*
+ * Eval (which takes the recurrence where it applies) and schedule (the
+ * engine, always) give the same bits for case i, described by what;
+ * *slow gets the engine's result.
+ */
+static void fast_equals_engine(int i, const struct ml_collective_params *p,
+			       const char *what,
+			       struct ml_collective_result *slow)
+{
+	struct ml_collective_result fast;
+	long long n = 0;
+
+	ck_assert_int_eq(ml_collective_eval(p, &fast), ML_OK);
+	ck_assert_int_eq(ml_collective_schedule(p, count_msg, &n, slow),
+			 ML_OK);
+	ck_assert_msg(same_bits(fast.latency, slow->latency) &&
+			  same_bits(fast.latency_avg, slow->latency_avg) &&
+			  same_bits(fast.latency_min, slow->latency_min),
+		      "case %d (%s M %lld eager %lld): recurrence %.17g %.17g "
+		      "%.17g, engine %.17g %.17g %.17g",
+		      i, what, p->msg, p->eager, fast.latency,
+		      fast.latency_avg, fast.latency_min, slow->latency,
+		      slow->latency_avg, slow->latency_min);
+	ck_assert_int_eq(fast.messages, slow->messages);
+	ck_assert_int_eq(fast.messages, n);
+	ck_assert_int_eq(fast.segments, slow->segments);
+	ck_assert_int_eq(fast.ran, slow->ran);
+}
+
 START_TEST(test_ring_equals_engine)
 {
 	struct ml_collective_params p;
-	struct ml_collective_result fast, slow;
-	long long n = 0;
+	struct ml_collective_result slow;
+	char what[64];
 
 	ring_case(_i, &p);
-	ck_assert_int_eq(ml_collective_eval(&p, &fast), ML_OK);
-	ck_assert_int_eq(ml_collective_schedule(&p, count_msg, &n, &slow),
-			 ML_OK);
-	ck_assert_msg(same_bits(fast.latency, slow.latency) &&
-			  same_bits(fast.latency_avg, slow.latency_avg) &&
-			  same_bits(fast.latency_min, slow.latency_min),
-		      "case %d (P %lld M %lld eager %lld): recurrence "
-		      "%.17g %.17g %.17g, engine %.17g %.17g %.17g",
-		      _i, p.ranks, p.msg, p.eager, fast.latency,
-		      fast.latency_avg, fast.latency_min, slow.latency,
-		      slow.latency_avg, slow.latency_min);
-	ck_assert_int_eq(fast.messages, slow.messages);
-	ck_assert_int_eq(fast.messages, n);
-	ck_assert_int_eq(fast.segments, slow.segments);
-	ck_assert_int_eq(fast.ran, slow.ran);
+	snprintf(what, sizeof what, "P %lld", p.ranks);
+	fast_equals_engine(_i, &p, what, &slow);
 }
 END_TEST
 
@@ -196,27 +212,14 @@ START_TEST(test_ring_ppn_equals_engine)
 	struct ml_collective_params p;
 	struct ml_collective_result fast, slow;
 	struct coll_alg a;
-	long long n = 0;
+	char what[128];
 	void *buf;
 
 	ring_case_ppn(_i, &p);
-	ck_assert_int_eq(ml_collective_eval(&p, &fast), ML_OK);
-	ck_assert_int_eq(ml_collective_schedule(&p, count_msg, &n, &slow),
-			 ML_OK);
-	ck_assert_msg(same_bits(fast.latency, slow.latency) &&
-			  same_bits(fast.latency_avg, slow.latency_avg) &&
-			  same_bits(fast.latency_min, slow.latency_min),
-		      "case %d (P %lld M %lld ppn %lld sockets %lld map %d "
-		      "nodes %lld eager %lld): recurrence %.17g %.17g %.17g, "
-		      "engine %.17g %.17g %.17g",
-		      _i, p.ranks, p.msg, p.ppn, p.sockets, (int)p.map_by,
-		      p.nodes, p.eager, fast.latency, fast.latency_avg,
-		      fast.latency_min, slow.latency, slow.latency_avg,
-		      slow.latency_min);
-	ck_assert_int_eq(fast.messages, slow.messages);
-	ck_assert_int_eq(fast.messages, n);
-	ck_assert_int_eq(fast.segments, slow.segments);
-	ck_assert_int_eq(fast.ran, slow.ran);
+	snprintf(what, sizeof what,
+		 "P %lld ppn %lld sockets %lld map %d nodes %lld", p.ranks,
+		 p.ppn, p.sockets, (int)p.map_by, p.nodes);
+	fast_equals_engine(_i, &p, what, &slow);
 	ck_assert_int_eq(ml_coll_alg_setup(&p, &a), ML_OK);
 	buf = malloc(ml_coll_ring_size(&p));
 	ck_assert_ptr_nonnull(buf);
@@ -238,25 +241,12 @@ START_TEST(test_tree_equals_engine)
 	struct ml_collective_params p;
 	struct ml_collective_result fast, slow;
 	struct coll_alg a;
-	long long n = 0;
+	char what[96];
 
 	tree_case(_i, &p);
-	ck_assert_int_eq(ml_collective_eval(&p, &fast), ML_OK);
-	ck_assert_int_eq(ml_collective_schedule(&p, count_msg, &n, &slow),
-			 ML_OK);
-	ck_assert_msg(same_bits(fast.latency, slow.latency) &&
-			  same_bits(fast.latency_avg, slow.latency_avg) &&
-			  same_bits(fast.latency_min, slow.latency_min),
-		      "case %d (%s P %lld M %lld seg %lld eager %lld): "
-		      "recurrence %.17g %.17g %.17g, engine %.17g %.17g %.17g",
-		      _i, ml_collective_alg_name(p.algorithm), p.ranks, p.msg,
-		      p.segment, p.eager, fast.latency, fast.latency_avg,
-		      fast.latency_min, slow.latency, slow.latency_avg,
-		      slow.latency_min);
-	ck_assert_int_eq(fast.messages, slow.messages);
-	ck_assert_int_eq(fast.messages, n);
-	ck_assert_int_eq(fast.segments, slow.segments);
-	ck_assert_int_eq(fast.ran, slow.ran);
+	snprintf(what, sizeof what, "%s P %lld seg %lld",
+		 ml_collective_alg_name(p.algorithm), p.ranks, p.segment);
+	fast_equals_engine(_i, &p, what, &slow);
 	/* Where it fits, the recurrence answers (no order to vouch for). */
 	ck_assert_int_eq(ml_coll_alg_setup(&p, &a), ML_OK);
 	if (ml_coll_once_fits(&p, &a)) {
@@ -270,46 +260,49 @@ START_TEST(test_tree_equals_engine)
 }
 END_TEST
 
+/* Of the NRING cases of make_case, how many ml_coll_ring_fits offers
+ * to the recurrence (M < P falls back to linear), and how many of those
+ * the recurrence vouches for. */
+static void ring_taken(void (*make_case)(int, struct ml_collective_params *),
+		       int *offered, int *taken)
+{
+	struct ml_collective_params p;
+	struct ml_collective_result r;
+	struct coll_alg a;
+	void *buf;
+	int k;
+
+	*offered = *taken = 0;
+	for (k = 0; k < NRING; k++) {
+		make_case(k, &p);
+		ck_assert_int_eq(ml_coll_alg_setup(&p, &a), ML_OK);
+		if (!ml_coll_ring_fits(&p, &a))
+			continue;
+		buf = malloc(ml_coll_ring_size(&p));
+		ck_assert_ptr_nonnull(buf);
+		(*offered)++;
+		*taken += ml_coll_ring_run(&p, &a, buf, &r);
+		free(buf);
+	}
+}
+
 /* The recurrence vouches for the points of a machine with nonzero
  * times (all but a few of the cases above), and declines --map-by node
  * on a few nodes and the other algorithms. */
 START_TEST(test_ring_taken)
 {
 	struct ml_collective_params p;
-	struct ml_collective_result r;
 	struct coll_alg a;
-	void *buf;
-	int k, taken = 0, offered = 0;
+	int taken, offered;
 
-	for (k = 0; k < NRING; k++) {
-		ring_case(k, &p);
-		ck_assert_int_eq(ml_coll_alg_setup(&p, &a), ML_OK);
-		if (!ml_coll_ring_fits(&p, &a))
-			continue; /* M < P: linear */
-		buf = malloc(ml_coll_ring_size(&p));
-		ck_assert_ptr_nonnull(buf);
-		offered++;
-		taken += ml_coll_ring_run(&p, &a, buf, &r);
-		free(buf);
-	}
+	ring_taken(ring_case, &offered, &taken);
 	ck_assert_int_ge(offered, NRING * 9 / 10);
 	ck_assert_msg(taken >= offered * 9 / 10, "taken %d of %d", taken,
 		      offered);
 
 	/* Several ranks a node: each NIC one ring pair's, bar --map-by
 	 * node on 2 .. P - 1 nodes. */
-	taken = offered = 0;
-	for (k = 0; k < NRING; k++) {
-		ring_case_ppn(k, &p);
-		ck_assert_int_eq(ml_coll_alg_setup(&p, &a), ML_OK);
-		if (!ml_coll_ring_fits(&p, &a))
-			continue;
-		buf = malloc(ml_coll_ring_size(&p));
-		ck_assert_ptr_nonnull(buf);
-		offered++;
-		taken += ml_coll_ring_run(&p, &a, buf, &r);
-		free(buf);
-	}
+	ring_taken(ring_case_ppn, &offered, &taken);
 	ck_assert_int_ge(offered, NRING * 6 / 10);
 	ck_assert_msg(taken >= offered * 9 / 10, "ppn: taken %d of %d", taken,
 		      offered);

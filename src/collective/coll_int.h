@@ -7,6 +7,7 @@
 #ifndef MCASTLAT_COLL_INT_H
 #define MCASTLAT_COLL_INT_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -151,6 +152,36 @@ enum ml_status ml_coll_engine_run_ws(struct coll_ws *ws,
 				     const struct coll_alg *a,
 				     ml_coll_msg_fn fn, void *arg,
 				     struct ml_collective_result *r);
+
+/*
+ * The result of a run from the ranks' times, shared by the engine and
+ * its recurrences (ring.c, once.c) so that they agree to the bit: add
+ * each rank's time in rank order, then ml_coll_times_result fills *res
+ * (latency the largest, latency_avg the mean, latency_min the least)
+ * and returns ML_OVERFLOW where a sum or the largest is not finite.
+ */
+struct coll_times {
+	double sum, max, min;
+};
+
+static inline void ml_coll_times_init(struct coll_times *s)
+{
+	s->sum = 0;
+	s->max = -INFINITY;
+	s->min = INFINITY;
+}
+
+static inline void ml_coll_times_add(struct coll_times *s, double t)
+{
+	s->sum += t;
+	s->max = t > s->max ? t : s->max;
+	s->min = t < s->min ? t : s->min;
+}
+
+enum ml_status ml_coll_times_result(const struct coll_times *s,
+				    const struct coll_alg *a,
+				    long long messages,
+				    struct ml_collective_result *res);
 
 /*
  * Open MPI's scatter-allgather ring timed by a recurrence instead of

@@ -753,31 +753,36 @@ static enum ml_status ws_fit(struct coll_ws *ws, long long P, long long N)
 	return ML_OK;
 }
 
+enum ml_status ml_coll_times_result(const struct coll_times *s,
+				    const struct coll_alg *a,
+				    long long messages,
+				    struct ml_collective_result *res)
+{
+	res->latency = s->max;
+	res->latency_avg = s->sum / (double)a->ranks;
+	res->latency_min = s->min;
+	res->messages = messages;
+	res->ran = a->alg;
+	res->segments = a->alg == ML_COLL_SPLIT_BINARY ? a->hnseg[0] : a->nseg;
+	if (!isfinite(s->max) || !isfinite(s->sum))
+		return ML_OVERFLOW;
+	return ML_OK;
+}
+
 static enum ml_status eng_result(const struct eng *e,
 				 struct ml_collective_result *res)
 {
+	struct coll_times s;
 	long long i;
-	double max = -INFINITY, min = INFINITY, sum = 0, t;
 
+	ml_coll_times_init(&s);
 	for (i = 0; i < e->P; i++) {
 		if (e->st[i] != ST_DONE &&
 		    (e->st[i] < 0 || e->rec[e->st[i]].waiting != W_DONE))
 			return ML_DEADLOCK;
-		t = e->t[i];
-		sum += t;
-		max = t > max ? t : max;
-		min = t < min ? t : min;
+		ml_coll_times_add(&s, e->t[i]);
 	}
-	res->latency = max;
-	res->latency_avg = sum / (double)e->P;
-	res->latency_min = min;
-	res->messages = e->messages;
-	res->ran = e->a->alg;
-	res->segments =
-	    e->a->alg == ML_COLL_SPLIT_BINARY ? e->a->hnseg[0] : e->a->nseg;
-	if (!isfinite(max) || !isfinite(sum))
-		return ML_OVERFLOW;
-	return ML_OK;
+	return ml_coll_times_result(&s, e->a, e->messages, res);
 }
 
 enum ml_status ml_coll_engine_run_ws(struct coll_ws *ws,

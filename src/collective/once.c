@@ -20,7 +20,6 @@
  * rank order sees each rank's arrival before its sends; one double a
  * rank holds the arrival, then the rank's final time.
  */
-#include <math.h>
 
 #include "collective/coll_int.h"
 
@@ -96,12 +95,14 @@ int ml_coll_once_run(const struct ml_collective_params *p,
 		     struct ml_collective_result *res)
 {
 	long long P = a->ranks, v;
-	double max = -INFINITY, min = INFINITY, sum = 0, T;
+	struct coll_times sum;
+	double T;
 
 	if (!ml_coll_once_fits(p, a))
 		return 0;
 	for (v = 1; v < P; v++)
 		t[v] = -1; /* no arrival yet */
+	ml_coll_times_init(&sum);
 	t[0] = 0;
 	for (v = 0; v < P; v++) {
 		/* the root starts at 0; the rest resume at the arrival
@@ -112,22 +113,8 @@ int ml_coll_once_run(const struct ml_collective_params *p,
 		T = sends(p, a, v, T, t);
 		if (T < 0)
 			return 0;
-		t[v] = T;
+		t[v] = T; /* final: only its children's come later */
+		ml_coll_times_add(&sum, T);
 	}
-	/* eng_result */
-	for (v = 0; v < P; v++) {
-		T = t[v];
-		sum += T;
-		max = T > max ? T : max;
-		min = T < min ? T : min;
-	}
-	if (!isfinite(max) || !isfinite(sum))
-		return 0;
-	res->latency = max;
-	res->latency_avg = sum / (double)P;
-	res->latency_min = min;
-	res->messages = P - 1;
-	res->ran = a->alg;
-	res->segments = a->nseg;
-	return 1;
+	return ml_coll_times_result(&sum, a, P - 1, res) == ML_OK;
 }

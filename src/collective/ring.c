@@ -68,6 +68,31 @@ static double max2(double a, double b)
 	return a > b ? a : b;
 }
 
+/* The bytes of step i's message from rank u: block u - i + 1 (mod P),
+ * the last block short, none past the message. */
+static inline long long step_bytes(const struct coll_alg *a, long long u,
+				   long long i)
+{
+	long long blk = u - i + 1 < 0 ? u - i + 1 + a->ranks : u - i + 1;
+	long long n = a->msg - blk * a->sc;
+
+	n = n < a->sc ? n : a->sc;
+	return n < 0 ? 0 : n;
+}
+
+/* Rank s leaves its step's wait (try_wake): its clock, its sends'
+ * completion, the arrival, in that order. */
+static inline void step_wake(struct rr *s)
+{
+	double t = s->t;
+
+	if (s->send_done > t)
+		t = s->send_done;
+	if (s->arr > t)
+		t = s->arr;
+	s->t = t;
+}
+
 /* May a message of sender snd, its event at key, take n after the
  * messages it has served (see the top)?  Then it is n's last. */
 static int nic_order(struct rnic *n, double key, int32_t snd)
@@ -228,8 +253,8 @@ static int ring_step(const struct ml_collective_params *p,
 		     const struct coll_alg *a, struct rr *r, struct rnic *nic,
 		     long long N, long long i, int check)
 {
-	long long P = a->ranks, M = a->msg, sc = a->sc, u, blk, n;
-	double ready, t;
+	long long P = a->ranks, u, n;
+	double ready;
 	struct rr *s, *d;
 	struct rnic *out = NULL, *in = NULL;
 	int rndv;
@@ -237,10 +262,7 @@ static int ring_step(const struct ml_collective_params *p,
 	for (u = 0; u < P; u++) {
 		s = &r[u];
 		d = &r[u + 1 == P ? 0 : u + 1];
-		blk = u - i + 1 < 0 ? u - i + 1 + P : u - i + 1;
-		n = M - blk * sc;
-		n = n < sc ? n : sc;
-		n = n < 0 ? 0 : n;
+		n = step_bytes(a, u, i);
 		rndv = n > p->eager;
 		ready = rndv ? max2(s->t, d->t) + p->lat[s->chan] : s->t;
 		/* rank u + 1 heard from its parent u itself in program
@@ -256,21 +278,10 @@ static int ring_step(const struct ml_collective_params *p,
 				return 0;
 		}
 		d->arr = xfer(p, s->chan, s, d, out, in, n, ready, rndv);
-		if (u > 0) {
-			t = s->t;
-			if (s->send_done > t)
-				t = s->send_done;
-			if (s->arr > t)
-				t = s->arr;
-			s->t = t;
-		}
+		if (u > 0)
+			step_wake(s);
 	}
-	t = r[0].t;
-	if (r[0].send_done > t)
-		t = r[0].send_done;
-	if (r[0].arr > t)
-		t = r[0].arr;
-	r[0].t = t;
+	step_wake(&r[0]);
 	return 1;
 }
 
@@ -283,18 +294,15 @@ static int ring_step(const struct ml_collective_params *p,
 static void ring_step_alone(const struct ml_collective_params *p,
 			    const struct coll_alg *a, struct rr *r, long long i)
 {
-	long long P = a->ranks, M = a->msg, sc = a->sc, u, blk, n;
-	double ready, t, L, bg, start, done;
+	long long P = a->ranks, u, n;
+	double ready, L, bg, start, done;
 	struct rr *s, *d;
 	int rndv, c;
 
 	for (u = 0; u < P; u++) {
 		s = &r[u];
 		d = &r[u + 1 == P ? 0 : u + 1];
-		blk = u - i + 1 < 0 ? u - i + 1 + P : u - i + 1;
-		n = M - blk * sc;
-		n = n < sc ? n : sc;
-		n = n < 0 ? 0 : n;
+		n = step_bytes(a, u, i);
 		rndv = n > p->eager;
 		c = s->chan;
 		L = p->lat[c];
@@ -311,21 +319,10 @@ static void ring_step_alone(const struct ml_collective_params *p,
 		done = rndv ? d->arr : s->port;
 		if (done > s->send_done)
 			s->send_done = done;
-		if (u > 0) {
-			t = s->t;
-			if (s->send_done > t)
-				t = s->send_done;
-			if (s->arr > t)
-				t = s->arr;
-			s->t = t;
-		}
+		if (u > 0)
+			step_wake(s);
 	}
-	t = r[0].t;
-	if (r[0].send_done > t)
-		t = r[0].send_done;
-	if (r[0].arr > t)
-		t = r[0].arr;
-	r[0].t = t;
+	step_wake(&r[0]);
 }
 
 int ml_coll_ring_run(const struct ml_collective_params *p,
@@ -336,7 +333,7 @@ int ml_coll_ring_run(const struct ml_collective_params *p,
 	long long P = a->ranks, N = ring_nodes(p), v, i, msgs;
 	struct rnic *nic = (struct rnic *)(r + P);
 	struct coll_place pl;
-	double max = -INFINITY, min = INFINITY, sum = 0, t;
+	struct coll_times sum;
 	uint32_t w;
 	int shared = 0;
 
@@ -386,21 +383,9 @@ int ml_coll_ring_run(const struct ml_collective_params *p,
 		for (i = 2; i < P; i++)
 			ring_step_alone(p, a, r, i);
 	}
-	/* eng_result */
-	for (v = 0; v < P; v++) {
-		t = r[v].t;
-		sum += t;
-		max = t > max ? t : max;
-		min = t < min ? t : min;
-	}
+	ml_coll_times_init(&sum);
+	for (v = 0; v < P; v++)
+		ml_coll_times_add(&sum, r[v].t);
 	/* Beyond the finite the engine decides (and says overflow). */
-	if (!isfinite(max) || !isfinite(sum))
-		return 0;
-	res->latency = max;
-	res->latency_avg = sum / (double)P;
-	res->latency_min = min;
-	res->messages = msgs + P * (P - 1);
-	res->ran = a->alg;
-	res->segments = a->nseg;
-	return 1;
+	return ml_coll_times_result(&sum, a, msgs + P * (P - 1), res) == ML_OK;
 }
