@@ -79,8 +79,8 @@ struct coll_alg {
 				 * ML_COLL_DEFAULT: on the node-roots
 				 * communicator, then on each node's */
 	enum ml_coll_map map_by;
-	long long ppn, nodes;	/* cores per node, nodes allocated */
-	long long nodes_used;	/* nodes that hold a rank */
+	long long ppn, nodes; /* cores per node, nodes allocated */
+	long long nodes_used; /* nodes that hold a rank */
 	enum ml_coll_composition composition;
 };
 
@@ -178,10 +178,20 @@ static inline void ml_coll_times_add(struct coll_times *s, double t)
 	s->min = t < s->min ? t : s->min;
 }
 
-enum ml_status ml_coll_times_result(const struct coll_times *s,
-				    const struct coll_alg *a,
-				    long long messages,
-				    struct ml_collective_result *res);
+static inline enum ml_status
+ml_coll_times_result(const struct coll_times *s, const struct coll_alg *a,
+		     long long messages, struct ml_collective_result *res)
+{
+	res->latency = s->max;
+	res->latency_avg = s->sum / (double)a->ranks;
+	res->latency_min = s->min;
+	res->messages = messages;
+	res->ran = a->alg;
+	res->segments = a->alg == ML_COLL_SPLIT_BINARY ? a->hnseg[0] : a->nseg;
+	if (!isfinite(s->max) || !isfinite(s->sum))
+		return ML_OVERFLOW;
+	return ML_OK;
+}
 
 /*
  * Open MPI's scatter-allgather ring timed by a recurrence instead of

@@ -753,22 +753,6 @@ static enum ml_status ws_fit(struct coll_ws *ws, long long P, long long N)
 	return ML_OK;
 }
 
-enum ml_status ml_coll_times_result(const struct coll_times *s,
-				    const struct coll_alg *a,
-				    long long messages,
-				    struct ml_collective_result *res)
-{
-	res->latency = s->max;
-	res->latency_avg = s->sum / (double)a->ranks;
-	res->latency_min = s->min;
-	res->messages = messages;
-	res->ran = a->alg;
-	res->segments = a->alg == ML_COLL_SPLIT_BINARY ? a->hnseg[0] : a->nseg;
-	if (!isfinite(s->max) || !isfinite(s->sum))
-		return ML_OVERFLOW;
-	return ML_OK;
-}
-
 static enum ml_status eng_result(const struct eng *e,
 				 struct ml_collective_result *res)
 {
