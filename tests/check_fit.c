@@ -753,6 +753,62 @@ START_TEST(test_coverage)
 END_TEST
 
 /*
+ * Intervals at the bound, measured: kbinomial with tr = tnr = tprop = 0,
+ * tns from 0.5 to 20 and ts = tns / 300, 2 % noise, so that the fit
+ * holds ts at 0 in a good share of 4000 draws (at least a quarter;
+ * about 42 %).  The interval of ts, [0, max(0, bound_est + t
+ * bound_sd)] at the bound and Wald's elsewhere, must hold the true
+ * ts (> 0) as often as a 95 % interval does, within 0.95 +- 3.5
+ * binomial sd.  Both simpler choices fail it: [0, 0] at the bound
+ * holds none of those draws (coverage 0.56), [0, t bound_sd] all of
+ * them (0.977).
+ */
+#define AT_BOUND_DRAWS 4000
+
+START_TEST(test_coverage_at_bound)
+{
+	gsl_rng *r = rng_new(7700);
+	int k, hits = 0, atb = 0, atb_hits = 0;
+	double lo, hi, sd, c;
+
+	for (k = 0; k < AT_BOUND_DRAWS; k++) {
+		struct set *s = set_new(&ml_fit_kbinomial);
+		struct ml_kbinomial_params t;
+		struct ml_fit_result res;
+		struct ml_diag d = {0};
+		bool in;
+
+		kbin_truth(r, ML_KBINOMIAL_OPTIMAL, false, &t);
+		t.ts = t.tns / 300;
+		kbin_data(s, &t);
+		set_noise(s, r, 0.02);
+		ck_assert_int_eq(set_fit(s, kb_free, 2, NULL, false, &res, &d),
+				 ML_OK);
+		in = res.lo[0] <= t.ts && t.ts <= res.hi[0];
+		hits += in;
+		if (res.status[0] == ML_FIT_AT_BOUND) {
+			ck_assert(res.bound_est[0] < 0 && res.bound_sd[0] > 0);
+			atb++;
+			atb_hits += in;
+		}
+		ml_fit_result_free(&res);
+		free(s);
+	}
+	gsl_rng_free(r);
+	sd = sqrt(0.95 * 0.05 / AT_BOUND_DRAWS);
+	lo = 0.95 - 3.5 * sd;
+	hi = 0.95 + 3.5 * sd;
+	c = (double)hits / AT_BOUND_DRAWS;
+	ck_assert_msg(atb >= AT_BOUND_DRAWS / 4, "%d of %d draws at the bound",
+		      atb, AT_BOUND_DRAWS);
+	ck_assert_msg(lo <= c && c <= hi,
+		      "coverage of ts %.4f outside %.3f .. %.3f (%d at bound, "
+		      "%d of them held)",
+		      c, lo, hi, atb, atb_hits);
+}
+END_TEST
+
+/*
  * Draw 142 of the cluster coverage study (seed 5000), alone: eq 2.9 at
  * every depth, mtu 9000, gs-fixed 0.507, noise from the stream.  The
  * data determine the gap (six multi-packet ping-pongs), whose noisy
@@ -2365,6 +2421,7 @@ Suite *suite_fit(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, test_coverage, 0, 4);
 	tcase_add_test(tc, test_coverage_draw142);
+	tcase_add_test(tc, test_coverage_at_bound);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("identifiability");

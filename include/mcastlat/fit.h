@@ -135,8 +135,8 @@ struct ml_fit_result {
 	 * chi^2 / dof; the unconstrained least squares where the model is
 	 * linear in its costs); NaN for the others.  Its interval is the
 	 * unconstrained one cut at 0, [0, max(0, bound_est + t bound_sd)]:
-	 * it holds a value >= 0 exactly when the unconstrained interval
-	 * does, so it covers as often. */
+	 * it holds a value > 0 exactly when the unconstrained interval
+	 * does, so it covers as often (0 itself it always holds). */
 	double bound_est[ML_FIT_MAXFREE];
 	double bound_sd[ML_FIT_MAXFREE];
 	enum ml_fit_pstatus status[ML_FIT_MAXFREE];
