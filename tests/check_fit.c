@@ -16,9 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_blas.h>
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_matrix.h>
+#include <gsl/gsl_multifit_nlinear.h>
 #include <gsl/gsl_multifit.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
@@ -135,6 +137,18 @@ static enum ml_status set_fit(struct set *s, const char *const *fr,
 				   holdout ? s->use : NULL, NULL};
 
 	return ml_fit(s->m, &data, fr, nf, o, res, d);
+}
+
+/* The options of --weight measured: residuals (f - y) / y, weights
+ * 1 / y^2, the estimator that tests computing their weights by hand
+ * check. */
+static const struct ml_fit_options *measured_weights(void)
+{
+	static struct ml_fit_options o;
+
+	ml_fit_options_init(&o);
+	o.logscale = false;
+	return &o;
 }
 
 static gsl_rng *rng_new(unsigned long seed)
@@ -680,6 +694,85 @@ static size_t cov_draw(int model, gsl_rng *r, struct set **sp, union anyp *t,
 
 static const char *const model_name[] = {"cluster", "kbinomial", "torus",
 					 "hypercube"};
+
+/*
+ * Relative weights from the measurements (1 / y^2) bias every cost low:
+ * a point measured low weighs more.  The default residuals ln(f / y)
+ * (the maximum likelihood under lognormal noise) have no such pull.
+ * Bias is measured in standard errors, the unit that decides coverage:
+ * the mean of (estimate - truth) / se over BIAS_DRAWS draws at 5 %
+ * lognormal noise of kbinomial (_i 0) and hypercube (_i 1), draws at
+ * the bound left out.  With the default it must be within BIAS_Z of 0
+ * for every cost (a bias of 0.1 se moves a 95 % interval's coverage to
+ * about 0.948; the default gives -0.013, +0.021 and -0.009); with
+ * --weight measured on the same data the per-step cost (tns, delta)
+ * must be below -BIAS_Z, so that the test tells the two apart (-0.26
+ * and -0.39).
+ */
+#define BIAS_DRAWS 2000
+#define BIAS_Z 0.1
+
+/* Adds (value - truth) / se of each fitted cost to z, counts in nz. */
+static void add_z(const struct ml_fit_result *res, const double *tv,
+		  double *z, int *nz)
+{
+	size_t j;
+
+	for (j = 0; j < res->nfree; j++)
+		if (res->status[j] == ML_FIT_FITTED) {
+			z[j] += (res->value[j] - tv[j]) / res->se[j];
+			nz[j]++;
+		}
+}
+
+START_TEST(test_weight_bias)
+{
+	int model = _i ? 3 : 1, k, n2[ML_FIT_MAXFREE] = {0};
+	int nm[ML_FIT_MAXFREE] = {0};
+	gsl_rng *r = rng_new(5200 + (unsigned long)_i);
+	double sat[NHC], two[ML_FIT_MAXFREE] = {0}, meas[ML_FIT_MAXFREE] = {0};
+	const char *const *fr = NULL;
+	size_t nf = 0, j;
+
+	if (model == 3)
+		hc_sat(sat);
+	for (k = 0; k < BIAS_DRAWS; k++) {
+		struct set *s;
+		union anyp t;
+		double tv[ML_FIT_MAXFREE];
+		struct ml_fit_result res;
+		struct ml_diag d = {0};
+
+		nf = cov_draw(model, r, &s, &t, &fr, sat);
+		truth_of(s->m, &t, fr, nf, tv);
+		set_noise(s, r, 0.05);
+		ck_assert_int_eq(set_fit(s, fr, nf, NULL, false, &res, &d),
+				 ML_OK);
+		add_z(&res, tv, two, n2);
+		ml_fit_result_free(&res);
+		ck_assert_int_eq(set_fit(s, fr, nf, measured_weights(), false,
+					 &res, &d),
+				 ML_OK);
+		add_z(&res, tv, meas, nm);
+		ml_fit_result_free(&res);
+		free(s);
+	}
+	for (j = 0; j < nf; j++) {
+		ck_assert_int_gt(n2[j], BIAS_DRAWS / 2);
+		two[j] /= n2[j];
+		meas[j] /= nm[j];
+		ck_assert_msg(fabs(two[j]) <= BIAS_Z,
+			      "%s %s: mean (estimate - truth) / se %+.3f with "
+			      "ln(f / y)", model_name[model], fr[j], two[j]);
+	}
+	j = nf - 1; /* tns, delta: the per-step cost */
+	ck_assert_msg(meas[j] < -BIAS_Z,
+		      "%s %s: mean (estimate - truth) / se %+.3f with 1 / y^2 "
+		      "weights: the test no longer sees their bias",
+		      model_name[model], fr[j], meas[j]);
+	gsl_rng_free(r);
+}
+END_TEST
 
 START_TEST(test_coverage)
 {
@@ -1275,9 +1368,10 @@ START_TEST(test_global_suffix)
 }
 END_TEST
 
-/* The weighted residual sum of squares with ml_cluster_eval. */
+/* The residual sum of squares with ml_cluster_eval: of ln(f / y) (log),
+ * else of (f - y) / y. */
 static double cluster_ssr(struct set *s, const char *const *fr,
-			  const double *v, size_t nf)
+			  const double *v, size_t nf, bool log_scale)
 {
 	double ssr = 0;
 	size_t i, j;
@@ -1294,18 +1388,58 @@ static double cluster_ssr(struct set *s, const char *const *fr,
 				return NAN;
 		if (ml_cluster_eval(&q, &r) != ML_OK)
 			return NAN;
-		e = (r.time - s->y[i]) / s->y[i];
+		e = log_scale ? log(r.time / s->y[i])
+			      : (r.time - s->y[i]) / s->y[i];
 		ssr += e * e;
 	}
 	return ssr;
 }
 
 /*
+ * The lowest SSR (cluster_ssr) on a 241 x 241 grid over [0, 3 tv] and a
+ * 101 x 101 grid over fv's +-3 %; its point in bv.  No ck_assert inside
+ * (millions of calls).
+ */
+static double grid_min(struct set *s, const char *const *fr,
+		       const double *tv, const double *fv, bool log_scale,
+		       double *bv, int *nnan)
+{
+	double v[2], best = INFINITY;
+	int a, c, pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		int m = pass ? 100 : 240;
+
+		for (a = 0; a <= m; a++)
+			for (c = 0; c <= m; c++) {
+				double e;
+
+				if (pass == 0) {
+					v[0] = 3 * tv[0] * a / m;
+					v[1] = 3 * tv[1] * c / m;
+				} else {
+					v[0] = fv[0] * (0.97 + 0.06 * a / m);
+					v[1] = fv[1] * (0.97 + 0.06 * c / m);
+				}
+				e = cluster_ssr(s, fr, v, 2, log_scale);
+				*nnan += isnan(e);
+				if (e < best) {
+					best = e;
+					bv[0] = v[0];
+					bv[1] = v[1];
+				}
+			}
+	}
+	return best;
+}
+
+/*
  * Brute force: free {gs-fixed, os-fixed}, which decide the regime at
  * each depth (eq 2.9 - eq 2.8 = (k-1)(R - O_s + h (O_s - g))), on noisy
- * data whose truth crosses between depths; the weighted SSR on a
- * 241 x 241 grid over [0, 3 truth] and on a 101 x 101 grid over the
- * fit's +-3 % holds no point below the fit's chi2.
+ * data whose truth crosses between depths: the SSR on a 241 x 241 grid
+ * over [0, 3 truth] and on a 101 x 101 grid over the fit's +-3 % holds
+ * no point below the fit's chi2, for the default residuals ln(f / y)
+ * and for --weight measured's (f - y) / y.
  */
 START_TEST(test_global_grid)
 {
@@ -1315,8 +1449,8 @@ START_TEST(test_global_grid)
 	struct ml_cluster_params t, p;
 	struct ml_fit_result res;
 	struct ml_diag d = {0};
-	double tv[2], v[2], lo, best = INFINITY, bv[2] = {0, 0};
-	int a, c, pass, nnan = 0;
+	double tv[2], best, bv[2] = {0, 0};
+	int nnan = 0, pass;
 	size_t i;
 
 	cluster_truth(r, _i % 2 ? CPRE : CSUF, 1500, false, &t);
@@ -1336,43 +1470,25 @@ START_TEST(test_global_grid)
 	}
 	set_noise(s, r, 0.03);
 	truth_of(s->m, &t, fr, 2, tv);
-	ck_assert_int_eq(set_fit(s, fr, 2, NULL, false, &res, &d), ML_OK);
-	/* chi2 is the SSR at the fitted values, recomputed */
-	ck_assert_double_eq_tol(cluster_ssr(s, fr, res.value, 2), res.chi2,
-				1e-12 * res.chi2);
-	lo = res.chi2 * (1 - 1e-9);
 	for (pass = 0; pass < 2; pass++) {
-		int m = pass ? 100 : 240;
+		bool lg = pass == 0;
 
-		for (a = 0; a <= m; a++)
-			for (c = 0; c <= m; c++) {
-				double e;
-
-				if (pass == 0) {
-					v[0] = 3 * tv[0] * a / m;
-					v[1] = 3 * tv[1] * c / m;
-				} else {
-					v[0] = res.value[0] *
-					       (0.97 + 0.06 * a / m);
-					v[1] = res.value[1] *
-					       (0.97 + 0.06 * c / m);
-				}
-				e = cluster_ssr(s, fr, v, 2);
-				nnan += isnan(e);
-				if (e < best) {
-					best = e;
-					bv[0] = v[0];
-					bv[1] = v[1];
-				}
-			}
+		ck_assert_int_eq(set_fit(s, fr, 2, lg ? NULL : measured_weights(),
+					 false, &res, &d),
+				 ML_OK);
+		/* chi2 is the SSR at the fitted values, recomputed */
+		ck_assert_double_eq_tol(cluster_ssr(s, fr, res.value, 2, lg),
+					res.chi2, 1e-12 * res.chi2);
+		best = grid_min(s, fr, tv, res.value, lg, bv, &nnan);
+		ck_assert_int_eq(nnan, 0);
+		ck_assert_msg(best >= res.chi2 * (1 - 1e-9),
+			      "seed %d, %s: grid point gs %.10g os %.10g has "
+			      "SSR %.12g < fit's chi2 %.12g at gs %.10g os "
+			      "%.10g",
+			      6000 + _i, lg ? "log" : "measured", bv[0], bv[1],
+			      best, res.chi2, res.value[0], res.value[1]);
+		ml_fit_result_free(&res);
 	}
-	ck_assert_int_eq(nnan, 0);
-	ck_assert_msg(best >= lo,
-		      "seed %d: grid point gs %.10g os %.10g has SSR %.12g < "
-		      "fit's chi2 %.12g at gs %.10g os %.10g",
-		      6000 + _i, bv[0], bv[1], best, res.chi2, res.value[0],
-		      res.value[1]);
-	ml_fit_result_free(&res);
 	free(s);
 	gsl_rng_free(r);
 }
@@ -1387,8 +1503,111 @@ END_TEST
  * ml_kbinomial_eval) is an independent fit: the estimates, chi2, the
  * covariance (GSL's, unscaled, times chi2 / (n - 2)), the leverages and
  * so the studentised residuals, the intervals and R^2 must agree.
- * _i: relative weights, plain residuals, user weights, level 0.9.
+ * Relative residuals ln(f / y) (the default) make the fit nonlinear: the
+ * estimates come from GSL's nonlinear least squares on those residuals
+ * (started from the 1 / y^2 solution), and the rest from the weighted
+ * linear least squares at that solution on its working response f (1 +
+ * ln(y / f)) with weights 1 / f^2, whose solution must be the same.
+ * _i: relative residuals, plain residuals, user weights, level 0.9, and
+ * (f - y) / y (--weight measured).
  */
+
+/* A linear design's log-scale fit: f = fixed + X c against y with user
+ * weights uw (NULL: 1), residuals sqrt(uw) ln(f / y), by GSL's
+ * trust-region solver from c. */
+struct logfit {
+	const gsl_matrix *X;
+	const double *fixed, *y, *uw;
+};
+
+static double logfit_at(const struct logfit *q, const gsl_vector *c,
+			size_t i)
+{
+	gsl_vector_const_view xr = gsl_matrix_const_row(q->X, i);
+	double v;
+
+	gsl_blas_ddot(&xr.vector, c, &v);
+	return v + (q->fixed ? q->fixed[i] : 0);
+}
+
+static int logfit_f(const gsl_vector *c, void *arg, gsl_vector *f)
+{
+	const struct logfit *q = arg;
+	size_t i;
+
+	for (i = 0; i < q->X->size1; i++)
+		gsl_vector_set(f, i, sqrt(q->uw ? q->uw[i] : 1) *
+					 log(logfit_at(q, c, i) / q->y[i]));
+	return GSL_SUCCESS;
+}
+
+static int logfit_df(const gsl_vector *c, void *arg, gsl_matrix *J)
+{
+	const struct logfit *q = arg;
+	size_t i, j;
+
+	for (i = 0; i < q->X->size1; i++) {
+		double g = sqrt(q->uw ? q->uw[i] : 1) / logfit_at(q, c, i);
+
+		for (j = 0; j < q->X->size2; j++)
+			gsl_matrix_set(J, i, j, g * gsl_matrix_get(q->X, i, j));
+	}
+	return GSL_SUCCESS;
+}
+
+static void logfit_solve(const struct logfit *q, gsl_vector *c)
+{
+	gsl_multifit_nlinear_parameters fp =
+	    gsl_multifit_nlinear_default_parameters();
+	size_t n = q->X->size1, p = q->X->size2;
+	gsl_multifit_nlinear_workspace *nw =
+	    gsl_multifit_nlinear_alloc(gsl_multifit_nlinear_trust, &fp, n, p);
+	gsl_multifit_nlinear_fdf fdf = {logfit_f, logfit_df, NULL, n, p,
+					(void *)q, 0, 0, 0};
+	int info;
+
+	ck_assert_ptr_nonnull(nw);
+	ck_assert_int_eq(gsl_multifit_nlinear_init(c, &fdf, nw), GSL_SUCCESS);
+	ck_assert_int_eq(gsl_multifit_nlinear_driver(500, 1e-15, 1e-15, 1e-15,
+						     NULL, NULL, &info, nw),
+			 GSL_SUCCESS);
+	gsl_vector_memcpy(c, gsl_multifit_nlinear_position(nw));
+	gsl_multifit_nlinear_free(nw);
+}
+
+/*
+ * At the log-scale fit c (from logfit_solve): the working response of
+ * each point less its fixed part in yw, its weight uw / f^2 in w, and
+ * then GSL's weighted linear least squares on them, whose solution must
+ * be c again (the identity behind the program's Gauss-Newton steps);
+ * cc, C and the chi2 as gsl_multifit_wlinear's.
+ */
+static double logfit_linear(const struct logfit *q, const gsl_vector *c,
+			    gsl_vector *yw, gsl_vector *w, gsl_vector *cc,
+			    gsl_matrix *C, double *ys)
+{
+	gsl_multifit_linear_workspace *lw =
+	    gsl_multifit_linear_alloc(q->X->size1, q->X->size2);
+	double chisq;
+	size_t i;
+
+	for (i = 0; i < q->X->size1; i++) {
+		double f = logfit_at(q, c, i), fx = q->fixed ? q->fixed[i] : 0;
+
+		ys[i] = f * (1 + log(q->y[i] / f));
+		gsl_vector_set(yw, i, ys[i] - fx);
+		gsl_vector_set(w, i, (q->uw ? q->uw[i] : 1) / (f * f));
+	}
+	ck_assert_int_eq(gsl_multifit_wlinear(q->X, w, yw, cc, C, &chisq, lw),
+			 GSL_SUCCESS);
+	for (i = 0; i < q->X->size2; i++)
+		ck_assert_double_eq_tol(gsl_vector_get(cc, i),
+					gsl_vector_get(c, i),
+					1e-9 * fabs(gsl_vector_get(c, i)) + 1e-15);
+	gsl_multifit_linear_free(lw);
+	return chisq;
+}
+
 START_TEST(test_linear_crosscheck)
 {
 	gsl_rng *r = rng_new(7000 + (unsigned long)_i);
@@ -1398,8 +1617,8 @@ START_TEST(test_linear_crosscheck)
 	struct ml_fit_data data;
 	struct ml_fit_result res;
 	struct ml_diag d = {0};
-	double uw[MAXPT], wt[MAXPT], chisq, s2, tq, sw = 0, swy = 0, sst = 0;
-	double ss = 0, mx = -1;
+	double uw[MAXPT], wt[MAXPT], ys[MAXPT], chisq, s2, tq, sw = 0, swy = 0;
+	double sst = 0, ss = 0, mx = -1;
 	size_t i, j, k, n, worst = 0;
 	gsl_matrix *X, *C;
 	gsl_vector *y, *w, *cc;
@@ -1415,6 +1634,7 @@ START_TEST(test_linear_crosscheck)
 	ck_assert_double_eq(o.cond_max, 1e10);
 	ck_assert_double_eq(o.outlier, 3);
 	o.relative = _i != 1;
+	o.logscale = _i != 4;
 	if (_i == 3)
 		o.level = 0.9;
 	for (i = 0; i < n; i++)
@@ -1445,6 +1665,23 @@ START_TEST(test_linear_crosscheck)
 	}
 	ck_assert_int_eq(gsl_multifit_wlinear(X, w, y, cc, C, &chisq, lw),
 			 GSL_SUCCESS);
+	if (o.relative && o.logscale) {
+		double fx[MAXPT];
+		struct logfit q = {X, fx, s->y, uw};
+		gsl_vector *c = gsl_vector_alloc(2);
+
+		for (i = 0; i < n; i++)
+			fx[i] = s->y[i] - gsl_vector_get(y, i);
+		gsl_vector_memcpy(c, cc);
+		logfit_solve(&q, c);
+		chisq = logfit_linear(&q, c, y, w, cc, C, ys);
+		for (i = 0; i < n; i++)
+			wt[i] = gsl_vector_get(w, i);
+		gsl_vector_free(c);
+	} else {
+		for (i = 0; i < n; i++)
+			ys[i] = s->y[i];
+	}
 	s2 = chisq / (double)(n - 2);
 	tq = gsl_cdf_tdist_Pinv(0.5 + o.level / 2, (double)(n - 2));
 
@@ -1481,7 +1718,7 @@ START_TEST(test_linear_crosscheck)
 		h = wt[i] * (gsl_matrix_get(C, 0, 0) +
 			     2 * x1 * gsl_matrix_get(C, 0, 1) +
 			     x1 * x1 * gsl_matrix_get(C, 1, 1));
-		e = sqrt(wt[i]) * (res.pred[i] - s->y[i]);
+		e = sqrt(wt[i]) * (res.pred[i] - ys[i]);
 		st = e / sqrt(s2 * (1 - h));
 		ck_assert_double_eq_tol(res.resid[i], res.pred[i] - s->y[i],
 					1e-12 * s->y[i]);
@@ -1496,10 +1733,10 @@ START_TEST(test_linear_crosscheck)
 			worst = i;
 		}
 		sw += wt[i];
-		swy += wt[i] * s->y[i];
+		swy += wt[i] * ys[i];
 	}
 	for (i = 0; i < n; i++)
-		sst += wt[i] * (s->y[i] - swy / sw) * (s->y[i] - swy / sw);
+		sst += wt[i] * (ys[i] - swy / sw) * (ys[i] - swy / sw);
 	ck_assert_double_eq_tol(res.r2, 1 - chisq / sst, 1e-9);
 	ck_assert_double_eq_tol(res.rms_rel, sqrt(ss / (double)n),
 				1e-12 * res.rms_rel);
@@ -1537,7 +1774,8 @@ START_TEST(test_diagnostics_cluster)
 	cluster_truth(r, C29, 4096, false, &t);
 	cluster_data(s, &t);
 	set_noise(s, r, 0.02);
-	ck_assert_int_eq(set_fit(s, free6, 6, NULL, false, &res, &d), ML_OK);
+	ck_assert_int_eq(set_fit(s, free6, 6, measured_weights(), false, &res,
+				 &d), ML_OK);
 	ck_assert_int_eq(res.dof, (int)s->n - 6);
 	tq = gsl_cdf_tdist_Pinv(0.975, (double)res.dof);
 	ck_assert_double_eq_tol(res.tquant, tq, 1e-12);
@@ -1778,7 +2016,8 @@ START_TEST(test_at_bound)
 	for (i = 0; i < n; i++)
 		chi2 += wt[i] * (tns * steps[i] - s->y[i]) *
 			(tns * steps[i] - s->y[i]);
-	ck_assert_int_eq(set_fit(s, kb_free, 2, NULL, false, &res, &d), ML_OK);
+	ck_assert_int_eq(set_fit(s, kb_free, 2, measured_weights(), false, &res,
+				 &d), ML_OK);
 	ck_assert_msg(res.status[0] == ML_FIT_AT_BOUND, "seed %lu: ts %g",
 		      seed, res.value[0]);
 	ck_assert_double_eq(res.value[0], 0);
@@ -1847,11 +2086,12 @@ static void cluster_row(const struct ml_cluster_params *p, double *row)
 }
 
 /* Weighted (1 / y^2) linear least squares of the set on the hand design,
- * over the columns in `on` (bit j: free6[j]), the others held at 0.
- * Returns chi2; c (0 where off) and the unscaled covariance C (p x p,
- * of the columns on, in order). */
+ * over the columns in `on` (bit j: free6[j]), the others held at 0;
+ * log_scale: the log-scale fit instead (logfit_solve, logfit_linear).
+ * Returns chi2; c (0 where off) and the unscaled covariance C (p x p, of
+ * the columns on, in order). */
 static double cluster_wlinear(struct set *s, unsigned on, double *c,
-			      double *C)
+			      double *C, bool log_scale)
 {
 	size_t n = s->n, i, j, q = 0, col[6];
 	gsl_matrix *X, *cv;
@@ -1877,6 +2117,18 @@ static double cluster_wlinear(struct set *s, unsigned on, double *c,
 	}
 	ck_assert_int_eq(gsl_multifit_wlinear(X, w, y, cc, cv, &chisq, lw),
 			 GSL_SUCCESS);
+	if (log_scale) {
+		struct logfit lf = {X, NULL, s->y, NULL};
+		gsl_vector *c0 = gsl_vector_alloc(q);
+		double *ys = malloc(n * sizeof(double));
+
+		ck_assert_ptr_nonnull(ys);
+		gsl_vector_memcpy(c0, cc);
+		logfit_solve(&lf, c0);
+		chisq = logfit_linear(&lf, c0, y, w, cc, cv, ys);
+		free(ys);
+		gsl_vector_free(c0);
+	}
 	for (j = 0; j < 6; j++)
 		c[j] = 0;
 	for (j = 0; j < q; j++) {
@@ -1913,7 +2165,7 @@ START_TEST(test_cluster_crosscheck)
 	set_noise(s, r, 0.01);
 	/* the truth's regimes are the fit's: far from the boundary */
 	ck_assert_int_eq(set_fit(s, free6, 6, NULL, false, &res, &d), ML_OK);
-	chisq = cluster_wlinear(s, 0x3f, c, C);
+	chisq = cluster_wlinear(s, 0x3f, c, C, true);
 	s2 = chisq / (double)(s->n - 6);
 	ck_assert_double_eq_tol(res.chi2, chisq, 1e-9 * chisq);
 	for (j = 0; j < 6; j++) {
@@ -1963,10 +2215,10 @@ START_TEST(test_gap_at_bound)
 		cluster_data(s, &t);
 		set_noise(s, r, 0.02);
 		gsl_rng_free(r);
-		cluster_wlinear(s, 0x3f, c, NULL);
+		cluster_wlinear(s, 0x3f, c, NULL, false);
 		if (c[2] >= 0)
 			continue;
-		cluster_wlinear(s, 0x3f & ~4u, c5, NULL);
+		cluster_wlinear(s, 0x3f & ~4u, c5, NULL, false);
 		for (j = 0; j < 6 && (j == 2 || c5[j] > 0); j++)
 			;
 		if (j < 6)
@@ -1986,7 +2238,7 @@ START_TEST(test_gap_at_bound)
 			break;
 	}
 	ck_assert_uint_lt(seed, 8100);
-	st = set_fit(s, free6, 6, NULL, false, &res, &d);
+	st = set_fit(s, free6, 6, measured_weights(), false, &res, &d);
 	ck_assert_msg(st == ML_OK,
 		      "seed %lu (class 2.9, mtu 9000, gs-fixed 0, noise "
 		      "2 %%): %s, combo %s%s",
@@ -2420,6 +2672,7 @@ Suite *suite_fit(void)
 	tcase_add_checked_fixture(tc, setup, NULL);
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, test_coverage, 0, 4);
+	tcase_add_loop_test(tc, test_weight_bias, 0, 2);
 	tcase_add_test(tc, test_coverage_draw142);
 	tcase_add_test(tc, test_coverage_at_bound);
 	suite_add_tcase(s, tc);
@@ -2446,7 +2699,7 @@ Suite *suite_fit(void)
 
 	tc = tcase_create("diagnostics");
 	tcase_add_checked_fixture(tc, setup, NULL);
-	tcase_add_loop_test(tc, test_linear_crosscheck, 0, 4);
+	tcase_add_loop_test(tc, test_linear_crosscheck, 0, 5);
 	tcase_add_test(tc, test_diagnostics_cluster);
 	tcase_add_loop_test(tc, test_cluster_crosscheck, 0, 3);
 	tcase_add_test(tc, test_gap_at_bound);

@@ -49,6 +49,13 @@ struct ml_fit_options {
 	 * (relative errors: latencies span orders of magnitude); false:
 	 * plain residuals. */
 	bool relative;
+	/* With relative: true (default): the residual is ln(f / y), the
+	 * relative error on a log scale, symmetric in over- and
+	 * under-prediction; false: (f - y) / y, which biases every cost
+	 * low (a point measured low weighs more) and, where the model
+	 * cannot fit every point, prefers predicting too low
+	 * (mcastlat-fit(1), Weights). */
+	bool logscale;
 	/* Bisquare down-weighting of outliers (gsl_multifit_robust). */
 	bool robust;
 	/* Confidence level of the intervals, default 0.95. */

@@ -50,9 +50,10 @@ double ml_lsq_chi2(struct work *w, const double *theta, double *pred)
 	}
 	for (k = 0; k < w->nfit; k++) {
 		i = w->fit_of[k];
-		if (isnan(pred[i]))
+		if (isnan(pred[i]) || (w->logres && !(pred[i] > 0)))
 			return INFINITY;
-		double e = w->sw[i] * (pred[i] - w->y[i]);
+		double e = w->logres ? w->uw[i] * log(pred[i] / w->ym[i])
+				     : w->sw[i] * (pred[i] - w->y[i]);
 
 		chi2 += e * e;
 	}
@@ -64,7 +65,9 @@ double ml_lsq_chi2(struct work *w, const double *theta, double *pred)
  * Analysis, 3rd ed., 1998, section 2.1): the weighted chi^2 splits into
  * pure error, the runs' spread about their point's weighted mean
  * (which no model of the inputs can remove), and lack of fit, the rest.
- * With relative weights, w_i = 1 / y_i^2 in both parts.
+ * With relative weights, w_i = 1 / y_i^2 in both parts; with ln(f / y),
+ * on the tangent's target yt_i (lsq.c), whose spread within a point's
+ * runs is f (ln y_i - their mean), the spread of ln y.
  */
 void ml_lsq_lack_of_fit(struct work *w, struct ml_fit_result *res)
 {
@@ -627,8 +630,8 @@ void ml_lsq_summarise(struct work *w, const bool *use,
 		bool fitted = !use || use[i];
 		double r;
 
-		res->resid[i] = res->pred[i] - w->y[i];
-		r = res->rel[i] = res->resid[i] / w->y[i];
+		res->resid[i] = res->pred[i] - w->ym[i];
+		r = res->rel[i] = res->resid[i] / w->ym[i];
 		res->flag[i] = fitted && fabs(res->stud[i]) > w->o->outlier;
 		res->noutliers += res->flag[i];
 		if (fitted) {

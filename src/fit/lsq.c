@@ -5,8 +5,16 @@
  *
  * The method, for free costs theta >= 0 and fitted points i:
  *
- *   minimise  chi^2(theta) = sum_i w_i (f_i(theta) - y_i)^2,
- *   w_i = 1 / y_i^2 (relative errors) or 1, times the user's weight.
+ *   minimise  chi^2(theta) = sum_i u_i r_i^2,  r_i = ln(f_i(theta) / y_i)
+ *   (the default), (f_i - y_i) / y_i (--weight measured) or f_i - y_i,
+ *   u_i the user's weight.
+ *
+ * The linear solves below are of weighted residuals sw_i (f_i - y_i);
+ * for ln(f / y) they solve its tangent at the current predictions f:
+ * sw_i = sqrt(u_i) / f_i against the target yt_i = f_i (1 + ln(y_i /
+ * f_i)) (log_target), so a solve is a Gauss-Newton step, and at the fit
+ * the diagnostics of diag.c, written for sw and the target, are those
+ * of ln(f / y).  The first solves, before any prediction, use 1 / y_i.
  *
  * Each prediction f_i is affine in theta within each of its pieces (an
  * adapter's fit_piece; one piece for kbinomial, torus and hypercube).
@@ -191,13 +199,34 @@ static enum ml_status local_pieces(struct work *w, const double *theta,
 static double solve_nonneg(struct work *w, double *theta);
 static void design(struct work *w, const unsigned char *a);
 
+/*
+ * The tangent of the log-scale residual ln(f / y) at the predictions
+ * pred: (f' - yt) / f with yt = f (1 + ln(y / f)), so the linear solves
+ * are its Gauss-Newton steps and, at the fit, sw (f - yt) = ln(f / y)
+ * for every diagnostic (covariance, lack of fit, studentised
+ * residuals).  A prediction that is not > 0 keeps the measurement.
+ */
+static void log_target(struct work *w, const double *pred)
+{
+	size_t i;
+
+	for (i = 0; i < w->n; i++) {
+		double f = pred[i] > 0 && isfinite(pred[i]) ? pred[i] : w->ym[i];
+
+		w->sw[i] = w->uw[i] / f;
+		w->yt[i] = f * (1 + log(w->ym[i] / f));
+	}
+}
+
 /* Most linearisations of a local fit, and step halvings of each. */
 #define LOCAL_ITER 60
 #define LOCAL_HALVE 8
 
 /*
- * A local model's fit (Gauss-Newton with step halving, on theta >= 0):
- * from theta (the start), linearise, solve the non-negative linear
+ * Gauss-Newton with step halving, on theta >= 0: a local model's fit,
+ * and the log-scale fit of the others on their assignment a (logres).
+ * From theta (the start), linearise (a local model's pieces at theta;
+ * logres: the weights and target of log_target), solve the non-negative linear
  * least-squares problem of the tangents, and move towards its solution,
  * halving the step until the true chi^2 falls; stop when it falls by
  * less than 1e-10 of itself, or no step lowers it.  Each iteration
@@ -206,20 +235,23 @@ static void design(struct work *w, const unsigned char *a);
  * pieces left at that theta.
  */
 static double local_fit(struct work *w, double *theta, double *pred,
-			struct ml_diag *d)
+			const unsigned char *a, struct ml_diag *d)
 {
 	double chi = ml_lsq_chi2(w, theta, pred), t[ML_FIT_MAXFREE];
-	double tl[ML_FIT_MAXFREE];
+	double tl[ML_FIT_MAXFREE], moved;
 	size_t it, h, j;
 
 	if (!isfinite(chi))
 		return INFINITY;
 	for (it = 0; it < LOCAL_ITER; it++) {
 		double step = 1, c = INFINITY;
+		int ok = 0;
 
-		if (local_pieces(w, theta, d) != ML_OK)
+		if (w->m->local && local_pieces(w, theta, d) != ML_OK)
 			return INFINITY;
-		design(w, w->assign);
+		if (w->logres)
+			log_target(w, pred);
+		design(w, a);
 		if (!isfinite(solve_nonneg(w, tl)))
 			break;
 		for (h = 0; h < LOCAL_HALVE; h++, step /= 2) {
@@ -227,20 +259,31 @@ static double local_fit(struct work *w, double *theta, double *pred,
 				t[j] = fmax(0, theta[j] +
 						   step * (tl[j] - theta[j]));
 			c = ml_lsq_chi2(w, t, pred);
-			if (c < chi)
+			/* exact pieces: a full step that chi^2 cannot tell
+			 * from here (rounding) is taken, so the estimate
+			 * converges in its last digits, not chi^2's */
+			ok = c < chi || (!w->m->local && h == 0 &&
+					 c <= chi * (1 + 1e-13));
+			if (ok)
 				break;
 		}
-		if (!(c < chi))
+		if (!ok)
 			break;
+		/* a local model's finite differences bound its precision;
+		 * exact pieces converge to the last digits */
+		moved = 0;
+		for (j = 0; j < w->p; j++)
+			moved = fmax(moved, fabs(t[j] - theta[j]) /
+						fmax(fabs(t[j]), 1e-300));
 		memcpy(theta, t, w->p * sizeof(*t));
-		if (chi - c <= 1e-10 * chi) {
+		if (w->m->local ? chi - c <= 1e-10 * chi : moved <= 1e-13) {
 			chi = c;
 			break;
 		}
 		chi = c;
 	}
 	chi = ml_lsq_chi2(w, theta, pred);
-	if (local_pieces(w, theta, d) != ML_OK)
+	if (w->m->local && local_pieces(w, theta, d) != ML_OK)
 		return INFINITY;
 	return chi;
 }
@@ -422,9 +465,13 @@ static int polish_f(const gsl_vector *x, void *arg, gsl_vector *f)
 	for (k = 0; k < w->nfit; k++) {
 		size_t i = w->fit_of[k];
 
+		double v = top_piece(w, i, x->data, &a);
+
+		/* log: a prediction <= 0 is far off (ln of 1e-300) */
 		gsl_vector_set(f, k,
-			       w->sw[i] *
-				   (top_piece(w, i, x->data, &a) - w->y[i]));
+			       w->logres ? w->uw[i] * log(fmax(v, 1e-300) /
+							  w->ym[i])
+					 : w->sw[i] * (v - w->y[i]));
 	}
 	return GSL_SUCCESS;
 }
@@ -439,11 +486,12 @@ static int polish_df(const gsl_vector *x, void *arg, gsl_matrix *J)
 		size_t i = w->fit_of[k];
 		const struct fit_piece *pc;
 
-		top_piece(w, i, x->data, &a);
+		double v = top_piece(w, i, x->data, &a),
+		       s = w->logres ? w->uw[i] / fmax(v, 1e-300) : w->sw[i];
+
 		pc = &w->pc[i * FIT_NPIECE + a];
 		for (j = 0; j < w->p; j++)
-			gsl_matrix_set(J, k, j,
-				       w->sw[i] * pc->row[w->fidx[j]]);
+			gsl_matrix_set(J, k, j, s * pc->row[w->fidx[j]]);
 	}
 	return GSL_SUCCESS;
 }
@@ -507,6 +555,8 @@ static void work_free(struct work *w)
 {
 	free(w->pts);
 	free(w->sw);
+	free(w->uw);
+	free(w->yt);
 	free(w->fit_of);
 	free(w->rep);
 	free(w->pc);
@@ -577,9 +627,19 @@ static enum ml_status work_init(struct work *w, const struct ml_fit_data *data,
 	w->o = o;
 	w->n = data->n;
 	w->p = nfree;
-	w->y = data->y;
+	w->y = w->ym = data->y;
+	w->logres = o->relative && o->logscale;
 	w->pts = malloc(w->n * w->m->size);
 	w->sw = malloc(w->n * sizeof(*w->sw));
+	w->uw = malloc(w->n * sizeof(*w->uw));
+	w->yt = malloc(w->n * sizeof(*w->yt));
+	if (!w->uw || !w->yt)
+		return ML_ENOMEM;
+	if (w->logres) {
+		/* the first linear solves: (f - y) / y, its tangent at f = y */
+		memcpy(w->yt, data->y, w->n * sizeof(*w->yt));
+		w->y = w->yt;
+	}
 	w->fit_of = malloc(w->n * sizeof(*w->fit_of));
 	w->rep = malloc(w->n * sizeof(*w->rep));
 	w->pc = calloc(w->n * FIT_NPIECE, sizeof(*w->pc));
@@ -607,8 +667,8 @@ static enum ml_status work_init(struct work *w, const struct ml_fit_data *data,
 		if (w->m->validate(lsq_point(w, i), &dd) != ML_OK)
 			return ml_diag_set(d, dd.param, "point %zu: %s", i + 1,
 					   dd.msg);
-		w->sw[i] = (o->relative ? 1 / data->y[i] : 1) *
-			   (data->w ? sqrt(data->w[i]) : 1);
+		w->uw[i] = data->w ? sqrt(data->w[i]) : 1;
+		w->sw[i] = (o->relative ? 1 / data->y[i] : 1) * w->uw[i];
 		if (!data->use || data->use[i])
 			w->fit_of[w->nfit++] = i;
 	}
@@ -719,6 +779,60 @@ static enum ml_status robust_fit(struct work *w, double *theta,
 /* How many of the best candidates are polished. */
 #define NTOP 3
 
+/*
+ * The fit: a local model moves from best (its start); otherwise every
+ * candidate assignment, scored by the true model, the three lowest
+ * polished, and the lowest after that wins, then (logres) moved to the
+ * log-scale optimum by Gauss-Newton on its assignment.  Returns its
+ * chi^2 (INFINITY: none finite), best and *best_c the fit; pred is
+ * scratch of w->n.
+ */
+static double search(struct work *w, double *best, size_t *best_c,
+		     double *pred)
+{
+	double theta[ML_FIT_MAXFREE] = {0}, bestchi = INFINITY;
+	double top[NTOP][ML_FIT_MAXFREE], topchi[NTOP];
+	size_t c, r, topc[NTOP];
+
+	if (w->m->local)
+		return local_fit(w, best, pred, w->assign, NULL);
+	for (c = 0; c < NTOP; c++)
+		topchi[c] = INFINITY;
+	for (c = 0; c < w->ncand; c++) {
+		double chi;
+
+		design(w, &w->assign[c * w->n]);
+		if (!isfinite(solve_nonneg(w, theta)))
+			continue;
+		chi = ml_lsq_chi2(w, theta, pred);
+		for (r = 0; r < NTOP && chi >= topchi[r]; r++)
+			;
+		if (r == NTOP)
+			continue;
+		memmove(&topchi[r + 1], &topchi[r],
+			(NTOP - 1 - r) * sizeof(topchi[0]));
+		memmove(&topc[r + 1], &topc[r], (NTOP - 1 - r) * sizeof(topc[0]));
+		memmove(top[r + 1], top[r], (NTOP - 1 - r) * sizeof(top[0]));
+		topchi[r] = chi;
+		topc[r] = c;
+		memcpy(top[r], theta, sizeof(top[r]));
+	}
+	for (c = 0; c < NTOP && isfinite(topchi[c]); c++) {
+		double chi = w->m->pieces ? polish(w, top[c], topchi[c], pred)
+					  : topchi[c];
+
+		if (chi < bestchi) {
+			bestchi = chi;
+			*best_c = topc[c];
+			memcpy(best, top[c], sizeof(top[c]));
+		}
+	}
+	if (w->logres && isfinite(bestchi))
+		bestchi = local_fit(w, best, pred, &w->assign[*best_c * w->n],
+				    NULL);
+	return bestchi;
+}
+
 enum ml_status ml_fit(const struct ml_fit_model *m,
 		      const struct ml_fit_data *data, const char *const *freeset,
 		      size_t nfree, const struct ml_fit_options *o,
@@ -726,14 +840,11 @@ enum ml_status ml_fit(const struct ml_fit_model *m,
 {
 	struct ml_fit_options defaults;
 	struct work w = {.m = m};
-	double theta[ML_FIT_MAXFREE] = {0}, best[ML_FIT_MAXFREE] = {0};
+	double best[ML_FIT_MAXFREE] = {0};
 	double bestchi = INFINITY;
-	double top[NTOP][ML_FIT_MAXFREE], topchi[NTOP];
-	size_t c, best_c = 0, j, topc[NTOP];
+	size_t best_c = 0, j;
 	enum ml_status st;
 
-	for (c = 0; c < NTOP; c++)
-		topchi[c] = INFINITY;
 	if (!o) {
 		ml_fit_options_init(&defaults);
 		o = &defaults;
@@ -766,43 +877,13 @@ enum ml_status ml_fit(const struct ml_fit_model *m,
 		st = ML_ENOMEM;
 		goto fail;
 	}
-	if (m->local) {
+	if (m->local)
 		memcpy(best, w.theta0, sizeof(best));
-		bestchi = local_fit(&w, best, res->pred, NULL);
-		w.ncand = 0; /* no candidates: the loops below do nothing */
-	}
-	/* Every candidate assignment, scored by the true model; the
-	 * three lowest are polished, and the lowest after that wins. */
-	for (c = 0; c < w.ncand; c++) {
-		double chi;
-		size_t r;
-
-		design(&w, &w.assign[c * w.n]);
-		if (!isfinite(solve_nonneg(&w, theta)))
-			continue;
-		chi = ml_lsq_chi2(&w, theta, res->pred);
-		for (r = 0; r < NTOP && chi >= topchi[r]; r++)
-			;
-		if (r == NTOP)
-			continue;
-		memmove(&topchi[r + 1], &topchi[r],
-			(NTOP - 1 - r) * sizeof(topchi[0]));
-		memmove(&topc[r + 1], &topc[r], (NTOP - 1 - r) * sizeof(topc[0]));
-		memmove(top[r + 1], top[r], (NTOP - 1 - r) * sizeof(top[0]));
-		topchi[r] = chi;
-		topc[r] = c;
-		memcpy(top[r], theta, sizeof(top[r]));
-	}
-	for (c = 0; c < NTOP && w.ncand && isfinite(topchi[c]); c++) {
-		double chi = w.m->pieces ? polish(&w, top[c], topchi[c],
-						  res->pred)
-					 : topchi[c];
-
-		if (chi < bestchi) {
-			bestchi = chi;
-			best_c = topc[c];
-			memcpy(best, top[c], sizeof(best));
-		}
+	bestchi = search(&w, best, &best_c, res->pred);
+	if (w.logres && isfinite(bestchi)) {
+		/* the diagnostics' linearisation at the fit */
+		ml_lsq_chi2(&w, best, res->pred);
+		log_target(&w, res->pred);
 	}
 	if (!isfinite(bestchi)) {
 		snprintf(res->reason, sizeof(res->reason),

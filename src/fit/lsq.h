@@ -24,9 +24,14 @@ struct work {
 	size_t n, p, nfit;
 	size_t fidx[ML_FIT_MAXFREE]; /* free costs' indices in m->params */
 	unsigned char *pts;	     /* working copy of the points */
-	const double *y;
+	const double *y; /* the target of the linear solves: the
+			  * measurements, or yt (logres) */
+	const double *ym; /* the measurements */
 	double *sw;	 /* square root of each point's weight (1/y_i:
 			  * no underflow of 1/y_i^2 for huge times) */
+	double *uw;	 /* square root of the user's weight */
+	double *yt;	 /* logres: the working target f (1 + ln(y / f)) */
+	int logres;	 /* residuals ln(f_i / y_i) (mcastlat-fit(1)) */
 	size_t *fit_of;	 /* the fitted points' indices */
 	size_t *rep;	 /* the first point with the same inputs */
 	double theta0[ML_FIT_MAXFREE]; /* local models: the start */

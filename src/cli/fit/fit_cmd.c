@@ -316,6 +316,7 @@ static void run_fit(const struct fit_args *a, struct fit_points *p,
 	size_t ng = given_names(a, given), i, j;
 	ml_fit_options_init(&o);
 	o.relative = a->relative;
+	o.logscale = a->logscale;
 	o.robust = a->robust;
 	if (out->automatic) {
 		out->st = ml_fit_auto(a->cmd->fit_model, &data, given, ng, &o,
@@ -678,6 +679,7 @@ int ml_fit_main(int argc, char **argv, struct ml_ctx *ctx)
 		return rc;
 	a.free = "auto";
 	a.relative = true;
+	a.logscale = true;
 	a.header = true;
 	a.precision = -1;
 	a.fmt = ML_FMT_TABLE;

@@ -38,7 +38,7 @@ struct fit_args {
 	size_t ndata;
 	const char *free; /* "auto" or a list of option names */
 	enum fit_stat stat;
-	bool relative, robust, residuals, skip_bad, header;
+	bool relative, logscale, robust, residuals, skip_bad, header;
 	/* --holdout: each option a conjunction; a point is held out when
 	 * any option's conditions all hold. */
 	struct fit_cond cond[FIT_MAX_HOLDOUT][FIT_MAX_COND];

@@ -183,8 +183,10 @@ static void data_lines(const struct fit_args *a, const struct fit_points *p,
 			putf(b, " (%zu held out)", h);
 		put(b, "\n");
 	}
-	putf(b, "# statistic: %s; weights: %s%s\n", stat_text[a->stat],
-	     a->relative ? "1/measured^2" : "1",
+	putf(b, "# statistic: %s; %s%s\n", stat_text[a->stat],
+	     !a->relative ? "weights: 1"
+	     : a->logscale ? "residuals: ln(predicted/measured)"
+			   : "weights: 1/measured^2",
 	     p->has_w ? " times the weight column" : "");
 }
 
