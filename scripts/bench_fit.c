@@ -19,9 +19,11 @@
  *    true value, with the band 0.95 +- 3.5 binomial sd that a correct
  *    interval leaves with probability 5e-4.  A failed fit counts as a
  *    miss; a parameter at its bound is judged by its one-sided interval
- *    [0, t bound_sd] (mcastlat/fit.h), and counted; the mean relative
- *    error of the estimates shows a bias (relative weights from noisy
- *    measurements bias a scale by about -1.5 sigma^2).
+ *    [0, max(0, bound_est + t bound_sd)] (mcastlat/fit.h), and
+ *    counted; the mean relative error of the estimates shows a bias
+ *    (residuals (f - y) / y, --weight measured, bias every cost low and
+ *    pull two of these coverages below their band at 5 %; the default
+ *    ln(f / y) does not: mcastlat-fit(1), Weights).
  *
  * Output lines: "NAME: VALUE UNIT" for the speeds, and
  * "coverage MODEL NOISE PARAM: VALUE (band LO..HI, F failed, B at bound,
