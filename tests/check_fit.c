@@ -727,10 +727,10 @@ static void add_z(const struct ml_fit_result *res, const double *tv,
 
 START_TEST(test_weight_bias)
 {
-	int model = _i ? 3 : 1, k, n2[ML_FIT_MAXFREE] = {0};
+	int model = _i ? 3 : 1, k, nl[ML_FIT_MAXFREE] = {0};
 	int nm[ML_FIT_MAXFREE] = {0};
 	gsl_rng *r = rng_new(5200 + (unsigned long)_i);
-	double sat[NHC], two[ML_FIT_MAXFREE] = {0}, meas[ML_FIT_MAXFREE] = {0};
+	double sat[NHC], lg[ML_FIT_MAXFREE] = {0}, meas[ML_FIT_MAXFREE] = {0};
 	const char *const *fr = NULL;
 	size_t nf = 0, j;
 
@@ -748,7 +748,7 @@ START_TEST(test_weight_bias)
 		set_noise(s, r, 0.05);
 		ck_assert_int_eq(set_fit(s, fr, nf, NULL, false, &res, &d),
 				 ML_OK);
-		add_z(&res, tv, two, n2);
+		add_z(&res, tv, lg, nl);
 		ml_fit_result_free(&res);
 		ck_assert_int_eq(set_fit(s, fr, nf, measured_weights(), false,
 					 &res, &d),
@@ -758,12 +758,12 @@ START_TEST(test_weight_bias)
 		free(s);
 	}
 	for (j = 0; j < nf; j++) {
-		ck_assert_int_gt(n2[j], BIAS_DRAWS / 2);
-		two[j] /= n2[j];
+		ck_assert_int_gt(nl[j], BIAS_DRAWS / 2);
+		lg[j] /= nl[j];
 		meas[j] /= nm[j];
-		ck_assert_msg(fabs(two[j]) <= BIAS_Z,
+		ck_assert_msg(fabs(lg[j]) <= BIAS_Z,
 			      "%s %s: mean (estimate - truth) / se %+.3f with "
-			      "ln(f / y)", model_name[model], fr[j], two[j]);
+			      "ln(f / y)", model_name[model], fr[j], lg[j]);
 	}
 	j = nf - 1; /* tns, delta: the per-step cost */
 	ck_assert_msg(meas[j] < -BIAS_Z,
