@@ -28,7 +28,8 @@
 # command's default and --free auto.
 #
 # Env: MCASTLAT (the binary; else the tree's, else mcastlat on PATH),
-# HOLD (default 32).
+# HOLD (default 32), FITARGS (more options for both fits, e.g.
+# "--weight log"; default none).
 set -eu
 here=${0%/*}
 [ "$here" != "$0" ] || here=.
@@ -108,7 +109,8 @@ dataset() {
 		fit% held hold% mean% 'M<=4K' '<=64K' '>64K' 'P<=64' \
 		'<=128' '>128'
 	# shellcheck disable=SC2086
-	"$bin" fit collective $coll --holdout "ranks>$hold" --residuals \
+	"$bin" fit collective $coll ${FITARGS:-} --holdout "ranks>$hold" \
+		--residuals \
 		--format csv > "$tmp/coll.csv" 2> "$tmp/coll.err" || {
 		cat "$tmp/coll.err" >&2
 		exit 1
@@ -116,7 +118,8 @@ dataset() {
 	printf '%-10s ' collective
 	score "$tmp/coll.csv" ranks
 	# shellcheck disable=SC2086
-	"$bin" fit cluster $clus --holdout "nodes>$hold" --residuals \
+	"$bin" fit cluster $clus ${FITARGS:-} --holdout "nodes>$hold" \
+		--residuals \
 		--format csv > "$tmp/clus.csv" 2> "$tmp/clus.err" || {
 		cat "$tmp/clus.err" >&2
 		exit 1

@@ -139,15 +139,14 @@ static enum ml_status set_fit(struct set *s, const char *const *fr,
 	return ml_fit(s->m, &data, fr, nf, o, res, d);
 }
 
-/* The options of --weight measured: residuals (f - y) / y, weights
- * 1 / y^2, the estimator that tests computing their weights by hand
- * check. */
-static const struct ml_fit_options *measured_weights(void)
+/* The options of --weight log: residuals ln(f / y) instead of the
+ * default (f - y) / y. */
+static const struct ml_fit_options *log_scale(void)
 {
 	static struct ml_fit_options o;
 
 	ml_fit_options_init(&o);
-	o.logscale = false;
+	o.logscale = true;
 	return &o;
 }
 
@@ -696,18 +695,17 @@ static const char *const model_name[] = {"cluster", "kbinomial", "torus",
 					 "hypercube"};
 
 /*
- * Relative weights from the measurements (1 / y^2) bias every cost low:
- * a point measured low weighs more.  The default residuals ln(f / y)
- * (the maximum likelihood under lognormal noise) have no such pull.
+ * The default relative weights (1 / y^2, SPEC 9.3) bias every cost low:
+ * a point measured low weighs more.  Residuals ln(f / y) (--weight log,
+ * the maximum likelihood under lognormal noise) have no such pull.
  * Bias is measured in standard errors, the unit that decides coverage:
  * the mean of (estimate - truth) / se over BIAS_DRAWS draws at 5 %
  * lognormal noise of kbinomial (_i 0) and hypercube (_i 1), draws at
- * the bound left out.  With the default it must be within BIAS_Z of 0
+ * the bound left out.  With --weight log it must be within BIAS_Z of 0
  * for every cost (a bias of 0.1 se moves a 95 % interval's coverage to
- * about 0.948; the default gives -0.013, +0.021 and -0.009); with
- * --weight measured on the same data the per-step cost (tns, delta)
- * must be below -BIAS_Z, so that the test tells the two apart (-0.26
- * and -0.39).
+ * about 0.948; it gives -0.013, +0.021 and -0.009); with the default on
+ * the same data the per-step cost (tns, delta) must be below -BIAS_Z,
+ * so that the test tells the two apart (-0.26 and -0.39).
  */
 #define BIAS_DRAWS 2000
 #define BIAS_Z 0.1
@@ -746,12 +744,12 @@ START_TEST(test_weight_bias)
 		nf = cov_draw(model, r, &s, &t, &fr, sat);
 		truth_of(s->m, &t, fr, nf, tv);
 		set_noise(s, r, 0.05);
-		ck_assert_int_eq(set_fit(s, fr, nf, NULL, false, &res, &d),
+		ck_assert_int_eq(set_fit(s, fr, nf, log_scale(), false, &res,
+					 &d),
 				 ML_OK);
 		add_z(&res, tv, lg, nl);
 		ml_fit_result_free(&res);
-		ck_assert_int_eq(set_fit(s, fr, nf, measured_weights(), false,
-					 &res, &d),
+		ck_assert_int_eq(set_fit(s, fr, nf, NULL, false, &res, &d),
 				 ML_OK);
 		add_z(&res, tv, meas, nm);
 		ml_fit_result_free(&res);
@@ -1438,8 +1436,8 @@ static double grid_min(struct set *s, const char *const *fr,
  * each depth (eq 2.9 - eq 2.8 = (k-1)(R - O_s + h (O_s - g))), on noisy
  * data whose truth crosses between depths: the SSR on a 241 x 241 grid
  * over [0, 3 truth] and on a 101 x 101 grid over the fit's +-3 % holds
- * no point below the fit's chi2, for the default residuals ln(f / y)
- * and for --weight measured's (f - y) / y.
+ * no point below the fit's chi2, for the default residuals (f - y) / y
+ * and for --weight log's ln(f / y).
  */
 START_TEST(test_global_grid)
 {
@@ -1473,7 +1471,7 @@ START_TEST(test_global_grid)
 	for (pass = 0; pass < 2; pass++) {
 		bool lg = pass == 0;
 
-		ck_assert_int_eq(set_fit(s, fr, 2, lg ? NULL : measured_weights(),
+		ck_assert_int_eq(set_fit(s, fr, 2, lg ? log_scale() : NULL,
 					 false, &res, &d),
 				 ML_OK);
 		/* chi2 is the SSR at the fitted values, recomputed */
@@ -1503,13 +1501,13 @@ END_TEST
  * ml_kbinomial_eval) is an independent fit: the estimates, chi2, the
  * covariance (GSL's, unscaled, times chi2 / (n - 2)), the leverages and
  * so the studentised residuals, the intervals and R^2 must agree.
- * Relative residuals ln(f / y) (the default) make the fit nonlinear: the
+ * Residuals ln(f / y) (--weight log) make the fit nonlinear: the
  * estimates come from GSL's nonlinear least squares on those residuals
  * (started from the 1 / y^2 solution), and the rest from the weighted
  * linear least squares at that solution on its working response f (1 +
  * ln(y / f)) with weights 1 / f^2, whose solution must be the same.
- * _i: relative residuals, plain residuals, user weights, level 0.9, and
- * (f - y) / y (--weight measured).
+ * _i: relative weights, plain residuals, user weights, level 0.9, and
+ * ln(f / y) (--weight log).
  */
 
 /* A linear design's log-scale fit: f = fixed + X c against y with user
@@ -1634,7 +1632,7 @@ START_TEST(test_linear_crosscheck)
 	ck_assert_double_eq(o.cond_max, 1e10);
 	ck_assert_double_eq(o.outlier, 3);
 	o.relative = _i != 1;
-	o.logscale = _i != 4;
+	o.logscale = _i == 4;
 	if (_i == 3)
 		o.level = 0.9;
 	for (i = 0; i < n; i++)
@@ -1774,8 +1772,7 @@ START_TEST(test_diagnostics_cluster)
 	cluster_truth(r, C29, 4096, false, &t);
 	cluster_data(s, &t);
 	set_noise(s, r, 0.02);
-	ck_assert_int_eq(set_fit(s, free6, 6, measured_weights(), false, &res,
-				 &d), ML_OK);
+	ck_assert_int_eq(set_fit(s, free6, 6, NULL, false, &res, &d), ML_OK);
 	ck_assert_int_eq(res.dof, (int)s->n - 6);
 	tq = gsl_cdf_tdist_Pinv(0.975, (double)res.dof);
 	ck_assert_double_eq_tol(res.tquant, tq, 1e-12);
@@ -2016,8 +2013,7 @@ START_TEST(test_at_bound)
 	for (i = 0; i < n; i++)
 		chi2 += wt[i] * (tns * steps[i] - s->y[i]) *
 			(tns * steps[i] - s->y[i]);
-	ck_assert_int_eq(set_fit(s, kb_free, 2, measured_weights(), false, &res,
-				 &d), ML_OK);
+	ck_assert_int_eq(set_fit(s, kb_free, 2, NULL, false, &res, &d), ML_OK);
 	ck_assert_msg(res.status[0] == ML_FIT_AT_BOUND, "seed %lu: ts %g",
 		      seed, res.value[0]);
 	ck_assert_double_eq(res.value[0], 0);
@@ -2149,7 +2145,8 @@ static double cluster_wlinear(struct set *s, unsigned on, double *c,
 
 /* The cluster fit of the six carriers on noisy eq 2.9 data equals GSL's
  * weighted least squares on the hand-derived design: values, chi2 and
- * the covariance scaled by chi2 / (n - 6).  _i: the MTU. */
+ * the covariance scaled by chi2 / (n - 6).  _i: the MTU; at _i 2 with
+ * --weight log, against GSL's log-scale fit (logfit_solve). */
 START_TEST(test_cluster_crosscheck)
 {
 	gsl_rng *r = rng_new(7500 + (unsigned long)_i);
@@ -2164,8 +2161,10 @@ START_TEST(test_cluster_crosscheck)
 	cluster_data(s, &t);
 	set_noise(s, r, 0.01);
 	/* the truth's regimes are the fit's: far from the boundary */
-	ck_assert_int_eq(set_fit(s, free6, 6, NULL, false, &res, &d), ML_OK);
-	chisq = cluster_wlinear(s, 0x3f, c, C, true);
+	ck_assert_int_eq(set_fit(s, free6, 6, _i == 2 ? log_scale() : NULL,
+				 false, &res, &d),
+			 ML_OK);
+	chisq = cluster_wlinear(s, 0x3f, c, C, _i == 2);
 	s2 = chisq / (double)(s->n - 6);
 	ck_assert_double_eq_tol(res.chi2, chisq, 1e-9 * chisq);
 	for (j = 0; j < 6; j++) {
@@ -2238,7 +2237,7 @@ START_TEST(test_gap_at_bound)
 			break;
 	}
 	ck_assert_uint_lt(seed, 8100);
-	st = set_fit(s, free6, 6, measured_weights(), false, &res, &d);
+	st = set_fit(s, free6, 6, NULL, false, &res, &d);
 	ck_assert_msg(st == ML_OK,
 		      "seed %lu (class 2.9, mtu 9000, gs-fixed 0, noise "
 		      "2 %%): %s, combo %s%s",

@@ -49,11 +49,10 @@ struct ml_fit_options {
 	 * (relative errors: latencies span orders of magnitude); false:
 	 * plain residuals. */
 	bool relative;
-	/* With relative: true (default): the residual is ln(f / y), the
-	 * relative error on a log scale, symmetric in over- and
-	 * under-prediction; false: (f - y) / y, which biases every cost
-	 * low (a point measured low weighs more) and, where the model
-	 * cannot fit every point, prefers predicting too low
+	/* With relative: false (default, SPEC 9.3): the residual is
+	 * (f - y) / y; true: ln(f / y), the relative error on a log scale,
+	 * symmetric in over- and under-prediction and without the low bias
+	 * of (f - y) / y, under which a point measured low weighs more
 	 * (mcastlat-fit(1), Weights). */
 	bool logscale;
 	/* Bisquare down-weighting of outliers (gsl_multifit_robust). */

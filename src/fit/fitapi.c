@@ -14,7 +14,7 @@ void ml_fit_options_init(struct ml_fit_options *o)
 {
 	*o = (struct ml_fit_options){
 	    .relative = true,
-	    .logscale = true,
+	    .logscale = false,
 	    .robust = false,
 	    .level = 0.95,
 	    .cond_max = 1e10,

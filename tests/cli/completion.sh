@@ -73,7 +73,7 @@ expect "--free" mcastlat fit cluster --fr
 expect "auto ts tr tns tnr tprop" mcastlat fit kbinomial --free ''
 expect "ts,latency-fixed ts,latency-per-byte" mcastlat fit cluster --free ts,l
 expect "auto avg min max" mcastlat fit torus --stat ''
-expect "relative measured absolute" mcastlat fit hypercube --weight ''
+expect "relative log absolute" mcastlat fit hypercube --weight ''
 # shellcheck disable=SC2046 # one word per option
 same "every option of fit cluster" \
 	"$(sorted $("$bin" help cluster | sed -n 's/^  \(--[a-z0-9-]*\).*/\1/p' |

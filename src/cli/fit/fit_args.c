@@ -83,10 +83,10 @@ void ml_fit_usage(FILE *f)
 	      "  --stat auto|avg|min|max  statistic of a row with several "
 	      "(auto: max over\n"
 	      "                       ranks for collectives, else avg)\n"
-	      "  --weight relative|measured|absolute  residuals ln(predicted /"
-	      " measured)\n"
-	      "                       (default), relative to the "
-	      "measurement, or plain\n"
+	      "  --weight relative|log|absolute  residuals relative to the "
+	      "measurement\n"
+	      "                       (default), ln(predicted / measured), "
+	      "or plain\n"
 	      "  --robust             bisquare down-weighting of outliers\n"
 	      "  --holdout COND[,COND]  leave out the points where every "
 	      "COND holds (COLUMN\n"
@@ -305,12 +305,12 @@ static int set_fit_opt(struct ml_ctx *ctx, struct fit_args *a, int c,
 		a->stat = (enum fit_stat)k;
 		return 0;
 	case F_WEIGHT:
-		if (strcmp(arg, "relative") && strcmp(arg, "measured") &&
+		if (strcmp(arg, "relative") && strcmp(arg, "log") &&
 		    strcmp(arg, "absolute"))
 			return ml_fit_usage_err(ctx, "weight", "%s is not relative, "
-				 "measured or absolute", ml_quote(q, sizeof(q), arg));
+				 "log or absolute", ml_quote(q, sizeof(q), arg));
 		a->relative = strcmp(arg, "absolute") != 0;
-		a->logscale = strcmp(arg, "relative") == 0;
+		a->logscale = strcmp(arg, "log") == 0;
 		return 0;
 	case F_ROBUST:
 		a->robust = true;

@@ -679,7 +679,7 @@ int ml_fit_main(int argc, char **argv, struct ml_ctx *ctx)
 		return rc;
 	a.free = "auto";
 	a.relative = true;
-	a.logscale = true;
+	a.logscale = false;
 	a.header = true;
 	a.precision = -1;
 	a.fmt = ML_FMT_TABLE;

@@ -179,7 +179,7 @@ static void put_fit_opt(FILE *f, const struct ml_command *cmd,
 {
 	static const char *const words[][2] = {
 	    {"stat", "auto avg min max"},
-	    {"weight", "relative measured absolute"},
+	    {"weight", "relative log absolute"},
 	    {"format", "table csv json tsv"},
 	};
 	size_t k;
