@@ -887,8 +887,11 @@ enum ml_status ml_fit(const struct ml_fit_model *m,
 	}
 	if (!isfinite(bestchi)) {
 		snprintf(res->reason, sizeof(res->reason),
-			 "no assignment of the model's regimes gives a finite "
-			 "residual");
+			 w.logres ? "no assignment of the model's regimes "
+				    "predicts every point above 0, which "
+				    "ln(f/y) needs"
+				  : "no assignment of the model's regimes gives "
+				    "a finite residual");
 		st = ML_ENOCONV;
 		goto fail;
 	}
