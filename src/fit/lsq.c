@@ -5,9 +5,9 @@
  *
  * The method, for free costs theta >= 0 and fitted points i:
  *
- *   minimise  chi^2(theta) = sum_i u_i r_i^2,  r_i = ln(f_i(theta) / y_i)
- *   (the default), (f_i - y_i) / y_i (--weight measured) or f_i - y_i,
- *   u_i the user's weight.
+ *   minimise  chi^2(theta) = sum_i u_i r_i^2,  r_i = (f_i(theta) - y_i)
+ *   / y_i (relative, the default), ln(f_i / y_i) (logscale, --weight log)
+ *   or f_i - y_i, u_i the user's weight.
  *
  * The linear solves below are of weighted residuals sw_i (f_i - y_i);
  * for ln(f / y) they solve its tangent at the current predictions f:
@@ -226,10 +226,11 @@ static void log_target(struct work *w, const double *pred)
  * Gauss-Newton with step halving, on theta >= 0: a local model's fit,
  * and the log-scale fit of the others on their assignment a (logres).
  * From theta (the start), linearise (a local model's pieces at theta;
- * logres: the weights and target of log_target), solve the non-negative linear
- * least-squares problem of the tangents, and move towards its solution,
- * halving the step until the true chi^2 falls; stop when it falls by
- * less than 1e-10 of itself, or no step lowers it.  Each iteration
+ * logres: the weights and target of log_target), solve the
+ * non-negative linear least-squares problem of the tangents, and move
+ * towards its solution, halving the step until the true chi^2 falls;
+ * stop when it falls by less than 1e-10 of itself (exact pieces: when
+ * no cost moves by 1e-13 of itself), or no step lowers it.  Each iteration
  * evaluates the model (p + 1) times per distinct point.  Returns the
  * chi^2 at the final theta (INFINITY: no value at the start), with the
  * pieces left at that theta.
@@ -464,7 +465,6 @@ static int polish_f(const gsl_vector *x, void *arg, gsl_vector *f)
 
 	for (k = 0; k < w->nfit; k++) {
 		size_t i = w->fit_of[k];
-
 		double v = top_piece(w, i, x->data, &a);
 
 		/* log: a prediction <= 0 is far off (ln of 1e-300) */
@@ -484,12 +484,10 @@ static int polish_df(const gsl_vector *x, void *arg, gsl_matrix *J)
 
 	for (k = 0; k < w->nfit; k++) {
 		size_t i = w->fit_of[k];
-		const struct fit_piece *pc;
-
 		double v = top_piece(w, i, x->data, &a),
 		       s = w->logres ? w->uw[i] / fmax(v, 1e-300) : w->sw[i];
+		const struct fit_piece *pc = &w->pc[i * FIT_NPIECE + a];
 
-		pc = &w->pc[i * FIT_NPIECE + a];
 		for (j = 0; j < w->p; j++)
 			gsl_matrix_set(J, k, j, s * pc->row[w->fidx[j]]);
 	}
