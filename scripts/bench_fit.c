@@ -9,9 +9,9 @@
  *
  * 1. Fits per second of the cluster model on 1000 points (200 ping-pongs
  *    from 0 to 4 MTU, 800 broadcasts on 2 to 1024 nodes in the eq 2.9
- *    regime, 1 % noise): the six carriers given explicitly, and --free
- *    auto (ml_fit_auto, then the fit of the set it chose).  Median of
- *    five runs of at least 0.5 s each.
+ *    regime, 1 % noise): the six carriers given explicitly, --free
+ *    auto (ml_fit_auto, then the fit of the set it chose), and the six
+ *    with --weight log.  Median of five runs of at least 0.5 s each.
  * 2. The coverage study, with the default residuals (f - y) / y and
  *    again with ln(f / y) ("coverage MODEL log ..." lines, --weight
  *    log): DRAWS (default 5000) noisy data sets per model
@@ -190,8 +190,9 @@ static void speed(void)
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
 	struct ml_cluster_params t;
 	union anyp *copy = malloc(sizeof(pts));
-	double rate[2][RUNS];
+	double rate[3][RUNS];
 	size_t n, run, mode;
+	struct ml_fit_options logo;
 
 	if (!r || !copy)
 		die("allocation", ML_ENOMEM);
@@ -200,7 +201,10 @@ static void speed(void)
 	n = cluster_data(&t, 1000, 200);
 	noise(r, n, 0.01);
 	memcpy(copy, pts, sizeof(pts));
-	for (mode = 0; mode < 2; mode++)
+	ml_fit_options_init(&logo);
+	logo.logscale = true;
+	/* mode 0: six given; 1: --free auto; 2: six given, --weight log */
+	for (mode = 0; mode < 3; mode++)
 		for (run = 0; run < RUNS; run++) {
 			double t0 = now(), el;
 			long fits = 0;
@@ -225,8 +229,9 @@ static void speed(void)
 						die("auto", st);
 					use = fr;
 				}
-				st = ml_fit(&ml_fit_cluster, &d, use, nf, NULL,
-					    &res, NULL);
+				st = ml_fit(&ml_fit_cluster, &d, use, nf,
+					    mode == 2 ? &logo : NULL, &res,
+					    NULL);
 				if (st != ML_OK)
 					die("fit", st);
 				ml_fit_result_free(&res);
@@ -237,11 +242,15 @@ static void speed(void)
 		}
 	qsort(rate[0], RUNS, sizeof(double), cmp);
 	qsort(rate[1], RUNS, sizeof(double), cmp);
+	qsort(rate[2], RUNS, sizeof(double), cmp);
 	printf("fit cluster, 1000 points, 6 free given: %.1f fits/s\n",
 	       rate[0][RUNS / 2]);
 	printf("fit cluster, 1000 points, --free auto (auto + fit): %.1f "
 	       "fits/s\n",
 	       rate[1][RUNS / 2]);
+	printf("fit cluster, 1000 points, 6 free given, --weight log: %.1f "
+	       "fits/s\n",
+	       rate[2][RUNS / 2]);
 	free(copy);
 	gsl_rng_free(r);
 }
