@@ -636,10 +636,13 @@ END_TEST
  * value.  Over N independent draws it is binomial with mean 0.95 (if the
  * intervals are right) and sd sqrt(0.95 * 0.05 / N) = 0.0069 for
  * N = 1000; we accept 0.95 +- 3.5 sd = 0.926 .. 0.974, which a correct
- * interval leaves with probability 5e-4 per parameter (about 0.5 % over
- * the eleven parameters below).  A parameter at its bound has no
- * interval and counts as a miss; a failed fit fails the test.  Noise: lognormal, sigma 1 % to 3 %
- * drawn per draw.  Every fit's pred is checked against the model's eval.
+ * interval leaves with probability 5e-4 per parameter (about 1 % over
+ * the eleven parameters below, each with both estimators).  A parameter
+ * at its bound is judged by its interval [0, max(0, bound_est + t
+ * bound_sd)]; a failed fit fails the test.  Noise: lognormal, sigma 1 %
+ * to 3 % drawn per draw.  Every fit's pred is checked against the
+ * model's eval.  _i 0-3: the four models with the default residuals
+ * (f - y) / y; 4-7: the same with ln(f / y) (--weight log).
  */
 #define COV_DRAWS 1000
 
@@ -774,6 +777,8 @@ END_TEST
 
 START_TEST(test_coverage)
 {
+	int model = _i % 4; /* _i >= 4: the same with --weight log */
+	const struct ml_fit_options *o = _i >= 4 ? log_scale() : NULL;
 	gsl_rng *r = rng_new(5000 + (unsigned long)_i);
 	int hits[ML_FIT_MAXFREE] = {0}, k, atb = 0, nbad = 0;
 	char first[240] = "";
@@ -781,7 +786,7 @@ START_TEST(test_coverage)
 	const char *const *fr = NULL;
 	size_t nf = 0, j;
 
-	if (_i == 3)
+	if (model == 3)
 		hc_sat(sat);
 	for (k = 0; k < COV_DRAWS; k++) {
 		struct set *s;
@@ -791,10 +796,10 @@ START_TEST(test_coverage)
 		struct ml_diag d = {0};
 		enum ml_status st;
 
-		nf = cov_draw(_i, r, &s, &t, &fr, sat);
+		nf = cov_draw(model, r, &s, &t, &fr, sat);
 		truth_of(s->m, &t, fr, nf, tv);
 		set_noise(s, r, unif(r, 0.01, 0.03));
-		st = set_fit(s, fr, nf, NULL, false, &res, &d);
+		st = set_fit(s, fr, nf, o, false, &res, &d);
 		if (st != ML_OK) {
 			if (nbad++ == 0)
 				snprintf(first, sizeof(first),
@@ -826,7 +831,7 @@ START_TEST(test_coverage)
 		ck_assert_msg(nbad == 0,
 			      "%s (seed %d): %d of %d fits failed, first %s; "
 			      "coverage of the others:%s",
-			      model_name[_i], 5000 + _i, nbad, COV_DRAWS, first,
+			      model_name[model], 5000 + _i, nbad, COV_DRAWS, first,
 			      tab);
 		for (j = 0; j < nf; j++) {
 			double c = (double)hits[j] / COV_DRAWS;
@@ -835,7 +840,7 @@ START_TEST(test_coverage)
 				      "%s (seed %d): coverage of %s %.4f "
 				      "outside %.3f .. %.3f (%d at bound; "
 				      "all:%s)",
-				      model_name[_i], 5000 + _i, fr[j], c, lo,
+				      model_name[model], 5000 + _i, fr[j], c, lo,
 				      hi, atb, tab);
 		}
 	}
@@ -2670,7 +2675,7 @@ Suite *suite_fit(void)
 	tc = tcase_create("coverage");
 	tcase_add_checked_fixture(tc, setup, NULL);
 	tcase_set_timeout(tc, 120);
-	tcase_add_loop_test(tc, test_coverage, 0, 4);
+	tcase_add_loop_test(tc, test_coverage, 0, 8);
 	tcase_add_loop_test(tc, test_weight_bias, 0, 2);
 	tcase_add_test(tc, test_coverage_draw142);
 	tcase_add_test(tc, test_coverage_at_bound);

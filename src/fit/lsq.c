@@ -630,10 +630,12 @@ static enum ml_status work_init(struct work *w, const struct ml_fit_data *data,
 	w->pts = malloc(w->n * w->m->size);
 	w->sw = malloc(w->n * sizeof(*w->sw));
 	w->uw = malloc(w->n * sizeof(*w->uw));
-	w->yt = malloc(w->n * sizeof(*w->yt));
-	if (!w->uw || !w->yt)
+	if (!w->uw)
 		return ML_ENOMEM;
 	if (w->logres) {
+		w->yt = malloc(w->n * sizeof(*w->yt));
+		if (!w->yt)
+			return ML_ENOMEM;
 		/* the first linear solves: (f - y) / y, its tangent at f = y */
 		memcpy(w->yt, data->y, w->n * sizeof(*w->yt));
 		w->y = w->yt;
