@@ -2473,29 +2473,44 @@ START_TEST(test_lack_of_fit)
 }
 END_TEST
 
-/*
- * The collective model (an event simulation, fitted by local
- * linearisation): data it generates at known costs are fitted back from
- * the defaults.  Ping-pong on each channel, and binomial and linear
- * broadcasts on 2 nodes of 2 sockets x 4 cores (map-by core), at sizes
- * on both sides of the eager limit (which the eager copies' per-byte
- * times need: below it a channel costs G_c + E_c a byte, above G_c).
- */
-START_TEST(test_recover_collective)
+/* The model's time of point t: half its ping-pong, or the broadcast's
+ * mean or last rank's time. */
+static double coll_time(const struct ml_collective_point *t)
 {
-	static const char *const fr[] = {"lat-socket", "lat-node", "lat-net",
-					 "byte-socket", "byte-node", "byte-net",
-					 "overhead", "eager-byte-socket",
-					 "eager-byte-node", "eager-byte-net"};
-	static const double truth[] = {0.3,    0.6,    1.5,	1e-4, 2e-4,
-				       1.2e-4, 0.4,    3e-4,	5e-4, 2e-4};
-	const size_t nf = sizeof(fr) / sizeof(fr[0]);
+	struct ml_collective_result cr;
+	double y;
+
+	if (t->p2p) {
+		ck_assert_int_eq(
+		    ml_collective_p2p(&t->p, t->channel, t->p.msg, &y), ML_OK);
+		return y;
+	}
+	ck_assert_int_eq(ml_collective_eval(&t->p, &cr), ML_OK);
+	return t->avg ? cr.latency_avg : cr.latency;
+}
+
+/* The machine of the collective tests, and its free set. */
+static const char *const coll_free[] = {
+    "lat-socket",  "lat-node",		"lat-net",	   "byte-socket",
+    "byte-node",   "byte-net",		"overhead",	   "eager-byte-socket",
+    "eager-byte-node", "eager-byte-net"};
+static const double coll_truth[] = {0.3,    0.6,  1.5,	1e-4, 2e-4,
+				    1.2e-4, 0.4,  3e-4, 5e-4, 2e-4};
+#define COLL_NFREE (sizeof(coll_free) / sizeof(coll_free[0]))
+#define COLL_NPTS 45
+
+/*
+ * Ping-pong on each channel, and binomial and linear broadcasts of 4, 8
+ * and 16 ranks on 2 nodes of 2 sockets x 4 cores (map-by core), at
+ * sizes on both sides of the eager limit (which the eager copies'
+ * per-byte times need: below it a channel costs G_c + E_c a byte, above
+ * G_c), into pts (the free costs at their defaults); y the model's
+ * times at coll_truth.  Returns the number of points, COLL_NPTS.
+ */
+static size_t coll_data(struct ml_collective_point *pts, double *y)
+{
 	static const long long msgs[] = {1, 64, 1024, 8192, 65536};
-	struct ml_collective_point pts[64], t;
-	double y[64];
-	struct ml_fit_result res;
-	struct ml_diag d = {0};
-	struct ml_fit_data data = {pts, 0, y, NULL, NULL, NULL};
+	struct ml_collective_point t;
 	size_t i, n = 0, c, k;
 	long long r;
 
@@ -2522,34 +2537,102 @@ START_TEST(test_recover_collective)
 				pts[n].avg = c == 1;
 				n++;
 			}
-	ck_assert_uint_le(n, 64);
+	ck_assert_uint_eq(n, COLL_NPTS);
 	for (i = 0; i < n; i++) {
 		t = pts[i];
-		for (k = 0; k < nf; k++)
+		for (k = 0; k < COLL_NFREE; k++)
 			ck_assert_int_eq(ml_fit_set(&ml_fit_collective, &t,
-						    fr[k], truth[k]),
+						    coll_free[k],
+						    coll_truth[k]),
 					 ML_OK);
-		if (t.p2p) {
-			ck_assert_int_eq(ml_collective_p2p(&t.p, t.channel,
-							   t.p.msg, &y[i]),
-					 ML_OK);
-		} else {
-			struct ml_collective_result cr;
-
-			ck_assert_int_eq(ml_collective_eval(&t.p, &cr), ML_OK);
-			y[i] = t.avg ? cr.latency_avg : cr.latency;
-		}
+		y[i] = coll_time(&t);
 	}
-	data.n = n;
-	ck_assert_int_eq(ml_fit(&ml_fit_collective, &data, fr, nf, NULL, &res,
-				&d),
+	return n;
+}
+
+/*
+ * The collective model (an event simulation, fitted by local
+ * linearisation): data it generates at known costs (coll_data) are
+ * fitted back from the defaults.
+ */
+START_TEST(test_recover_collective)
+{
+	struct ml_collective_point pts[COLL_NPTS];
+	double y[COLL_NPTS];
+	struct ml_fit_result res;
+	struct ml_diag d = {0};
+	struct ml_fit_data data = {pts, 0, y, NULL, NULL, NULL};
+	size_t k;
+
+	data.n = coll_data(pts, y);
+	ck_assert_int_eq(ml_fit(&ml_fit_collective, &data, coll_free,
+				COLL_NFREE, NULL, &res, &d),
 			 ML_OK);
-	for (k = 0; k < nf; k++)
-		ck_assert_msg(fabs(res.value[k] - truth[k]) <= 1e-6 * truth[k],
-			      "%s: %.10g, not %g", fr[k], res.value[k],
-			      truth[k]);
+	for (k = 0; k < COLL_NFREE; k++)
+		ck_assert_msg(fabs(res.value[k] - coll_truth[k]) <=
+				  1e-6 * coll_truth[k],
+			      "%s: %.10g, not %g", coll_free[k], res.value[k],
+			      coll_truth[k]);
 	ck_assert_double_le(res.rms_rel, 1e-9);
 	ml_fit_result_free(&res);
+}
+END_TEST
+
+/*
+ * Holdout with a local model, whose held-out points the fit predicts
+ * only once, at the end (lsq.c): on the coll_data points with 3 %
+ * noise, the 16-rank broadcasts held out, the fit equals a fit of the
+ * other points alone, and each held-out prediction is the model run
+ * directly at the fitted costs.
+ */
+START_TEST(test_holdout_local)
+{
+	struct ml_collective_point pts[COLL_NPTS], sub[COLL_NPTS], t;
+	double y[COLL_NPTS], ys[COLL_NPTS];
+	bool use[COLL_NPTS];
+	struct ml_fit_result res, ref;
+	struct ml_diag d = {0};
+	struct ml_fit_data data = {pts, 0, y, NULL, use, NULL};
+	struct ml_fit_data dsub = {sub, 0, ys, NULL, NULL, NULL};
+	gsl_rng *r = rng_new(7301);
+	size_t i, k, nh = 0;
+
+	data.n = coll_data(pts, y);
+	for (i = 0; i < data.n; i++) {
+		y[i] *= exp(0.03 * gsl_ran_gaussian(r, 1.0));
+		use[i] = pts[i].p2p || pts[i].p.ranks < 16;
+		if (use[i]) {
+			sub[dsub.n] = pts[i];
+			ys[dsub.n++] = y[i];
+		}
+	}
+	ck_assert_int_eq(ml_fit(&ml_fit_collective, &data, coll_free,
+				COLL_NFREE, NULL, &res, &d),
+			 ML_OK);
+	ck_assert_int_eq(ml_fit(&ml_fit_collective, &dsub, coll_free,
+				COLL_NFREE, NULL, &ref, &d),
+			 ML_OK);
+	ck_assert_uint_eq(res.nfit, dsub.n);
+	for (k = 0; k < COLL_NFREE; k++)
+		ck_assert_double_eq_tol(res.value[k], ref.value[k],
+					1e-9 * fabs(ref.value[k]) + 1e-15);
+	for (i = 0; i < data.n; i++) {
+		if (use[i])
+			continue;
+		nh++;
+		t = pts[i];
+		for (k = 0; k < COLL_NFREE; k++)
+			ml_fit_set(&ml_fit_collective, &t, coll_free[k],
+				   res.value[k]);
+		ck_assert(isfinite(res.pred[i]));
+		ck_assert_double_eq_tol(res.pred[i], coll_time(&t),
+					1e-12 * coll_time(&t));
+	}
+	ck_assert_uint_eq(nh, 10);
+	ck_assert_uint_eq(res.nhold, nh);
+	ml_fit_result_free(&res);
+	ml_fit_result_free(&ref);
+	gsl_rng_free(r);
 }
 END_TEST
 
@@ -2709,6 +2792,7 @@ Suite *suite_fit(void)
 	tcase_add_test(tc, test_gap_at_bound);
 	tcase_add_test(tc, test_outlier_robust);
 	tcase_add_test(tc, test_holdout);
+	tcase_add_test(tc, test_holdout_local);
 	tcase_add_test(tc, test_lack_of_fit);
 	tcase_add_test(tc, test_recover_collective);
 	tcase_add_test(tc, test_at_bound);

@@ -44,6 +44,10 @@ double ml_lsq_chi2(struct work *w, const double *theta, double *pred)
 			pred[i] = pred[w->rep[i]]; /* a repeated run */
 			continue;
 		}
+		if (!w->all && !w->need[i]) {
+			pred[i] = NAN; /* held out: predicted at the end */
+			continue;
+		}
 		if (w->m->eval(lsq_point(w, i), &f) != ML_OK || !isfinite(f))
 			f = NAN;
 		pred[i] = f;

@@ -168,6 +168,11 @@ static enum ml_status local_pieces(struct work *w, const double *theta,
 	for (i = 0; i < w->n; i++) {
 		struct fit_piece *pc = &w->pc[i * FIT_NPIECE];
 
+		/* Held-out points are predicted once, at the end (w->all):
+		 * a local model costs a run of the engine per point. */
+		if (!w->all && !w->need[w->rep[i]])
+			continue;
+
 		w->npc[i] = 1;
 		if (w->rep[i] != i) {
 			*pc = w->pc[w->rep[i] * FIT_NPIECE];
@@ -557,6 +562,7 @@ static void work_free(struct work *w)
 	free(w->yt);
 	free(w->fit_of);
 	free(w->rep);
+	free(w->need);
 	free(w->pc);
 	free(w->npc);
 	free(w->assign);
@@ -642,9 +648,11 @@ static enum ml_status work_init(struct work *w, const struct ml_fit_data *data,
 	}
 	w->fit_of = malloc(w->n * sizeof(*w->fit_of));
 	w->rep = malloc(w->n * sizeof(*w->rep));
+	w->need = calloc(w->n, 1);
 	w->pc = calloc(w->n * FIT_NPIECE, sizeof(*w->pc));
 	w->npc = calloc(w->n, 1);
-	if (!w->pts || !w->sw || !w->fit_of || !w->rep || !w->pc || !w->npc)
+	if (!w->pts || !w->sw || !w->fit_of || !w->rep || !w->need || !w->pc ||
+	    !w->npc)
 		return ML_ENOMEM;
 	memcpy(w->pts, data->points, w->n * w->m->size);
 	for (i = 0; i < w->n; i++) {
@@ -669,8 +677,10 @@ static enum ml_status work_init(struct work *w, const struct ml_fit_data *data,
 					   dd.msg);
 		w->uw[i] = data->w ? sqrt(data->w[i]) : 1;
 		w->sw[i] = (o->relative ? 1 / data->y[i] : 1) * w->uw[i];
-		if (!data->use || data->use[i])
+		if (!data->use || data->use[i]) {
 			w->fit_of[w->nfit++] = i;
+			w->need[w->rep[i]] = 1;
+		}
 	}
 	if (w->m->check_data && w->m->check_data(w->pts, w->n, d) != ML_OK)
 		return ML_EINVAL;
@@ -880,6 +890,7 @@ enum ml_status ml_fit(const struct ml_fit_model *m,
 	if (m->local)
 		memcpy(best, w.theta0, sizeof(best));
 	bestchi = search(&w, best, &best_c, res->pred);
+	w.all = 1; /* from here on, the held-out points' predictions too */
 	if (w.logres && isfinite(bestchi)) {
 		/* the diagnostics' linearisation at the fit */
 		ml_lsq_chi2(&w, best, res->pred);

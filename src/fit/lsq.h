@@ -34,6 +34,9 @@ struct work {
 	int logres;	 /* residuals ln(f_i / y_i) (mcastlat-fit(1)) */
 	size_t *fit_of;	 /* the fitted points' indices */
 	size_t *rep;	 /* the first point with the same inputs */
+	unsigned char *need; /* a fitted point is this one or its copy */
+	int all;	 /* evaluate every point (the final predictions),
+			  * not only those the fit needs */
 	double theta0[ML_FIT_MAXFREE]; /* local models: the start */
 	struct fit_piece *pc; /* FIT_NPIECE per point */
 	unsigned char *npc;
