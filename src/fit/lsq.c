@@ -235,8 +235,10 @@ static void log_target(struct work *w, const double *pred)
  * non-negative linear least-squares problem of the tangents, and move
  * towards its solution, halving the step until the true chi^2 falls;
  * stop when it falls by less than 1e-10 of itself (exact pieces: when
- * no cost moves by 1e-13 of itself), or no step lowers it.  Each iteration
- * evaluates the model (p + 1) times per distinct point.  Returns the
+ * no cost moves by 1e-13 of itself), or no step lowers it.  Each
+ * iteration evaluates the model (p + 1) times per distinct fitted point
+ * (held-out points are predicted once, after the search: w->all).
+ * Returns the
  * chi^2 at the final theta (INFINITY: no value at the start), with the
  * pieces left at that theta.
  */
