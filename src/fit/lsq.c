@@ -238,9 +238,8 @@ static void log_target(struct work *w, const double *pred)
  * no cost moves by 1e-13 of itself), or no step lowers it.  Each
  * iteration evaluates the model (p + 1) times per distinct fitted point
  * (held-out points are predicted once, after the search: w->all).
- * Returns the
- * chi^2 at the final theta (INFINITY: no value at the start), with the
- * pieces left at that theta.
+ * Returns the chi^2 at the final theta (INFINITY: no value at the
+ * start), with the pieces left at that theta.
  */
 static double local_fit(struct work *w, double *theta, double *pred,
 			const unsigned char *a, struct ml_diag *d)
