@@ -273,6 +273,7 @@ cli: $(BIN) $(BUILD)/completion/mcastlat
 	tests/cli/usability.sh $(RUN_BIN)
 	tests/cli/completion.sh $(RUN_BIN) $(BUILD)/completion/mcastlat
 	tests/cli/scripts.sh $(RUN_BIN)
+	tests/cli/realdata.sh $(RUN_BIN)
 	tests/cli/statuses.sh $(RUN_BIN)
 	tests/cli/rules.sh $(RUN_BIN)
 	tests/cli/layers.sh src

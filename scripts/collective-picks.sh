@@ -16,6 +16,12 @@
 #   pl_MAP       THIN, --map-by core, socket, node (the thinpl_MAP
 #                files): binary, binomial, chain, linear, pipeline
 #                (core; socket P <= 30), ompi
+# and any other: every PREFIX_ompi.csv beside one or more PREFIX_ALG.csv
+# (ALG a forced algorithm; PREFIX_ALG_p256 and the like, a P kept apart,
+# are not read) and the ping-pong files pp_MACHINE_{net,socket,node}.csv
+# that exist, MACHINE the prefix's first word less a trailing "pl"
+# (orfeo-to-csv.sh's names: measurements of another cluster named so
+# are judged as they are, in a row named by their prefix).
 # Per dataset the model is fitted (`mcastlat fit collective --stat avg`,
 # every option at its default, --free auto) on the ping-pong files and
 # every measured algorithm's broadcasts, the default's included, at
@@ -251,13 +257,40 @@ echo "# gm = geometric mean over the points; cover%: runs inside their"
 echo "# 90 % interval; width: gm of hi/lo; pl_MAP: THIN placements"
 printf '%-9s %-4s %4s %5s %6s %6s %6s %5s %5s %5s %5s\n' dataset set \
 	pts hit% p/best p/dflt d/best max dflt% cover width
-dataset epyc_node pp_epyc_net epyc_node \
-	"pipeline binomial scatter-allgather-ring"
-dataset thin_node "pp_thin_net pp_thin_socket pp_thin_node" thin_node \
-	"pipeline binomial scatter-allgather-ring"
-dataset pl_core "pp_thin_net pp_thin_socket pp_thin_node" \
-	thinpl_core "binary binomial chain linear pipeline"
-dataset pl_socket "pp_thin_net pp_thin_socket pp_thin_node" \
-	thinpl_socket "binary binomial chain linear pipeline"
-dataset pl_node "pp_thin_net pp_thin_socket pp_thin_node" \
-	thinpl_node "binary binomial chain linear"
+# known NAME PP PREFIX ALGS: a dataset of the shared data as the table of
+# mcastlat-collective(1) has it (its name, its algorithms in that
+# order), where DIR holds every one of its files; else nothing, 1.
+ran=
+known() {
+	for f in $2; do ml_has "$dir" "$f" || return 1; done
+	for a in $4 ompi; do ml_has "$dir" "$3_$a" || return 1; done
+	dataset "$1" "$2" "$3" "$4"
+	ran="$ran $3 "
+}
+known epyc_node pp_epyc_net epyc_node \
+	"pipeline binomial scatter-allgather-ring" || :
+known thin_node "pp_thin_net pp_thin_socket pp_thin_node" thin_node \
+	"pipeline binomial scatter-allgather-ring" || :
+known pl_core "pp_thin_net pp_thin_socket pp_thin_node" \
+	thinpl_core "binary binomial chain linear pipeline" || :
+known pl_socket "pp_thin_net pp_thin_socket pp_thin_node" \
+	thinpl_socket "binary binomial chain linear pipeline" || :
+known pl_node "pp_thin_net pp_thin_socket pp_thin_node" \
+	thinpl_node "binary binomial chain linear" || :
+# Every other PREFIX_ompi of DIR with a forced algorithm and ping-pong
+# files beside it (common.sh: ml_algs, ml_ppfiles), by its prefix.
+for pre in $(ml_prefixes "$dir" ompi); do
+	case $ran in *" $pre "*) continue ;; esac
+	algs=$(ml_algs "$dir" "$pre")
+	pp=$(ml_ppfiles "$dir" "$(ml_machine "$pre")")
+	if [ -z "$algs" ] || [ -z "$pp" ]; then
+		echo "$ml_script: $pre: skipped (needs ${pre}_ALG.csv and" \
+			"pp_$(ml_machine "$pre")_CHANNEL.csv beside" \
+			"${pre}_ompi.csv)" >&2
+		continue
+	fi
+	dataset "$pre" "$pp" "$pre" "$algs"
+	ran="$ran $pre "
+done
+[ -n "$ran" ] || ml_die "$dir: no dataset (PREFIX_ompi.csv, PREFIX_ALG.csv" \
+	"and pp_MACHINE_CHANNEL.csv, as scripts/orfeo-to-csv.sh names them)"

@@ -27,6 +27,14 @@
 # Nothing here is tuned to the held-out points: every option is the
 # command's default and --free auto.
 #
+# Besides the shared data's three datasets (each where its files are),
+# every other PREFIX_binomial.csv of DATADIR with its machine's network
+# ping-pong pp_MACHINE_net.csv beside it (and pp_MACHINE_socket, _node
+# where they exist; MACHINE the prefix's first word less a trailing
+# "pl", as orfeo-to-csv.sh names them) is a dataset of its own, titled
+# by its prefix: another cluster's measurements named so are judged
+# without editing this script.
+#
 # Env: MCASTLAT (the binary; else the tree's, else mcastlat on PATH),
 # HOLD (default 32), FITARGS (more options for both fits, e.g.
 # "--weight log"; default none).
@@ -45,13 +53,9 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 mkdir "$tmp/in"
 
 # csvin NAME: $tmp/in/NAME.csv from $dir (common.sh)
-csvin() { ml_csvin "$dir" "$1" "$tmp/in"; }
+csvin() { ml_csvin "$dir0" "$1" "$tmp/in"; }
 ml_need gzip gzip
-for f in pp_epyc_net pp_thin_net pp_thin_socket pp_thin_node \
-	epyc_node_binomial thin_node_binomial thinpl_core_binomial \
-	thinpl_socket_binomial thinpl_node_binomial; do
-	csvin "$f"
-done
+dir0=$dir
 dir=$tmp/in
 
 # A broadcast file as the cluster model reads it: nodes = ranks.
@@ -130,10 +134,43 @@ dataset() {
 		"$tmp/coll.csv" | sed 's/^# /# collective: /'
 }
 
-dataset "EPYC, binomial, --map-by node, 2 nodes x 128 cores (P = 2..254)" \
-	pp_epyc_net "" epyc_node_binomial
-dataset "THIN, binomial, --map-by node, 2 nodes x 24 cores (P = 2..48)" \
-	pp_thin_net "pp_thin_socket pp_thin_node" thin_node_binomial
-dataset "THIN placements, binomial, --map-by core, socket and node (P = 2..48)" \
+# known TITLE PPNET PPIN FILE...: a dataset of the shared data as the
+# tables of mcastlat-collective(1) have it, where DIR holds every one of
+# its files; else nothing, 1.
+ran=
+known() {
+	for f in "$2" $3; do ml_has "$dir0" "$f" || return 1; done
+	t=$1 n=$2 i=$3
+	shift 3
+	for f in "$@"; do ml_has "$dir0" "$f" || return 1; done
+	for f in "$n" $i "$@"; do csvin "$f"; done
+	dataset "$t" "$n" "$i" "$@"
+	for f in "$@"; do ran="$ran ${f%_binomial} "; done
+}
+known "EPYC, binomial, --map-by node, 2 nodes x 128 cores (P = 2..254)" \
+	pp_epyc_net "" epyc_node_binomial || :
+known "THIN, binomial, --map-by node, 2 nodes x 24 cores (P = 2..48)" \
+	pp_thin_net "pp_thin_socket pp_thin_node" thin_node_binomial || :
+known "THIN placements, binomial, --map-by core, socket and node (P = 2..48)" \
 	pp_thin_net "pp_thin_socket pp_thin_node" thinpl_core_binomial \
-	thinpl_socket_binomial thinpl_node_binomial
+	thinpl_socket_binomial thinpl_node_binomial || :
+# Every other PREFIX_binomial of DIR with its machine's network
+# ping-pong beside it (common.sh: ml_ppfiles), by its prefix.
+for pre in $(ml_prefixes "$dir0" binomial); do
+	case $ran in *" $pre "*) continue ;; esac
+	m=$(ml_machine "$pre")
+	pp=$(ml_ppfiles "$dir0" "$m")
+	case $pp in
+	"pp_${m}_net"*) ;;
+	*)
+		echo "$ml_script: $pre: skipped (needs pp_${m}_net.csv beside" \
+			"${pre}_binomial.csv)" >&2
+		continue ;;
+	esac
+	for f in $pp "${pre}_binomial"; do csvin "$f"; done
+	dataset "$pre, binomial" "pp_${m}_net" "${pp#pp_"${m}"_net}" \
+		"${pre}_binomial"
+	ran="$ran $pre "
+done
+[ -n "$ran" ] || ml_die "$dir0: no dataset (PREFIX_binomial.csv and" \
+	"pp_MACHINE_net.csv, as scripts/orfeo-to-csv.sh names them)"

@@ -119,6 +119,56 @@ ml_csvin() {
 	fi
 }
 
+# The real-data scripts' datasets, found by their files' names
+# (scripts/orfeo-to-csv.sh's: PREFIX_ALG.csv[.gz], PREFIX = MACHINE_MAP
+# or MACHINEpl_MAP, and pp_MACHINE_CHANNEL.csv[.gz]), so that other
+# measurements named the same way are judged without editing a script.
+
+# ml_has DIR NAME: DIR/NAME.csv or DIR/NAME.csv.gz is readable.
+ml_has() {
+	[ -r "$1/$2.csv" ] || [ -r "$1/$2.csv.gz" ]
+}
+
+# ml_prefixes DIR ALG: every PREFIX with a DIR/PREFIX_ALG.csv[.gz], once
+# each, sorted, one a line.
+ml_prefixes() {
+	for f in "$1"/*_"$2".csv "$1"/*_"$2".csv.gz; do
+		[ -r "$f" ] || continue
+		f=${f##*/}
+		f=${f%.gz}
+		printf '%s\n' "${f%_"$2".csv}"
+	done | sort -u
+}
+
+# ml_algs DIR PREFIX: the algorithms of DIR/PREFIX_ALG.csv[.gz] but ompi
+# (Open MPI's default) and names with a '_' (PREFIX_ALG_p256: one P
+# kept apart), space-separated, sorted.
+ml_algs() {
+	for f in "$1/$2"_*.csv "$1/$2"_*.csv.gz; do
+		[ -r "$f" ] || continue
+		f=${f##*/}
+		f=${f%.gz}
+		f=${f%.csv}
+		f=${f#"$2"_}
+		case $f in ompi | *_*) ;; *) printf '%s\n' "$f" ;; esac
+	done | sort -u | tr '\n' ' ' | sed 's/ $//'
+}
+
+# ml_machine PREFIX: its machine, the first word less a trailing "pl"
+# (thinpl_core: thin).
+ml_machine() {
+	m=${1%%_*}
+	printf '%s\n' "${m%pl}"
+}
+
+# ml_ppfiles DIR MACHINE: its ping-pong files, pp_MACHINE_net first, then
+# _socket and _node where they exist, space-separated.
+ml_ppfiles() {
+	for c in net socket node; do
+		ml_has "$1" "pp_$2_$c" && printf '%s ' "pp_$2_$c"
+	done | sed 's/ $//'
+}
+
 if [ -n "${MCASTLAT:-}" ]; then
 	command -v "$MCASTLAT" >/dev/null 2>&1 ||
 		ml_die "MCASTLAT=$MCASTLAT is not an executable"
