@@ -180,7 +180,7 @@ struct ml_fit_errout {
 	size_t nset;
 	const char *names[ML_FIT_ERR_MAXSET];
 	double vals[ML_FIT_ERR_MAXSET];
-	char note[768];
+	char note[1024];
 };
 
 struct ml_command {

@@ -141,5 +141,22 @@ grep -q 'note: cpp.csv: given twice' twice.err && ok ||
 	bad "a file given twice: no note"
 grep -q '^# lack of fit: 15 distinct points, 30 runs: no test' twice.txt &&
 	ok || bad "a file given twice: no # lack of fit line"
+# The channels no fitted broadcast spans are named (ppn 8 = 2 sockets
+# x 4 cores, --map-by core: P = 4 fills socket 0, 8 the node, 16 two
+# nodes), and only those.
+mcastlat fit collective --data cpp.csv --data cbinomial.csv \
+	--holdout 'ranks>4' > span4.txt 2>&1 || bad "fit, P <= 4: exit $?"
+tr '\n' ' ' < span4.txt | sed 's/ #  */ /g' | grep -q \
+	'no fitted broadcast has ranks on two sockets of a node (node) or two nodes (net): where' &&
+	ok || bad "fit, P <= 4: no note of node and net: $(cat span4.txt)"
+mcastlat fit collective --data cpp.csv --data cbinomial.csv \
+	--holdout 'ranks>8' > span8.txt 2>&1 || bad "fit, P <= 8: exit $?"
+tr '\n' ' ' < span8.txt | sed 's/ #  */ /g' | grep -q \
+	'no fitted broadcast has ranks on two nodes (net): where' &&
+	ok || bad "fit, P <= 8: no note of net alone: $(cat span8.txt)"
+mcastlat fit collective --data cpp.csv --data cbinomial.csv > span16.txt \
+	2>&1 || bad "fit, every P: exit $?"
+grep -q 'no fitted broadcast' span16.txt &&
+	bad "fit, every P: a note of an unseen channel: $(cat span16.txt)" || ok
 
 finish fit

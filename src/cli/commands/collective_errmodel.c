@@ -4,11 +4,122 @@
  * errmodel, forward validation) and hands it to --emit as the err-
  * options of mcastlat-collective(1), with its # error model line.
  */
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cli/commands/collective_parts.h"
 #include "mcastlat/collective.h"
 #include "mcastlat/fit.h"
+
+static int cmp_key(const void *x, const void *y)
+{
+	long long a = *(const long long *)x, b = *(const long long *)y;
+
+	return (a > b) - (a < b);
+}
+
+/*
+ * The channels (bit c) that the ranks of broadcast p span: two ranks on
+ * one socket, on the two sockets of a node, on two nodes.  Each rank's
+ * (node, socket) as node * sockets + socket, sorted: a key twice is a
+ * socket shared, two keys of one node a node's two sockets.  0 where
+ * the placement cannot be had (out of memory).
+ */
+static unsigned spans(const struct ml_collective_params *p)
+{
+	long long *k = malloc((size_t)p->ranks * sizeof *k), r, n, s;
+	unsigned m = 0;
+
+	if (!k)
+		return 0;
+	for (r = 0; r < p->ranks; r++) {
+		if (ml_collective_place(p, r, &n, &s) != ML_OK) {
+			free(k);
+			return 0;
+		}
+		k[r] = n * p->sockets + s;
+	}
+	qsort(k, (size_t)p->ranks, sizeof *k, cmp_key);
+	for (r = 1; r < p->ranks; r++) {
+		if (k[r] == k[r - 1])
+			m |= 1u << ML_COLL_SOCKET;
+		else if (k[r] / p->sockets == k[r - 1] / p->sockets)
+			m |= 1u << ML_COLL_NODE;
+		else
+			m |= 1u << ML_COLL_NET;
+	}
+	free(k);
+	return m;
+}
+
+/*
+ * The channels the fitted broadcasts span (*seen), and those the data
+ * show the machine has (*exist: a ping-pong's channel, or one that any
+ * broadcast, held out or not, spans).  Each placement is looked at
+ * once.
+ */
+static void fitted_spans(const struct ml_fit_data *data, unsigned *seen,
+			 unsigned *exist)
+{
+	const struct ml_collective_point *pt = data->points;
+	size_t i, j;
+	unsigned m;
+
+	*seen = *exist = 0;
+	for (i = 0; i < data->n; i++) {
+		const struct ml_collective_params *p = &pt[i].p;
+		bool fitted = !data->use || data->use[i];
+
+		if (pt[i].p2p) {
+			*exist |= 1u << pt[i].channel;
+			continue;
+		}
+		for (j = 0; j < i; j++)
+			if (!pt[j].p2p && pt[j].p.ranks == p->ranks &&
+			    pt[j].p.ppn == p->ppn &&
+			    pt[j].p.sockets == p->sockets &&
+			    pt[j].p.nodes == p->nodes &&
+			    pt[j].p.map_by == p->map_by &&
+			    (!data->use || data->use[j] == fitted))
+				break;
+		if (j < i)
+			continue;
+		m = spans(p);
+		*exist |= m;
+		if (fitted)
+			*seen |= m;
+	}
+}
+
+/* Append to note (n used) a # line naming the channels of the fitted
+ * machines that no fitted broadcast spans, if any. */
+static void unseen_note(const struct ml_fit_data *data, char *note,
+			size_t n)
+{
+	static const char *const what[] = {"one socket (socket)",
+					   "two sockets of a node (node)",
+					   "two nodes (net)"};
+	unsigned seen, exist, c, k = 0;
+	size_t cap = sizeof(((struct ml_fit_errout *)0)->note);
+
+	fitted_spans(data, &seen, &exist);
+	if (!(exist & ~seen) || n >= cap)
+		return;
+	n += (size_t)snprintf(note + n, cap - n,
+			      "# error model: no fitted broadcast has ranks "
+			      "on");
+	for (c = 0; c < ML_COLL_NCHANNEL && n < cap; c++)
+		if (exist & ~seen & 1u << c)
+			n += (size_t)snprintf(note + n, cap - n, "%s %s",
+					      k++ ? " or" : "", what[c]);
+	if (n < cap)
+		snprintf(note + n, cap - n,
+			 ": where a prediction's ranks are, its interval is "
+			 "measured without %s (mcastlat-collective(1), "
+			 "DISCUSSION)\n",
+			 k > 1 ? "those channels" : "that channel");
+}
 
 /* The fitted machine's error model by forward validation (SPEC 10.5). */
 int ml_collective_fit_errmodel(const struct ml_fit_data *data,
@@ -78,6 +189,7 @@ int ml_collective_fit_errmodel(const struct ml_fit_data *data,
 		    info.fwd_rms, info.nfwd, em.sd[0], em.sd[1], em.sd[2],
 		    em.growth[0], em.growth[1], em.growth[2], em.diff_sd,
 		    em.diff_growth, info.npairs);
+	unseen_note(data, out->note, n);
 	return 0;
 }
 
