@@ -53,17 +53,26 @@ static unsigned spans(const struct ml_collective_params *p)
 	return m;
 }
 
+/* A placement looked at: the first point that has it. */
+static bool same_place(const struct ml_collective_params *a,
+		       const struct ml_collective_params *b)
+{
+	return a->ranks == b->ranks && a->ppn == b->ppn &&
+	       a->sockets == b->sockets && a->nodes == b->nodes &&
+	       a->map_by == b->map_by;
+}
+
 /*
  * The channels the fitted broadcasts span (*seen), and those the data
  * show the machine has (*exist: a ping-pong's channel, or one that any
  * broadcast, held out or not, spans).  Each placement is looked at
- * once.
+ * once (the distinct ones, fitted and held out apart, are few: a list).
  */
 static void fitted_spans(const struct ml_fit_data *data, unsigned *seen,
 			 unsigned *exist)
 {
 	const struct ml_collective_point *pt = data->points;
-	size_t i, j;
+	size_t i, j, nd = 0, cap = 0, *d = NULL, *nw;
 	unsigned m;
 
 	*seen = *exist = 0;
@@ -75,21 +84,28 @@ static void fitted_spans(const struct ml_fit_data *data, unsigned *seen,
 			*exist |= 1u << pt[i].channel;
 			continue;
 		}
-		for (j = 0; j < i; j++)
-			if (!pt[j].p2p && pt[j].p.ranks == p->ranks &&
-			    pt[j].p.ppn == p->ppn &&
-			    pt[j].p.sockets == p->sockets &&
-			    pt[j].p.nodes == p->nodes &&
-			    pt[j].p.map_by == p->map_by &&
-			    (!data->use || data->use[j] == fitted))
+		for (j = 0; j < nd; j++)
+			if (same_place(&pt[d[j]].p, p) &&
+			    (!data->use || data->use[d[j]] == fitted))
 				break;
-		if (j < i)
+		if (j < nd)
 			continue;
+		if (nd == cap) {
+			cap = cap ? 2 * cap : 64;
+			nw = realloc(d, cap * sizeof *d);
+			if (!nw) { /* out of memory: no note */
+				*seen = *exist = 0;
+				break;
+			}
+			d = nw;
+		}
+		d[nd++] = i;
 		m = spans(p);
 		*exist |= m;
 		if (fitted)
 			*seen |= m;
 	}
+	free(d);
 }
 
 /* Append to note (n used) a # line naming the channels of the fitted
