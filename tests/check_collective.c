@@ -948,6 +948,7 @@ START_TEST(test_place_all)
 			    m[i].nodes ? m[i].nodes
 				       : (m[i].n + m[i].ppn - 1) / m[i].ppn;
 			long long a, b;
+			unsigned all = 0, got = 99;
 
 			for (a = 0; a < m[i].n; a++) {
 				long long node = -1, socket = -1, wn, ws;
@@ -979,8 +980,12 @@ START_TEST(test_place_all)
 					    ml_collective_channel(&p, a, b, &c),
 					    ML_OK);
 					ck_assert_int_eq(c, want);
+					all |= 1u << want;
 				}
 			}
+			/* the channels of some pair: every pair's, by hand */
+			ck_assert_int_eq(ml_collective_spans(&p, &got), ML_OK);
+			ck_assert_uint_eq(got, all);
 		}
 }
 END_TEST
@@ -1001,6 +1006,12 @@ START_TEST(test_place_rejects)
 	p.sockets = 3; /* does not divide 4 */
 	ck_assert_int_eq(ml_collective_place(&p, 0, &node, &socket), ML_EINVAL);
 	ck_assert_int_eq(ml_collective_channel(&p, 0, 1, &c), ML_EINVAL);
+	{
+		unsigned m = 99;
+
+		ck_assert_int_eq(ml_collective_spans(&p, &m), ML_EINVAL);
+		ck_assert_uint_eq(m, 0);
+	}
 	ck_assert_int_eq(node, 7);
 	ck_assert_int_eq(socket, 8);
 	ck_assert_int_eq(c, ML_COLL_NODE);

@@ -249,6 +249,12 @@ ML_API enum ml_status ml_collective_place(const struct ml_collective_params *p,
 					  long long r, long long *node,
 					  long long *socket);
 
+/* The channels (bit c for channel c) that some two of the P ranks of
+ * *p are on: one socket, the two sockets of a node, two nodes; what a
+ * broadcast of *p can use.  ML_EINVAL for invalid *p, ML_ENOMEM. */
+ML_API enum ml_status ml_collective_spans(const struct ml_collective_params *p,
+					  unsigned *channels);
+
 /* The channel between ranks a and b under *p. */
 ML_API enum ml_status
 ml_collective_channel(const struct ml_collective_params *p, long long a,

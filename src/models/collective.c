@@ -6,6 +6,7 @@
  * engine.c the event-driven machine).
  */
 #include <math.h>
+#include <stdlib.h>
 #include <stddef.h>
 
 #include "collective/coll_int.h"
@@ -215,6 +216,42 @@ enum ml_status ml_collective_channel(const struct ml_collective_params *p,
 	    ml_collective_place(p, b, &nb, &sb) != ML_OK)
 		return ML_EINVAL;
 	*c = na != nb ? ML_COLL_NET : sa != sb ? ML_COLL_NODE : ML_COLL_SOCKET;
+	return ML_OK;
+}
+
+static int cmp_ll(const void *x, const void *y)
+{
+	long long a = *(const long long *)x, b = *(const long long *)y;
+
+	return (a > b) - (a < b);
+}
+
+/* Each rank's (node, socket) as node * sockets + socket, sorted: a key
+ * twice is a socket shared, two keys of one node its two sockets, two
+ * nodes the network. */
+enum ml_status ml_collective_spans(const struct ml_collective_params *p,
+				   unsigned *channels)
+{
+	long long *k, r, n, s, N;
+
+	*channels = 0;
+	if (ml_collective_validate(p, NULL) != ML_OK)
+		return ML_EINVAL;
+	k = malloc((size_t)p->ranks * sizeof *k);
+	if (!k)
+		return ML_ENOMEM;
+	N = ml_coll_nodes(p);
+	for (r = 0; r < p->ranks; r++) {
+		ml_coll_place_one(p, N, r, &n, &s);
+		k[r] = n * p->sockets + s;
+	}
+	qsort(k, (size_t)p->ranks, sizeof *k, cmp_ll);
+	for (r = 1; r < p->ranks; r++)
+		*channels |= 1u << (k[r] == k[r - 1] ? ML_COLL_SOCKET
+				    : k[r] / p->sockets == k[r - 1] / p->sockets
+					? ML_COLL_NODE
+					: ML_COLL_NET);
+	free(k);
 	return ML_OK;
 }
 

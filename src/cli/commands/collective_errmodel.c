@@ -12,47 +12,6 @@
 #include "mcastlat/collective.h"
 #include "mcastlat/fit.h"
 
-static int cmp_key(const void *x, const void *y)
-{
-	long long a = *(const long long *)x, b = *(const long long *)y;
-
-	return (a > b) - (a < b);
-}
-
-/*
- * The channels (bit c) that the ranks of broadcast p span: two ranks on
- * one socket, on the two sockets of a node, on two nodes.  Each rank's
- * (node, socket) as node * sockets + socket, sorted: a key twice is a
- * socket shared, two keys of one node a node's two sockets.  0 where
- * the placement cannot be had (out of memory).
- */
-static unsigned spans(const struct ml_collective_params *p)
-{
-	long long *k = malloc((size_t)p->ranks * sizeof *k), r, n, s;
-	unsigned m = 0;
-
-	if (!k)
-		return 0;
-	for (r = 0; r < p->ranks; r++) {
-		if (ml_collective_place(p, r, &n, &s) != ML_OK) {
-			free(k);
-			return 0;
-		}
-		k[r] = n * p->sockets + s;
-	}
-	qsort(k, (size_t)p->ranks, sizeof *k, cmp_key);
-	for (r = 1; r < p->ranks; r++) {
-		if (k[r] == k[r - 1])
-			m |= 1u << ML_COLL_SOCKET;
-		else if (k[r] / p->sockets == k[r - 1] / p->sockets)
-			m |= 1u << ML_COLL_NODE;
-		else
-			m |= 1u << ML_COLL_NET;
-	}
-	free(k);
-	return m;
-}
-
 /* A placement looked at: the first point that has it. */
 static bool same_place(const struct ml_collective_params *a,
 		       const struct ml_collective_params *b)
@@ -100,7 +59,8 @@ static void fitted_spans(const struct ml_fit_data *data, unsigned *seen,
 			d = nw;
 		}
 		d[nd++] = i;
-		m = spans(p);
+		if (ml_collective_spans(p, &m) != ML_OK)
+			m = 0; /* no placement: nothing seen */
 		*exist |= m;
 		if (fitted)
 			*seen |= m;
