@@ -22,9 +22,17 @@
 #   (latency_data_two_nodes.csv is not converted: both ranks ran on one
 #   node, see its PROVENANCE.md.)
 # Broadcasts, osu_bcast, columns
-#   op,algorithm,ranks,ppn,sockets,nodes,map_by,msg,latency_avg[,latency]
+#   op,algorithm,ranks,ppn,sockets,nodes,map_by,bind_to,numa,msg,
+#   latency_avg[,latency]
 # with latency_avg = OSU's Avg (mean over ranks) and latency = OSU's Max
-# where the file has it (-f), in us; nodes = the 2 allocated:
+# where the file has it (-f), in us; nodes = the 2 allocated; bind_to
+# default (no run gave mpirun --bind-to: it binds to a NUMA domain for
+# P > 2, which decides the socket of a rank mapped by node); numa, the
+# NUMA domains a socket: 1 on THIN (lstopo, orfeo_thin_placements'
+# PROVENANCE.md), 4 on EPYC, where it is not recorded (NPS1 or NPS4):
+# fitted on P <= 16 and judged on 17..32 (binomial, the forward
+# validation of mcastlat-collective(1)), 4 predicts best (14.4 % rms
+# against 16.9 for 1, 18.2 for 2):
 #   epyc_node_ALG.csv       EPYC (ppn 128, 2 sockets), --map-by node,
 #                           P = 2..254 step 6, 20 runs a point
 #   epyc_node_ALG_p256.csv  the same at P = 256 (Size/ files: both nodes
@@ -191,7 +199,7 @@ nl='
 '
 conv="# converted by scripts/orfeo-to-csv.sh: one row per run, latency in us (OSU's output)"
 pphead="op,channel,msg,latency"
-bchead="op,algorithm,ranks,ppn,sockets,nodes,map_by,msg,latency_avg"
+bchead="op,algorithm,ranks,ppn,sockets,nodes,map_by,bind_to,numa,msg,latency_avg"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
@@ -249,9 +257,9 @@ done
 for cl in EPYC THIN; do
 	lc=$(echo "$cl" | tr '[:upper:]' '[:lower:]')
 	if [ "$cl" = EPYC ]; then
-		ppn=128 kmax=44 full=256
+		ppn=128 kmax=44 full=256 numa=4
 	else
-		ppn=24 kmax=48 full=48
+		ppn=24 kmax=48 full=48 numa=1
 	fi
 	for a in base pipeline binomial ring; do
 		case $a in
@@ -279,12 +287,12 @@ for cl in EPYC THIN; do
 			note="$note$nl# ranks: P = K = 2..48; ppn 24 = 2 sockets x 12 cores (Xeon Gold 6126)"
 		fi
 		ml_matrix "${lc}_node_$alg.csv" "$note$nl$conv$nl$bchead" \
-			"bcast,$alg," ",$ppn,2,2,node," "$tmp/pmap" "$@"
+			"bcast,$alg," ",$ppn,2,2,node,default,$numa," "$tmp/pmap" "$@"
 		f="$cab_ex/bcast/$cl/Size/$a.csv"
 		[ -f "$f" ] || ml_die "$f: missing"
 		ml_matrix "${lc}_node_${alg}_p$full.csv" \
 			"# source: $cab_src, Exercise 1/bcast/$cl/Size/$a.csv (osu_bcast, Open MPI coll_tuned_bcast_algorithm $id, --map-by node, P = $full: every core of both nodes, 20 runs; OSU's Avg only)$nl$conv$nl$bchead" \
-			"bcast,$alg,$full,$ppn,2,2,node," "" "" "$f"
+			"bcast,$alg,$full,$ppn,2,2,node,default,$numa," "" "" "$f"
 	done
 done
 
@@ -355,7 +363,7 @@ FNR == 1 {
 		printf "%s\n%s%s\n", conv, head, hasmax ? ",latency" : "" > o
 		files[++nf] = o
 	}
-	printf "bcast,%s,%d,24,2,2,%s,%d,%s%s\n", alg, p, map, m, avg, hasmax ? "," f[col["MaxLatency"]] : "" > o
+	printf "bcast,%s,%d,24,2,2,%s,default,1,%d,%s%s\n", alg, p, map, m, avg, hasmax ? "," f[col["MaxLatency"]] : "" > o
 }
 END {
 	for (i = 1; i <= nf; i++)

@@ -990,6 +990,147 @@ START_TEST(test_place_all)
 }
 END_TEST
 
+/*
+ * --bind-to under --map-by node, against a replay of what mpirun 4.1
+ * does (rmaps_base_binding.c, bind_downwards): each of a node's ranks in
+ * turn is bound to the first of the node's targets (cores, sockets or
+ * NUMA domains, in order) that holds the fewest ranks so far; a rank's
+ * socket is its target's.  --map-by core and socket keep their sockets
+ * whatever the binding.
+ */
+static long long replay_socket(long long local, long long ppn,
+			       long long sockets, long long numa,
+			       enum ml_coll_bind bind, long long ranks)
+{
+	long long used[64] = {0}, targets, per_target, i, t, best = 0;
+
+	if (bind == ML_COLL_BIND_DEFAULT)
+		bind = ranks <= 2 ? ML_COLL_BIND_CORE : ML_COLL_BIND_NUMA;
+	targets = bind == ML_COLL_BIND_CORE     ? ppn
+		  : bind == ML_COLL_BIND_SOCKET ? sockets
+						: sockets * numa;
+	per_target = ppn / targets;
+	ck_assert(targets <= 64);
+	for (i = 0; i <= local; i++) {
+		best = 0;
+		for (t = 1; t < targets; t++)
+			if (used[t] < used[best])
+				best = t;
+		used[best]++;
+	}
+	return best * per_target / (ppn / sockets);
+}
+
+START_TEST(test_place_bind)
+{
+	static const struct {
+		long long n, ppn, sockets, numa, nodes;
+	} m[] = {
+	    {12, 4, 2, 1, 3}, {12, 4, 2, 2, 3}, {16, 8, 2, 4, 2},
+	    {3, 4, 2, 1, 1},  {2, 4, 2, 2, 1},	{30, 12, 3, 2, 3},
+	    {9, 6, 1, 3, 2},  {40, 16, 2, 2, 0}, {7, 8, 4, 2, 1},
+	    {2, 4, 2, 1, 1},
+	};
+	static const enum ml_coll_bind binds[4] = {
+	    ML_COLL_BIND_CORE, ML_COLL_BIND_SOCKET, ML_COLL_BIND_NUMA,
+	    ML_COLL_BIND_DEFAULT};
+	size_t i;
+	int bi, mi;
+
+	for (i = 0; i < sizeof(m) / sizeof(m[0]); i++)
+		for (bi = 0; bi < 4; bi++)
+			for (mi = 0; mi < 3; mi++) {
+				enum ml_coll_map map = (enum ml_coll_map)mi;
+				struct ml_collective_params p = hier_params(
+				    m[i].n, 100, ML_COLL_BINOMIAL, m[i].ppn,
+				    m[i].sockets, m[i].nodes, map);
+				long long nodes =
+				    m[i].nodes
+					? m[i].nodes
+					: (m[i].n + m[i].ppn - 1) / m[i].ppn;
+				long long a, b, na, sa, nb, sb, wn, ws;
+				unsigned all = 0, got = 99;
+
+				p.bind_to = binds[bi];
+				p.numa = m[i].numa;
+				for (a = 0; a < m[i].n; a++) {
+					my_place(a, m[i].ppn, m[i].sockets,
+						 nodes, map, &wn, &ws);
+					if (map == ML_COLL_MAP_NODE)
+						ws = replay_socket(
+						    a / nodes, m[i].ppn,
+						    m[i].sockets, m[i].numa,
+						    binds[bi], m[i].n);
+					ck_assert_int_eq(
+					    ml_collective_place(&p, a, &na,
+								&sa),
+					    ML_OK);
+					ck_assert_msg(
+					    na == wn && sa == ws,
+					    "case %zu bind %d map %d rank "
+					    "%lld: %lld/%lld, expected "
+					    "%lld/%lld",
+					    i, bi, mi, a, na, sa, wn, ws);
+					for (b = 0; b < m[i].n; b++) {
+						enum ml_coll_channel c, want;
+
+						if (b == a)
+							continue;
+						ml_collective_place(&p, b, &nb,
+								    &sb);
+						want = nb != na	  ? ML_COLL_NET
+						       : sb != sa ? ML_COLL_NODE
+								  : ML_COLL_SOCKET;
+						all |= 1u << want;
+						ck_assert_int_eq(
+						    ml_collective_channel(
+							&p, a, b, &c),
+						    ML_OK);
+						ck_assert_int_eq(c, want);
+					}
+				}
+				ck_assert_int_eq(ml_collective_spans(&p, &got),
+						 ML_OK);
+				ck_assert_uint_eq(got, all);
+			}
+}
+END_TEST
+
+/* The engine places as the library does: each message of a linear
+ * broadcast from the root is on the channel the binding gives its
+ * receiver.  24 ranks on 3 nodes of 8 cores in 2 sockets of 2 NUMA
+ * domains: node 0's ranks 0, 3, 6, ... are its ranks i = 0..7, dealt
+ * over the domains 0 1 2 3 0 1 2 3, so on sockets 0 0 1 1 0 0 1 1. */
+static int bind_channel_fn(void *arg, const struct ml_coll_msg *m)
+{
+	long long *seen = arg, i = m->dst / 3;
+	enum ml_coll_channel want = m->dst % 3	    ? ML_COLL_NET
+				    : (i % 4) / 2 ? ML_COLL_NODE
+						  : ML_COLL_SOCKET;
+
+	(*seen)++;
+	return m->src != 0 || m->channel != want;
+}
+
+START_TEST(test_place_bind_schedule)
+{
+	struct ml_collective_params p =
+	    hier_params(24, 1, ML_COLL_LINEAR, 8, 2, 3, ML_COLL_MAP_NODE);
+	struct ml_collective_result r;
+	long long seen = 0;
+
+	p.bind_to = ML_COLL_BIND_NUMA;
+	p.numa = 2;
+	ck_assert_int_eq(ml_collective_schedule(&p, bind_channel_fn, &seen, &r),
+			 ML_OK);
+	ck_assert_int_eq(seen, 23);
+	p.bind_to = ML_COLL_BIND_CORE; /* sockets 0 0 0 0 1 1 1 1: differs */
+	seen = 0;
+	ck_assert_int_eq(ml_collective_schedule(&p, bind_channel_fn, &seen, &r),
+			 ML_EINVAL);
+}
+END_TEST
+
 START_TEST(test_place_rejects)
 {
 	struct ml_collective_params p =
@@ -1815,6 +1956,8 @@ enum bad_field {
 	B_SOCKETS,
 	B_NODES,
 	B_MAP,
+	B_BIND,
+	B_NUMA,
 	B_LAT0,
 	B_LAT1,
 	B_LAT2,
@@ -1853,6 +1996,11 @@ static const struct bad_case {
     {B_NODES, 1, 4, "nodes"},	  /* 8 ranks on 1 node of 4 */
     {B_NODES, -1, 0, "nodes"},
     {B_MAP, 7, 0, "map-by"},
+    {B_BIND, 4, 0, "bind-to"},
+    {B_BIND, -1, 0, "bind-to"},
+    {B_NUMA, 0, 0, "numa"},
+    {B_NUMA, 3, 4, "numa"}, /* 4 cores a socket */
+    {B_NUMA, 8, 4, "numa"},
     {B_LAT0, -0.1, 0, "lat-socket"},
     {B_LAT1, -0.1, 0, "lat-node"},
     {B_LAT2, -0.1, 0, "lat-net"},
@@ -1910,6 +2058,12 @@ static struct ml_collective_params bad_params(int i)
 		break;
 	case B_MAP:
 		p.map_by = (enum ml_coll_map)(int)b->v;
+		break;
+	case B_BIND:
+		p.bind_to = (enum ml_coll_bind)(int)b->v;
+		break;
+	case B_NUMA:
+		p.numa = (long long)b->v;
 		break;
 	case B_LAT0:
 		p.lat[ML_COLL_SOCKET] = b->v;
@@ -2593,6 +2747,8 @@ Suite *suite_collective(void)
 	tcase_add_test(tc, test_place_hand);
 	tcase_add_test(tc, test_channel_hand);
 	tcase_add_test(tc, test_place_all);
+	tcase_add_test(tc, test_place_bind);
+	tcase_add_test(tc, test_place_bind_schedule);
 	tcase_add_test(tc, test_place_rejects);
 	suite_add_tcase(s, tc);
 

@@ -104,6 +104,18 @@ enum ml_coll_map {
 	ML_COLL_MAP_NODE    /* round-robin over the allocated nodes */
 };
 
+/* mpirun --bind-to, which decides the socket of a rank placed with
+ * --map-by node (by core and by socket the mapping fixes the socket,
+ * whatever the binding).  The node's i-th rank, with D NUMA domains a
+ * socket: */
+enum ml_coll_bind {
+	ML_COLL_BIND_CORE,    /* the node's next free core: socket i / C */
+	ML_COLL_BIND_SOCKET,  /* the least used socket: i mod S */
+	ML_COLL_BIND_NUMA,    /* the least used NUMA domain: (i mod S D) / D */
+	ML_COLL_BIND_DEFAULT  /* mpirun 4.1's default: core for P <= 2,
+			       * else NUMA */
+};
+
 /* Limits: 2^24 ranks, 2^40 bytes, 2^31 messages per evaluation. */
 #define ML_COLL_MAX_RANKS    (1LL << 24)
 #define ML_COLL_MAX_MSG	     (1LL << 40)
@@ -120,6 +132,8 @@ struct ml_collective_params {
 	long long sockets; /* sockets per node, divides ppn */
 	long long nodes;   /* allocated nodes; 0 = ceil(P / ppn) */
 	enum ml_coll_map map_by;
+	enum ml_coll_bind bind_to; /* default ML_COLL_BIND_CORE (SPEC 10.2) */
+	long long numa;	   /* NUMA domains a socket, divides ppn / sockets */
 	double lat[ML_COLL_NCHANNEL];  /* L_c, us */
 	double byte[ML_COLL_NCHANNEL]; /* G_c, us per byte */
 	double ebyte[ML_COLL_NCHANNEL]; /* E_c, us per byte, eager only */

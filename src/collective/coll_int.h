@@ -227,6 +227,7 @@ int ml_coll_once_run(const struct ml_collective_params *p,
 void ml_coll_place_one(const struct ml_collective_params *p, long long nodes,
 		       long long r, long long *node, long long *socket);
 long long ml_coll_nodes(const struct ml_collective_params *p);
+long long ml_coll_rr_numa(const struct ml_collective_params *p);
 
 /*
  * The channel between two ranks, computed rather than stored (a table
@@ -244,6 +245,8 @@ struct coll_place {
 	enum ml_coll_map map;
 	int single; /* ppn 1: a node per rank */
 	struct coll_div ppn, sockets, per, nodes;
+	int rr;			/* --map-by node dealt over NUMA domains */
+	struct coll_div numa, sd; /* D, and S D domains a node */
 };
 
 void ml_coll_place_init(const struct ml_collective_params *p,
@@ -289,8 +292,17 @@ ml_coll_channel_of(const struct coll_place *pl, uint32_t a, uint32_t b)
 		nb = b - ml_coll_div(&pl->nodes, b) * pl->nodes.d;
 		if (na != nb)
 			return ML_COLL_NET;
-		ra = ml_coll_div(&pl->per, ml_coll_div(&pl->nodes, a));
-		rb = ml_coll_div(&pl->per, ml_coll_div(&pl->nodes, b));
+		ra = ml_coll_div(&pl->nodes, a);
+		rb = ml_coll_div(&pl->nodes, b);
+		if (pl->rr) {
+			ra = ml_coll_div(&pl->numa,
+					 ra - ml_coll_div(&pl->sd, ra) * pl->sd.d);
+			rb = ml_coll_div(&pl->numa,
+					 rb - ml_coll_div(&pl->sd, rb) * pl->sd.d);
+		} else {
+			ra = ml_coll_div(&pl->per, ra);
+			rb = ml_coll_div(&pl->per, rb);
+		}
 		return ra != rb ? ML_COLL_NODE : ML_COLL_SOCKET;
 	}
 	na = ml_coll_div(&pl->ppn, a);

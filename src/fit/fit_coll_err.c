@@ -445,25 +445,30 @@ static enum ml_status forward(const struct ml_fit_model *m,
 }
 
 /* A broadcast's place, for sorting points into the pairs' keys. */
+#define PLACE_KEYS 9
 struct place {
-	long long ranks, msg, ppn, sockets, nodes;
-	int map_by, library;
+	long long key[PLACE_KEYS]; /* ranks, msg, ppn, sockets, nodes, map-by,
+				    * bind-to, numa, library */
 	size_t i;
 };
+
+/* By the keys: 0 when a and b are the same place. */
+static int cmp_keys(const struct place *a, const struct place *b)
+{
+	int k;
+
+	for (k = 0; k < PLACE_KEYS; k++)
+		if (a->key[k] != b->key[k])
+			return a->key[k] < b->key[k] ? -1 : 1;
+	return 0;
+}
 
 static int cmp_place(const void *x, const void *y)
 {
 	const struct place *a = x, *b = y;
-	long long d[7] = {a->ranks - b->ranks, a->msg - b->msg,
-			  a->ppn - b->ppn, a->sockets - b->sockets,
-			  a->nodes - b->nodes, a->map_by - b->map_by,
-			  a->library - b->library};
-	int k;
+	int c = cmp_keys(a, b);
 
-	for (k = 0; k < 7; k++)
-		if (d[k])
-			return d[k] < 0 ? -1 : 1;
-	return (a->i > b->i) - (a->i < b->i);
+	return c ? c : (a->i > b->i) - (a->i < b->i);
 }
 
 /* The keys of the pairs, one per point: the first point at the same
@@ -481,21 +486,15 @@ static size_t *pair_keys(const struct ml_fit_data *data)
 	for (i = 0; i < data->n; i++) {
 		const struct ml_collective_params *p = &pt_at(data, i)->p;
 
-		pl[i] = (struct place){p->ranks,	    p->msg,
-				       p->ppn,		    p->sockets,
-				       p->nodes,	    (int)p->map_by,
-				       (int)p->library, i};
+		pl[i] = (struct place){{p->ranks, p->msg, p->ppn, p->sockets,
+					p->nodes, p->map_by, p->bind_to,
+					p->numa, p->library},
+				       i};
 		keys[i] = i;
 	}
 	qsort(pl, data->n, sizeof *pl, cmp_place);
 	for (i = 0, k = 0; i < data->n; i++) {
-		if (i > 0 && cmp_place(&pl[i], &pl[k]) != 0 &&
-		    !(pl[i].ranks == pl[k].ranks && pl[i].msg == pl[k].msg &&
-		      pl[i].ppn == pl[k].ppn &&
-		      pl[i].sockets == pl[k].sockets &&
-		      pl[i].nodes == pl[k].nodes &&
-		      pl[i].map_by == pl[k].map_by &&
-		      pl[i].library == pl[k].library))
+		if (i > 0 && cmp_keys(&pl[i], &pl[k]) != 0)
 			k = i;
 		if (is_bcast(data, pl[i].i))
 			keys[pl[i].i] = pl[k].i;

@@ -39,6 +39,8 @@ void ml_collective_params_init(struct ml_collective_params *p)
 	p->sockets = 1;
 	p->nodes = 0;
 	p->map_by = ML_COLL_MAP_CORE;
+	p->bind_to = ML_COLL_BIND_CORE;
+	p->numa = 1;
 	p->lat[ML_COLL_SOCKET] = DEF_LAT_SOCKET;
 	p->byte[ML_COLL_SOCKET] = DEF_BYTE_SOCKET;
 	p->lat[ML_COLL_NODE] = DEF_LAT_NODE;
@@ -134,6 +136,13 @@ static enum ml_status check_machine(const struct ml_collective_params *p,
 	if (p->map_by != ML_COLL_MAP_CORE && p->map_by != ML_COLL_MAP_SOCKET &&
 	    p->map_by != ML_COLL_MAP_NODE)
 		return ml_diag_set(d, "map-by", "unknown placement");
+	if (p->bind_to < ML_COLL_BIND_CORE || p->bind_to > ML_COLL_BIND_DEFAULT)
+		return ml_diag_set(d, "bind-to", "unknown binding");
+	if (p->numa < 1 || (p->ppn / p->sockets) % p->numa != 0)
+		return ml_diag_set(d, "numa",
+				   "%lld does not divide the %lld cores of a "
+				   "socket",
+				   p->numa, p->ppn / p->sockets);
 	for (c = 0; c < ML_COLL_NCHANNEL; c++) {
 		if (bad_time(p->lat[c]))
 			return ml_diag_set(d, lat_names[c],

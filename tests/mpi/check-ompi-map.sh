@@ -9,10 +9,15 @@
 # never starts a daemon on another host, so none is waited for.)  Exit 77
 # without Open MPI.
 #
-# Only nodes are checked: without real hosts Open MPI knows no socket of
-# theirs (--bind-to core or socket prints nothing, and the ras simulator
-# that makes up topologies crashes in --display-devel-map in 4.1.4), so
-# --map-by socket is checked for the node each rank lands on.
+# Across made-up hosts only nodes are checked: Open MPI knows no socket
+# of theirs (--bind-to core or socket prints nothing, and the ras
+# simulator that makes up topologies crashes in --display-devel-map in
+# 4.1.4), so --map-by socket is checked there for the node each rank
+# lands on.  Sockets are checked on this host, given a made-up topology
+# (HWLOC_SYNTHETIC: 2 packages of D NUMA domains of C cores): mpirun's
+# default binding (a core for P <= 2, else a NUMA domain), which
+# --display-devel-map prints as each rank's cores, one [...] a package,
+# against collective --bind-to default --numa D on one node.
 set -u
 bin=${1:-./mcastlat}
 case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
@@ -104,6 +109,60 @@ check() {
 		paste "$tmp/got" "$tmp/want" | head -n 20
 	fi
 }
+
+# bindmap D C P MAPBY: "rank package" as mpirun binds them on this host.
+bindmap() {
+	for try in 1 2 3; do
+		HWLOC_SYNTHETIC="pack:2 numa:$1 core:$2 pu:1" HWLOC_THISSYSTEM=1 \
+			timeout -s KILL 2 "$MPIRUN" --mca plm isolated \
+			--do-not-launch --display-devel-map \
+			--host "$(hostname):$((2 * $1 * $2))" --map-by "$4" \
+			-np "$3" true > "$tmp/mpirun.out" 2>&1 < /dev/null
+		awk '/App rank:/ { for (i = 1; i < NF; i++)
+				if ($i == "rank:") r = $(i + 1) }
+		/Binding:/ { n = split($2, g, "]")
+			for (k = 1; k <= n; k++)
+				if (g[k] ~ /B/) { print r, k - 1; break } }' \
+			"$tmp/mpirun.out" | sort -n > "$tmp/bind"
+		[ "$(wc -l < "$tmp/bind")" -eq "$3" ] && break
+	done
+	cat "$tmp/bind"
+}
+
+# model_sockets D C P MAPBY: "rank socket" from a linear broadcast's
+# channels on one node (rank 0 is on socket 0; node: the other socket).
+model_sockets() {
+	"$bin" collective --algorithm linear --msg 1 --schedule --format csv \
+		--ranks "$3" --ppn $((2 * $1 * $2)) --sockets 2 --numa "$1" \
+		--nodes 1 --map-by "$4" --bind-to default |
+		awk -F, 'BEGIN { print 0, 0 }
+		$1 ~ /^[0-9]+$/ { print $2, $5 == "node" }' | sort -n
+}
+
+check_bind() {
+	name="one host, 2 sockets x $1 NUMA x $2 cores, P=$3, map-by=$4"
+	bindmap "$@" > "$tmp/want"
+	if [ "$(wc -l < "$tmp/want")" -ne "$3" ]; then
+		fail=$((fail + 1))
+		echo "FAIL: $name: mpirun printed no binding"
+		return
+	fi
+	if model_sockets "$@" > "$tmp/got" && cmp -s "$tmp/got" "$tmp/want"; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL: $name: rank, socket: collective / mpirun"
+		paste "$tmp/got" "$tmp/want" | head -n 20
+	fi
+}
+
+for mapby in node core socket; do
+	for p in 2 3 7 12; do
+		check_bind 1 6 "$p" "$mapby"
+		check_bind 2 3 "$p" "$mapby"
+	done
+	check_bind 4 2 13 "$mapby"
+done
 
 for mapby in core socket node; do
 	for p in 2 3 5 8; do

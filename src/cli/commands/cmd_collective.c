@@ -46,6 +46,8 @@ static const char *const alg_names[] = {"linear",
 static const char *const lib_names[] = {"openmpi", "mpich", NULL};
 static const char *const op_names[] = {"bcast", "p2p", NULL};
 static const char *const map_names[] = {"core", "socket", "node", NULL};
+static const char *const bind_names[] = {"core", "socket", "numa", "default",
+					 NULL};
 static const char *const chan_names[] = {"socket", "node", "net", NULL};
 static const char *const objective_names[] = {"latency", "latency_avg", NULL};
 
@@ -63,6 +65,8 @@ enum {
 	O_SOCKETS,
 	O_NODES,
 	O_MAP_BY,
+	O_BIND_TO,
+	O_NUMA,
 	O_CHANNEL,
 	O_LAT_SOCKET,
 	O_LAT_NODE,
@@ -198,6 +202,20 @@ static const struct ml_opt opts[NOPTS] = {
 		  .def = "core",
 		  .choices = map_names,
 		  .help = "placement, as mpirun --map-by"},
+    [O_BIND_TO] = {.name = "bind-to",
+		   .kind = ML_OPT_CHOICE,
+		   .def = "core",
+		   .choices = bind_names,
+		   .help = "as mpirun --bind-to: a node's ranks by --map-by "
+			   "node fill its cores (core) or go round-robin over "
+			   "its sockets or NUMA domains (default: core if P "
+			   "<= 2, else numa)"},
+    [O_NUMA] = {.name = "numa",
+		.kind = ML_OPT_INT,
+		.def = "1",
+		.imin = 1,
+		.imax = ML_COLL_MAX_RANKS,
+		.help = "NUMA domains per socket (divides ppn / sockets)"},
     [O_CHANNEL] = {.name = "channel",
 		   .kind = ML_OPT_CHOICE,
 		   .def = "net",
@@ -434,6 +452,8 @@ static enum ml_status to_params(const union ml_val *v,
 	p->sockets = v[O_SOCKETS].i;
 	p->nodes = v[O_NODES].i == ML_AUTO_INT ? 0 : v[O_NODES].i;
 	p->map_by = (enum ml_coll_map)v[O_MAP_BY].i;
+	p->bind_to = (enum ml_coll_bind)v[O_BIND_TO].i;
+	p->numa = v[O_NUMA].i;
 	p->lat[ML_COLL_SOCKET] = v[O_LAT_SOCKET].r;
 	p->lat[ML_COLL_NODE] = v[O_LAT_NODE].r;
 	p->lat[ML_COLL_NET] = v[O_LAT_NET].r;
@@ -917,7 +937,8 @@ static const char *const fit_mechanisms[] = {"overhead", "nic-gap",
 
 static const char *const fit_inputs[] = {
     "op",     "library", "algorithm", "ranks",	"msg",	  "segment", "fanout",
-    "radix",  "ppn",     "sockets",   "nodes",	"map-by", "channel", NULL};
+    "radix",  "ppn",     "sockets",   "nodes",	"map-by", "bind-to", "numa",
+    "channel", NULL};
 
 /* A broadcast row must say how many ranks, a ping-pong which channel. */
 static const char *fit_needs(const union ml_val *v, const bool *stated)

@@ -18,7 +18,8 @@ static bool same_place(const struct ml_collective_params *a,
 {
 	return a->ranks == b->ranks && a->ppn == b->ppn &&
 	       a->sockets == b->sockets && a->nodes == b->nodes &&
-	       a->map_by == b->map_by;
+	       a->map_by == b->map_by && a->bind_to == b->bind_to &&
+	       a->numa == b->numa;
 }
 
 /*
