@@ -206,10 +206,10 @@ static const struct ml_opt opts[NOPTS] = {
 		   .kind = ML_OPT_CHOICE,
 		   .def = "core",
 		   .choices = bind_names,
-		   .help = "as mpirun --bind-to: a node's ranks by --map-by "
-			   "node fill its cores (core) or go round-robin over "
-			   "its sockets or NUMA domains (default: core if P "
-			   "<= 2, else numa)"},
+		   .help = "as mpirun --bind-to: with --map-by node a node's "
+			   "ranks fill its cores (core) or go round-robin over "
+			   "its sockets or NUMA domains; the word default is "
+			   "mpirun's own (core if P <= 2, else numa)"},
     [O_NUMA] = {.name = "numa",
 		.kind = ML_OPT_INT,
 		.def = "1",
