@@ -9,8 +9,8 @@
  *           (numa, D NUMA domains a socket: mpirun deals a node's ranks
  *           round-robin over its domains, each to the least used one)
  *
- * by core and by socket whatever the binding (it stays inside the core
- * or socket the mapping chose).
+ * With --map-by core and socket the binding stays inside the core or
+ * socket the mapping chose, so it does not move a rank's socket.
  * Below both the engine and the model's interface, which use it.
  */
 #include "collective/coll_int.h"
