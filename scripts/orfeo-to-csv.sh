@@ -30,8 +30,8 @@
 # P > 2, which decides the socket of a rank mapped by node); numa, the
 # NUMA domains a socket: 1 on THIN (lstopo, orfeo_thin_placements'
 # PROVENANCE.md), 4 on EPYC, where it is not recorded (NPS1 or NPS4):
-# fitted on P <= 16 and judged on 17..32 (binomial, the forward
-# validation of mcastlat-collective(1)), 4 predicts best (14.4 % rms
+# fitted on P <= 16 and judged on 17..32 (scripts/collective-numa.sh,
+# mcastlat-collective(1)), 4 predicts best (14.4 % rms
 # against 16.9 for 1, 18.2 for 2):
 #   epyc_node_ALG.csv       EPYC (ppn 128, 2 sockets), --map-by node,
 #                           P = 2..254 step 6, 20 runs a point

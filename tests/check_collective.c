@@ -1131,6 +1131,42 @@ START_TEST(test_place_bind_schedule)
 }
 END_TEST
 
+/* Placements are equal when every input that places a rank is; each
+ * one alone orders them, the same way round both ways; the algorithm,
+ * the message and the machine's times do not. */
+START_TEST(test_place_cmp)
+{
+	struct ml_collective_params a =
+	    hier_params(12, 100, ML_COLL_BINOMIAL, 4, 2, 3, ML_COLL_MAP_NODE);
+	struct ml_collective_params b;
+	int f;
+
+	for (f = 0; f < 10; f++) {
+		b = a;
+		switch (f) {
+		case 0: b.ranks = 11; break;
+		case 1: b.ppn = 6; break;
+		case 2: b.sockets = 1; break;
+		case 3: b.nodes = 4; break;
+		case 4: b.map_by = ML_COLL_MAP_CORE; break;
+		case 5: b.bind_to = ML_COLL_BIND_NUMA; break;
+		case 6: b.numa = 2; break;
+		case 7: b.algorithm = ML_COLL_LINEAR; break;
+		case 8: b.msg = 7; break;
+		default: b.lat[ML_COLL_NET] = 9; break;
+		}
+		if (f >= 7) {
+			ck_assert_int_eq(ml_collective_place_cmp(&a, &b), 0);
+			continue;
+		}
+		ck_assert_msg(ml_collective_place_cmp(&a, &b) != 0, "field %d", f);
+		ck_assert_int_eq(ml_collective_place_cmp(&a, &b),
+				 -ml_collective_place_cmp(&b, &a));
+	}
+	ck_assert_int_eq(ml_collective_place_cmp(&a, &a), 0);
+}
+END_TEST
+
 START_TEST(test_place_rejects)
 {
 	struct ml_collective_params p =
@@ -2749,6 +2785,7 @@ Suite *suite_collective(void)
 	tcase_add_test(tc, test_place_all);
 	tcase_add_test(tc, test_place_bind);
 	tcase_add_test(tc, test_place_bind_schedule);
+	tcase_add_test(tc, test_place_cmp);
 	tcase_add_test(tc, test_place_rejects);
 	suite_add_tcase(s, tc);
 

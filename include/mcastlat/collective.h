@@ -263,6 +263,12 @@ ML_API enum ml_status ml_collective_place(const struct ml_collective_params *p,
 					  long long r, long long *node,
 					  long long *socket);
 
+/* Orders placements by the inputs that decide where ranks sit (P, ppn,
+ * sockets, nodes, map-by, bind-to, numa): 0 when they are all equal,
+ * else < 0 or > 0 as a total order (for qsort), like strcmp. */
+ML_API int ml_collective_place_cmp(const struct ml_collective_params *a,
+				   const struct ml_collective_params *b);
+
 /* The channels (bit c for channel c) that some two of the P ranks of
  * *p are on: one socket, the two sockets of a node, two nodes; what a
  * broadcast of *p can use.  ML_EINVAL for invalid *p, ML_ENOMEM. */

@@ -444,23 +444,23 @@ static enum ml_status forward(const struct ml_fit_model *m,
 	return ML_OK;
 }
 
-/* A broadcast's place, for sorting points into the pairs' keys. */
-#define PLACE_KEYS 9
+/* A broadcast's place, for sorting points into the pairs' keys: its
+ * size, library and placement (every input but the algorithm's). */
 struct place {
-	long long key[PLACE_KEYS]; /* ranks, msg, ppn, sockets, nodes, map-by,
-				    * bind-to, numa, library */
+	const struct ml_collective_params *p;
 	size_t i;
 };
 
-/* By the keys: 0 when a and b are the same place. */
+/* By the place: 0 when a and b are at the same place. */
 static int cmp_keys(const struct place *a, const struct place *b)
 {
-	int k;
+	const struct ml_collective_params *x = a->p, *y = b->p;
 
-	for (k = 0; k < PLACE_KEYS; k++)
-		if (a->key[k] != b->key[k])
-			return a->key[k] < b->key[k] ? -1 : 1;
-	return 0;
+	if (x->msg != y->msg)
+		return x->msg < y->msg ? -1 : 1;
+	if (x->library != y->library)
+		return x->library < y->library ? -1 : 1;
+	return ml_collective_place_cmp(x, y);
 }
 
 static int cmp_place(const void *x, const void *y)
@@ -484,12 +484,7 @@ static size_t *pair_keys(const struct ml_fit_data *data)
 		return NULL;
 	}
 	for (i = 0; i < data->n; i++) {
-		const struct ml_collective_params *p = &pt_at(data, i)->p;
-
-		pl[i] = (struct place){{p->ranks, p->msg, p->ppn, p->sockets,
-					p->nodes, p->map_by, p->bind_to,
-					p->numa, p->library},
-				       i};
+		pl[i] = (struct place){&pt_at(data, i)->p, i};
 		keys[i] = i;
 	}
 	qsort(pl, data->n, sizeof *pl, cmp_place);

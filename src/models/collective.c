@@ -228,6 +228,21 @@ enum ml_status ml_collective_channel(const struct ml_collective_params *p,
 	return ML_OK;
 }
 
+int ml_collective_place_cmp(const struct ml_collective_params *a,
+			    const struct ml_collective_params *b)
+{
+	const long long ka[] = {a->ranks, a->ppn, a->sockets, a->nodes,
+				a->map_by, a->bind_to, a->numa};
+	const long long kb[] = {b->ranks, b->ppn, b->sockets, b->nodes,
+				b->map_by, b->bind_to, b->numa};
+	size_t k;
+
+	for (k = 0; k < sizeof ka / sizeof ka[0]; k++)
+		if (ka[k] != kb[k])
+			return ka[k] < kb[k] ? -1 : 1;
+	return 0;
+}
+
 static int cmp_ll(const void *x, const void *y)
 {
 	long long a = *(const long long *)x, b = *(const long long *)y;

@@ -104,4 +104,33 @@ for s in collective-picks.sh collective-validate.sh; do
 		bad "$s on an empty directory: exit $(cat "$tmp/rc"), $(cat "$tmp/e")"
 done
 
+# collective-numa.sh recovers the binding of data drawn from a known
+# one: the model's own broadcasts (--bind-to default --numa D, a machine
+# whose sockets differ) and ping-pongs as measurements; the row of the
+# true D must fit and predict them exactly, and best.
+M="--lat-socket 0.2 --lat-node 1.5 --lat-net 2.5 --byte-socket 1e-4
+--byte-node 3e-4 --byte-net 2e-4 --overhead 0 --nic-gap 0"
+for D in 2 4; do
+	mkdir "$tmp/syn$D"
+	# shellcheck disable=SC2086 # M is a word list
+	"$bin" collective --algorithm binomial --ranks 2:32:2 \
+		--msg 1,64,4096,65536 --ppn 16 --sockets 2 --nodes 2 \
+		--map-by node --bind-to default --numa "$D" $M --format csv \
+		--columns op,algorithm,ranks,ppn,sockets,nodes,map_by,bind_to,numa,msg,latency_avg \
+		> "$tmp/syn$D/syn_node_binomial.csv"
+	for c in net socket node; do
+		# shellcheck disable=SC2086
+		"$bin" collective --op p2p --channel "$c" --msg 1,64,4096,65536 \
+			$M --format csv --columns op,channel,msg,latency \
+			> "$tmp/syn$D/pp_syn_$c.csv"
+	done
+	MCASTLAT=$bin sh "$root/scripts/collective-numa.sh" "$tmp/syn$D" \
+		syn_node > "$tmp/o" 2> "$tmp/e"
+	awk -v D="$D" '$1 == "default," { h[$3] = $6 }
+		END { if (!(D in h) || h[D] > 0.5) exit 1
+		      for (d in h) if (d != D && h[d] <= h[D]) exit 1 }' \
+		"$tmp/o" && ok ||
+		bad "collective-numa.sh: numa $D not recovered: $(cat "$tmp/o" "$tmp/e")"
+done
+
 finish realdata

@@ -44,7 +44,7 @@ pass=0 fail=0
 # as nothing was launched, it is killed after two (the map is printed by
 # then), and a run that printed no map is tried again.
 mapper() {
-	for try in 1 2 3; do
+	for _ in 1 2 3; do
 		map_once "$@" > "$tmp/map"
 		[ "$(wc -l < "$tmp/map")" -eq "$3" ] && break
 	done
@@ -112,7 +112,7 @@ check() {
 
 # bindmap D C P MAPBY: "rank package" as mpirun binds them on this host.
 bindmap() {
-	for try in 1 2 3; do
+	for _ in 1 2 3; do
 		HWLOC_SYNTHETIC="pack:2 numa:$1 core:$2 pu:1" HWLOC_THISSYSTEM=1 \
 			timeout -s KILL 2 "$MPIRUN" --mca plm isolated \
 			--do-not-launch --display-devel-map \

@@ -12,16 +12,6 @@
 #include "mcastlat/collective.h"
 #include "mcastlat/fit.h"
 
-/* A placement looked at: the first point that has it. */
-static bool same_place(const struct ml_collective_params *a,
-		       const struct ml_collective_params *b)
-{
-	return a->ranks == b->ranks && a->ppn == b->ppn &&
-	       a->sockets == b->sockets && a->nodes == b->nodes &&
-	       a->map_by == b->map_by && a->bind_to == b->bind_to &&
-	       a->numa == b->numa;
-}
-
 /*
  * The channels the fitted broadcasts span (*seen), and those the data
  * show the machine has (*exist: a ping-pong's channel, or one that any
@@ -45,7 +35,7 @@ static void fitted_spans(const struct ml_fit_data *data, unsigned *seen,
 			continue;
 		}
 		for (j = 0; j < nd; j++)
-			if (same_place(&pt[d[j]].p, p) &&
+			if (ml_collective_place_cmp(&pt[d[j]].p, p) == 0 &&
 			    (!data->use || data->use[d[j]] == fitted))
 				break;
 		if (j < nd)
