@@ -260,6 +260,10 @@ struct ml_command {
 				     struct ml_diag *d);
 	const char *const *fit_inputs;
 	const char *(*fit_needs)(const union ml_val *v, const bool *stated);
+	/* Optional: a caution about a valid point's inputs as given (a
+	 * default the data likely do not mean), or NULL; fit warns once
+	 * with the number of points it concerns. */
+	const char *(*fit_note)(const union ml_val *v, const bool *stated);
 	/*
 	 * For a command without an --op option, which reads benchmark rows
 	 * that name their operation (op=bcast, op=p2p for a ping-pong):

@@ -478,8 +478,8 @@ static int make_plan(struct opts *o, struct run *r, struct plan *pl)
 }
 
 static const char csv_header[] =
-    "op,channel,ranks,algorithm,segment,ppn,sockets,nodes,map_by,msg,"
-    "latency_avg,latency_min,latency\n";
+    "op,channel,ranks,algorithm,segment,ppn,sockets,nodes,map_by,bind_to,"
+    "msg,latency_avg,latency_min,latency\n";
 
 /* The algorithm column of a broadcast row. */
 static const char *algorithm_label(const struct run *r, int algorithm)
@@ -495,11 +495,12 @@ static void write_row(struct run *r, const struct point *p,
 		      const struct probe_times *t)
 {
 	if (p->kind == PT_PINGPONG) {
-		fprintf(r->csv, "p2p,%s,2,,,,,,,%lld,,,%.6g\n",
+		fprintf(r->csv, "p2p,%s,2,,,,,,,,%lld,,,%.6g\n",
 			channel_choices[p->channel], p->msg, t->max);
 		return;
 	}
-	fprintf(r->csv, "bcast,,%lld,%s,0,%lld,%d,%lld,%s,%lld,%.6g,%.6g,%.6g\n",
+	fprintf(r->csv,
+		"bcast,,%lld,%s,0,%lld,%d,%lld,%s,core,%lld,%.6g,%.6g,%.6g\n",
 		p->place.ranks,
 		algorithm_label(r, p->kind == PT_FANOUT ? ML_COLL_LINEAR
 							: p->algorithm),

@@ -159,4 +159,24 @@ mcastlat fit collective --data cpp.csv --data cbinomial.csv > span16.txt \
 grep -q 'no fitted broadcast' span16.txt &&
 	bad "fit, every P: a note of an unseen channel: $(cat span16.txt)" || ok
 
+# --map-by node on two-socket nodes without bind-to: one warning naming
+# how many points (a plain mpirun does not fill cores in order); none
+# once the binding is stated, nor by core, nor on one-socket nodes.
+{
+	echo 'op,algorithm,ranks,ppn,sockets,nodes,map_by,msg,latency_avg'
+	echo 'bcast,binomial,4,4,2,2,node,1,2.0'
+	echo 'bcast,binomial,8,4,2,2,node,1,3.0'
+	echo 'bcast,binomial,8,4,2,2,node,64,3.5'
+	echo 'bcast,binomial,8,4,2,2,core,64,3.5'
+	echo 'bcast,binomial,8,4,1,2,node,64,3.5'
+} > nobind.csv
+mcastlat fit collective --data nobind.csv --free lat-net > /dev/null \
+	2> nobind.err || bad "fit, no bind-to: exit $?"
+[ "$(grep -c 'fit: 3 points: --map-by node on nodes of several sockets, with no bind-to' nobind.err)" -eq 1 ] &&
+	ok || bad "fit, no bind-to: not one warning of 3 points: $(cat nobind.err)"
+mcastlat fit collective --data nobind.csv:bind-to=default --free lat-net \
+	> /dev/null 2> bound.err || bad "fit, bind-to given: exit $?"
+grep -q 'no bind-to' bound.err &&
+	bad "fit, bind-to given: warned: $(cat bound.err)" || ok
+
 finish fit

@@ -51,7 +51,7 @@ else
 fi
 grep -q 'note: no net channel' "$tmp/err" && ok ||
 	bad "no note that one node has no net channel"
-want='op,channel,ranks,algorithm,segment,ppn,sockets,nodes,map_by,msg,latency_avg,latency_min,latency'
+want='op,channel,ranks,algorithm,segment,ppn,sockets,nodes,map_by,bind_to,msg,latency_avg,latency_min,latency'
 [ "$(head -n 1 "$tmp/probe.csv" 2>/dev/null)" = "$want" ] && ok ||
 	bad "header: $(head -n 1 "$tmp/probe.csv" 2>/dev/null)"
 # Every algorithm and the library's own, each point three times; a
@@ -63,9 +63,9 @@ for a in linear chain pipeline split-binary binary binomial knomial \
 		"$tmp/probe.csv" | wc -l)
 	[ "$n" -eq 18 ] && ok || bad "$a: $n rows at P=4, not 6 sizes x 3"
 done
-n=$(awk -F, '$1 == "p2p" && $2 == "socket" && $13 > 0' "$tmp/probe.csv" | wc -l)
+n=$(awk -F, '$1 == "p2p" && $2 == "socket" && $14 > 0' "$tmp/probe.csv" | wc -l)
 [ "$n" -eq 18 ] && ok || bad "$n socket ping-pong rows, not 18"
-awk -F, 'NR > 1 && $1 == "bcast" && !($11 > 0 && $12 <= $11 && $11 <= $13) {
+awk -F, 'NR > 1 && $1 == "bcast" && !($12 > 0 && $13 <= $12 && $12 <= $14) {
 	exit 1 }' "$tmp/probe.csv" && ok || bad "a row without min <= avg <= max"
 
 # fit collective reads and fits it, and tests the lack of fit against the

@@ -1,5 +1,6 @@
-/* cmd_collective.c - `mcastlat collective`: options -> ml_collective_* ->
- * rows; --schedule prints one row per message of one point, --rules
+/* cmd_collective.c - `mcastlat collective`: options (their tables in
+ * collective_opts.c) -> ml_collective_* -> rows; --schedule prints one
+ * row per message of one point, --rules
  * writes an Open MPI dynamic rules file (or, with --library mpich, an
  * MPICH JSON tuning file: cmd_collective_mpich.c) for the swept ranks
  * and sizes.
@@ -15,391 +16,11 @@
 #include "cli/engine/msg.h"
 #include "mcastlat/collective.h"
 #include "cli/commands/collective_mpich.h"
+#include "cli/commands/collective_opts.h"
 #include "cli/commands/collective_parts.h"
-
-/* --algorithm: Open MPI's ids 1-9 in order, MPICH's other three (its
- * binomial is Open MPI's name), then the words. */
-static const char *const alg_names[] = {"linear",
-					"chain",
-					"pipeline",
-					"split-binary",
-					"binary",
-					"binomial",
-					"knomial",
-					"scatter-allgather",
-					"scatter-allgather-ring",
-					"scatter_recursive_doubling_allgather",
-					"scatter_ring_allgather",
-					"smp",
-					"ompi",
-					"best",
-					"mpich",
-					"default",
-					NULL};
-#define ALG_BINOMIAL 5
-#define ALG_MPICH_SRD 9 /* then ring, smp */
-#define ALG_OMPI 12
-#define ALG_BEST 13
-#define ALG_MPICH 14
-#define ALG_DEFAULT 15
-#define ALG_CONCRETE 12 /* what "all" lists: both libraries' */
-static const char *const lib_names[] = {"openmpi", "mpich", NULL};
-static const char *const op_names[] = {"bcast", "p2p", NULL};
-static const char *const map_names[] = {"core", "socket", "node", NULL};
-static const char *const bind_names[] = {"core", "socket", "numa", "default",
-					 NULL};
-static const char *const chan_names[] = {"socket", "node", "net", NULL};
-static const char *const objective_names[] = {"latency", "latency_avg", NULL};
-
-
-enum {
-	O_OP,
-	O_LIBRARY,
-	O_ALGORITHM,
-	O_RANKS,
-	O_MSG,
-	O_SEGMENT,
-	O_FANOUT,
-	O_RADIX,
-	O_PPN,
-	O_SOCKETS,
-	O_NODES,
-	O_MAP_BY,
-	O_BIND_TO,
-	O_NUMA,
-	O_CHANNEL,
-	O_LAT_SOCKET,
-	O_LAT_NODE,
-	O_LAT_NET,
-	O_BYTE_SOCKET,
-	O_BYTE_NODE,
-	O_BYTE_NET,
-	O_OVERHEAD,
-	O_NIC_GAP,
-	O_EBYTE_SOCKET,
-	O_EBYTE_NODE,
-	O_EBYTE_NET,
-	O_EAGER,
-	O_SCHEDULE,
-	O_RULES,
-	O_AMONG,
-	O_OBJECTIVE,
-	O_LEVEL,
-	O_ERR_RANKS,
-	O_ERR_SD_SMALL,
-	O_ERR_SD_MEDIUM,
-	O_ERR_SD_LARGE,
-	O_ERR_GROWTH_SMALL,
-	O_ERR_GROWTH_MEDIUM,
-	O_ERR_GROWTH_LARGE,
-	O_ERR_DIFF,
-	O_ERR_DIFF_GROWTH,
-	O_ERR_DIFF_ALG, /* then one per Open MPI algorithm, 1-9 in order */
-	NOPTS = O_ERR_DIFF_ALG + ML_COLL_NALG
-};
-
-#define TIMEOPT(n, d, h)                                                       \
-	{                                                                      \
-		.name = n, .kind = ML_OPT_TIME, .def = d, .help = h            \
-	}
-#define ERROPT(n, d, h)                                                        \
-	{                                                                      \
-		.name = n, .kind = ML_OPT_REAL, .def = d, .min = 0,            \
-		.max = 100, .flags = ML_OPT_NOCOL, .help = h                   \
-	}
-#define ERRINT(n, d, h)                                                        \
-	{                                                                      \
-		.name = n, .kind = ML_OPT_INT, .def = d, .imin = 0,            \
-		.imax = ML_COLL_MAX_RANKS, .flags = ML_OPT_NOCOL, .help = h    \
-	}
-#define BYTEOPT(n, d, h)                                                       \
-	{                                                                      \
-		.name = n, .kind = ML_OPT_REAL, .def = d, .unit = "us/byte",   \
-		.help = h                                                      \
-	}
-
-static const struct ml_opt opts[NOPTS] = {
-    [O_OP] = {.name = "op",
-	      .kind = ML_OPT_CHOICE,
-	      .def = "bcast",
-	      .choices = op_names,
-	      .help = "bcast, or p2p: half a ping-pong on --channel"},
-    [O_LIBRARY] = {.name = "library",
-		   .kind = ML_OPT_CHOICE,
-		   .def = "openmpi",
-		   .flags = ML_OPT_NOCOL,
-		   .choices = lib_names,
-		   .help = "whose algorithms: openmpi (4.1/5.0) or mpich "
-			   "(4.0.2)"},
-    [O_ALGORITHM] = {.name = "algorithm",
-		     .kind = ML_OPT_CHOICE,
-		     .def = "default",
-		     .imin = 1,
-		     .imax = 9,
-		     .flags = ML_OPT_ALL | ML_OPT_INTOK,
-		     .all_count = ALG_CONCRETE,
-		     .choices = alg_names,
-		     .help =
-			 "Open MPI: linear, chain, pipeline, split-binary, "
-			 "binary, binomial, knomial, scatter-allgather, "
-			 "scatter-allgather-ring (or its id 1-9), ompi (its "
-			 "fixed decision); MPICH: binomial, "
-			 "scatter_recursive_doubling_allgather, "
-			 "scatter_ring_allgather, smp, mpich (its decision); "
-			 "default (the library's decision), best, or all "
-			 "(the library's)"},
-    [O_RANKS] = {.name = "ranks",
-		 .kind = ML_OPT_INT,
-		 .def = "2",
-		 .imin = 2,
-		 .imax = ML_COLL_MAX_RANKS,
-		 .help = "processes P, root 0"},
-    [O_MSG] = {.name = "msg",
-	       .kind = ML_OPT_INT,
-	       .def = "1",
-	       .unit = "bytes",
-	       .imin = 1,
-	       .imax = ML_COLL_MAX_MSG,
-	       .help = "message size M"},
-    [O_SEGMENT] = {.name = "segment",
-		   .kind = ML_OPT_INT,
-		   .def = "0",
-		   .unit = "bytes",
-		   .imin = 0,
-		   .imax = ML_COLL_MAX_MSG,
-		   .help = "segment size, 0 = unsegmented"},
-    [O_FANOUT] = {.name = "fanout",
-		  .kind = ML_OPT_INT,
-		  .def = "4",
-		  .imin = 0,
-		  .imax = 32,
-		  .help = "chain: number of chains (0 = 1)"},
-    [O_RADIX] = {.name = "radix",
-		 .kind = ML_OPT_INT,
-		 .def = "4",
-		 .imin = 2,
-		 .imax = ML_COLL_MAX_RANKS,
-		 .help = "knomial: radix k"},
-    [O_PPN] = {.name = "ppn",
-	       .kind = ML_OPT_INT,
-	       .def = "1",
-	       .imin = 1,
-	       .imax = ML_COLL_MAX_RANKS,
-	       .help = "cores (slots) per node"},
-    [O_SOCKETS] = {.name = "sockets",
-		   .kind = ML_OPT_INT,
-		   .def = "1",
-		   .imin = 1,
-		   .imax = ML_COLL_MAX_RANKS,
-		   .help = "sockets per node (divides ppn)"},
-    [O_NODES] = {.name = "nodes",
-		 .kind = ML_OPT_INT,
-		 .imin = 1,
-		 .imax = ML_COLL_MAX_RANKS,
-		 .help = "nodes allocated, auto = ceil(P / ppn)"},
-    [O_MAP_BY] = {.name = "map-by",
-		  .kind = ML_OPT_CHOICE,
-		  .def = "core",
-		  .choices = map_names,
-		  .help = "placement, as mpirun --map-by"},
-    [O_BIND_TO] = {.name = "bind-to",
-		   .kind = ML_OPT_CHOICE,
-		   .def = "core",
-		   .choices = bind_names,
-		   .help = "as mpirun --bind-to: with --map-by node a node's "
-			   "ranks fill its cores (core) or go round-robin over "
-			   "its sockets or NUMA domains; the word default is "
-			   "mpirun's own (core if P <= 2, else numa)"},
-    [O_NUMA] = {.name = "numa",
-		.kind = ML_OPT_INT,
-		.def = "1",
-		.imin = 1,
-		.imax = ML_COLL_MAX_RANKS,
-		.help = "NUMA domains per socket (divides ppn / sockets)"},
-    [O_CHANNEL] = {.name = "channel",
-		   .kind = ML_OPT_CHOICE,
-		   .def = "net",
-		   .choices = chan_names,
-		   .help = "--op p2p: same socket, other socket, other node"},
-    [O_LAT_SOCKET] =
-	TIMEOPT("lat-socket", "0.227281", "latency L, same socket"),
-    [O_LAT_NODE] =
-	TIMEOPT("lat-node", "0.522963", "latency L, other socket of the node"),
-    [O_LAT_NET] = TIMEOPT("lat-net", "1.55067", "latency L, other node"),
-    [O_BYTE_SOCKET] =
-	BYTEOPT("byte-socket", "8.60893e-05", "time per byte G, same socket"),
-    [O_BYTE_NODE] =
-	BYTEOPT("byte-node", "8.30140e-05", "time per byte G, other socket"),
-    [O_BYTE_NET] =
-	BYTEOPT("byte-net", "9.81964e-05", "time per byte G, other node"),
-    [O_OVERHEAD] =
-	TIMEOPT("overhead", "0.000814965", "sender's time per message beyond b G"),
-    [O_NIC_GAP] = TIMEOPT("nic-gap", "0.0694796", "NIC's time per message beyond b G"),
-    [O_EBYTE_SOCKET] = BYTEOPT("eager-byte-socket", "0",
-			       "more per byte if eager, same socket"),
-    [O_EBYTE_NODE] = BYTEOPT("eager-byte-node", "0",
-			     "more per byte if eager, other socket"),
-    [O_EBYTE_NET] = BYTEOPT("eager-byte-net", "0",
-			    "more per byte if eager, other node"),
-    [O_EAGER] = {.name = "eager",
-		 .kind = ML_OPT_INT,
-		 .def = "4096",
-		 .unit = "bytes",
-		 .imin = 0,
-		 .imax = ML_COLL_MAX_MSG,
-		 .help = "largest eager message (rendezvous above)"},
-    [O_SCHEDULE] = {.name = "schedule",
-		    .kind = ML_OPT_FLAG,
-		    .help = "print every message of the point instead"},
-    [O_RULES] = {.name = "rules",
-		 .kind = ML_OPT_TEXT,
-		 .flags = ML_OPT_FILE,
-		 .help = "with --algorithm best: write Open MPI rules (MPICH: "
-			 "a JSON tuning file) to FILE"},
-    [O_AMONG] = {.name = "among",
-		 .kind = ML_OPT_TEXT,
-		 .def = "all",
-		 .help = "best: the candidates, a list of algorithms and ompi "
-			 "(or mpich, default: the library's own decision), or "
-			 "all of the library's and its decision"},
-    [O_OBJECTIVE] = {.name = "objective",
-		     .kind = ML_OPT_CHOICE,
-		     .def = "latency",
-		     .flags = ML_OPT_NOCOL | ML_OPT_NOEMIT,
-		     .choices = objective_names,
-		     .help = "best ranks by latency (the last rank, OSU's Max) "
-			     "or latency_avg (OSU's Avg)"},
-    [O_LEVEL] = {.name = "level",
-		 .kind = ML_OPT_REAL,
-		 .def = "0.9",
-		 .min = 0.5,
-		 .max = 0.999,
-		 .flags = ML_OPT_NOCOL | ML_OPT_NOEMIT,
-		 .help = "level of the prediction intervals and of best's "
-			 "rule"},
-    [O_ERR_RANKS] = ERRINT("err-ranks", DEF_ERR_RANKS,
-			   "error model: the largest P fitted (0: none)"),
-    [O_ERR_SD_SMALL] = ERROPT("err-sd-small", DEF_ERR_SD_SMALL,
-			      "error model: rms ln error, M <= 4 KiB"),
-    [O_ERR_SD_MEDIUM] = ERROPT("err-sd-medium", DEF_ERR_SD_MEDIUM,
-			       "error model: rms ln error, M <= 64 KiB"),
-    [O_ERR_SD_LARGE] = ERROPT("err-sd-large", DEF_ERR_SD_LARGE,
-			      "error model: rms ln error, M > 64 KiB"),
-    [O_ERR_GROWTH_SMALL] =
-	ERROPT("err-growth-small", DEF_ERR_GROWTH_SMALL,
-	       "error model: its growth per doubling of P, M <= 4 KiB"),
-    [O_ERR_GROWTH_MEDIUM] =
-	ERROPT("err-growth-medium", DEF_ERR_GROWTH_MEDIUM,
-	       "error model: its growth per doubling of P, M <= 64 KiB"),
-    [O_ERR_GROWTH_LARGE] =
-	ERROPT("err-growth-large", DEF_ERR_GROWTH_LARGE,
-	       "error model: its growth per doubling of P, M > 64 KiB"),
-    [O_ERR_DIFF] = ERROPT("err-diff", DEF_ERR_DIFF,
-			  "error model: rms of two algorithms' difference"),
-    [O_ERR_DIFF_GROWTH] =
-	ERROPT("err-diff-growth", DEF_ERR_DIFF_GROWTH,
-	       "error model: the difference's growth per doubling"),
-    [O_ERR_DIFF_ALG + 0] = ERROPT("err-diff-linear", "0.519",
-				  "error model: linear against the default"),
-    [O_ERR_DIFF_ALG + 1] = ERROPT("err-diff-chain", "0.373",
-				  "error model: chain against the default"),
-    [O_ERR_DIFF_ALG + 2] = ERROPT("err-diff-pipeline", "0.659",
-				  "error model: pipeline against the default"),
-    [O_ERR_DIFF_ALG + 3] = ERROPT("err-diff-split-binary", "0",
-				  "error model: split-binary against the default"),
-    [O_ERR_DIFF_ALG + 4] = ERROPT("err-diff-binary", "0.251",
-				  "error model: binary against the default"),
-    [O_ERR_DIFF_ALG + 5] = ERROPT("err-diff-binomial", "0.476",
-				  "error model: binomial against the default"),
-    [O_ERR_DIFF_ALG + 6] = ERROPT("err-diff-knomial", "0",
-				  "error model: knomial against the default"),
-    [O_ERR_DIFF_ALG + 7] = ERROPT("err-diff-scatter-allgather", "0",
-				  "error model: scatter-allgather against the default"),
-    [O_ERR_DIFF_ALG + 8] = ERROPT("err-diff-scatter-allgather-ring", "0.789",
-				  "error model: scatter-allgather-ring against the default"),
-};
 
 static const struct ml_unused unused[] = {{"channel", "op", "bcast"},
 					  {NULL, NULL, NULL}};
-
-/* The interval columns exist when the machine has an error model. */
-static bool has_errmodel(const union ml_val *base)
-{
-	return base[O_ERR_RANKS].i > 0;
-}
-
-enum {
-	C_LATENCY,
-	C_LATENCY_LO,
-	C_LATENCY_HI,
-	C_LATENCY_AVG,
-	C_LATENCY_AVG_LO,
-	C_LATENCY_AVG_HI,
-	C_LATENCY_MIN,
-	C_MESSAGES,
-	C_SEGMENTS,
-	C_CHOSEN,
-	C_BEST,
-	C_MARGIN,
-	C_VS_OMPI,
-	NCOLS
-};
-
-static const struct ml_col cols[NCOLS] = {
-    [C_LATENCY] = {.name = "latency",
-		   .kind = ML_COL_TIME,
-		   .help = "the last rank leaves (OSU's Max)"},
-    [C_LATENCY_LO] = {.name = "latency_lo",
-		      .kind = ML_COL_TIME,
-		      .na = true,
-		      .visible = has_errmodel,
-		      .help = "prediction interval of latency at --level: low"},
-    [C_LATENCY_HI] = {.name = "latency_hi",
-		      .kind = ML_COL_TIME,
-		      .na = true,
-		      .visible = has_errmodel,
-		      .help = "prediction interval of latency: high"},
-    [C_LATENCY_AVG] = {.name = "latency_avg",
-		       .kind = ML_COL_TIME,
-		       .na = true,
-		       .help = "mean over ranks (OSU's Avg)"},
-    [C_LATENCY_AVG_LO] = {.name = "latency_avg_lo",
-			  .kind = ML_COL_TIME,
-			  .na = true,
-			  .visible = has_errmodel,
-			  .help = "prediction interval of latency_avg: low"},
-    [C_LATENCY_AVG_HI] = {.name = "latency_avg_hi",
-			  .kind = ML_COL_TIME,
-			  .na = true,
-			  .visible = has_errmodel,
-			  .help = "prediction interval of latency_avg: high"},
-    [C_LATENCY_MIN] = {.name = "latency_min",
-		       .kind = ML_COL_TIME,
-		       .na = true,
-		       .help = "the first rank leaves"},
-    [C_MESSAGES] = {.name = "messages",
-		    .kind = ML_COL_INT,
-		    .help = "messages sent"},
-    [C_SEGMENTS] = {.name = "segments",
-		    .kind = ML_COL_INT,
-		    .help = "segments the message was cut into"},
-    [C_CHOSEN] = {.name = "chosen",
-		  .kind = ML_COL_TEXT,
-		  .help = "the algorithm run (after the library's decision and "
-			  "fall-backs; MPICH: composition/algorithm)"},
-    [C_BEST] = {.name = "best",
-		.kind = ML_COL_TEXT,
-		.help = "best: the fastest algorithm (else -)"},
-    [C_MARGIN] = {.name = "margin",
-		  .kind = ML_COL_REAL,
-		  .na = true,
-		  .help = "best: runner-up's latency / best's"},
-    [C_VS_OMPI] = {.name = "vs_ompi",
-		   .kind = ML_COL_REAL,
-		   .na = true,
-		   .help = "best: the library's own decision's latency / the "
-			   "pick's"},
-};
 
 /* Is the --algorithm value a of --library lib? */
 static bool alg_in_library(long long a, long long lib)
@@ -411,6 +32,24 @@ static bool alg_in_library(long long a, long long lib)
 		       c == ALG_BEST || c == ALG_MPICH || c == ALG_DEFAULT;
 	return c < ALG_MPICH_SRD || c == ALG_OMPI || c == ALG_BEST ||
 	       c == ALG_DEFAULT;
+}
+
+/* The algorithm a word of --algorithm (its index c in
+ * ml_collective_alg_names) names, MPICH's binomial for binomial when
+ * mpich: ML_COLL_DEFAULT for mpich and default (and ompi), -1 for best
+ * and all. */
+static int word_alg(long long c, bool mpich)
+{
+	if (c == ALG_BINOMIAL && mpich)
+		return ML_COLL_MPICH_BINOMIAL;
+	if (c < ALG_MPICH_SRD)
+		return (int)c + 1;
+	if (c < ALG_OMPI)
+		return ML_COLL_MPICH_SCATTER_RD_ALLGATHER +
+		       (int)(c - ALG_MPICH_SRD);
+	if (c == ALG_OMPI || c == ALG_MPICH || c == ALG_DEFAULT)
+		return ML_COLL_DEFAULT;
+	return -1;
 }
 
 /* Options -> params; the algorithm word (ompi, best) into *word.  An
@@ -429,16 +68,8 @@ static enum ml_status to_params(const union ml_val *v,
 		p->algorithm = mpich ? ML_COLL_LINEAR : ML_COLL_MPICH_SMP;
 	} else if (c < 0) {
 		p->algorithm = (enum ml_coll_alg)a;
-	} else if (mpich && c == ALG_BINOMIAL) {
-		p->algorithm = ML_COLL_MPICH_BINOMIAL;
-	} else if (c < ALG_MPICH_SRD) {
-		p->algorithm = (enum ml_coll_alg)(c + 1);
-	} else if (c < ALG_OMPI) {
-		p->algorithm =
-		    (enum ml_coll_alg)(ML_COLL_MPICH_SCATTER_RD_ALLGATHER +
-				       (c - ALG_MPICH_SRD));
-	} else if (c == ALG_MPICH || c == ALG_DEFAULT) {
-		p->algorithm = ML_COLL_DEFAULT;
+	} else if (c != ALG_OMPI && word_alg(c, mpich) >= 0) {
+		p->algorithm = (enum ml_coll_alg)word_alg(c, mpich);
 	} else {
 		*word = (int)c;
 		p->algorithm = mpich ? ML_COLL_MPICH_BINOMIAL : ML_COLL_BINOMIAL;
@@ -505,21 +136,14 @@ static unsigned among_item(const char *s, size_t n)
 			   ? ML_COLL_AMONG(id)
 			   : 0;
 	}
-	for (c = 0; alg_names[c]; c++) {
-		if (!ml_same_name(alg_names[c], s, n))
-			continue;
-		if (c == ALG_BINOMIAL)
-			return ML_COLL_AMONG(ML_COLL_BINOMIAL) |
-			       ML_COLL_AMONG(ML_COLL_MPICH_BINOMIAL);
-		if (c < ALG_MPICH_SRD)
-			return ML_COLL_AMONG(c + 1);
-		if (c < ALG_OMPI)
-			return ML_COLL_AMONG(ML_COLL_MPICH_SCATTER_RD_ALLGATHER +
-					     (c - ALG_MPICH_SRD));
-		if (c == ALG_OMPI || c == ALG_MPICH || c == ALG_DEFAULT)
-			return ML_COLL_AMONG(ML_COLL_DEFAULT);
-		return 0; /* best */
-	}
+	for (c = 0; ml_collective_alg_names[c]; c++)
+		if (ml_same_name(ml_collective_alg_names[c], s, n))
+			return c == ALG_BINOMIAL
+				   ? ML_COLL_AMONG(ML_COLL_BINOMIAL) |
+					 ML_COLL_AMONG(ML_COLL_MPICH_BINOMIAL)
+			       : word_alg(c, false) < 0
+				   ? 0 /* best */
+				   : ML_COLL_AMONG(word_alg(c, false));
 	return 0;
 }
 
@@ -545,12 +169,6 @@ static int parse_among(const char *s, unsigned *mask, size_t *at, size_t *len)
 		i += n + 1;
 	}
 	return 0;
-}
-
-/* The nodes the ranks are spread over (the allocation). */
-static long long nodes_of(const struct ml_collective_params *p)
-{
-	return p->nodes > 0 ? p->nodes : (p->ranks + p->ppn - 1) / p->ppn;
 }
 
 /* --among is read once, before the sweep (a bad item is a usage error,
@@ -662,18 +280,21 @@ static enum ml_status resolve_best(const union ml_val *v, enum ml_coll_alg *alg,
 {
 	struct outcome o;
 	enum ml_status st;
+	unsigned spans;
 
 	if (ml_choice_of(v[O_ALGORITHM].i) != ALG_BEST || v[O_OP].i != 0)
 		return ML_EINVAL;
 	st = resolve(v, NULL, &o, d);
-	if (st != ML_OK)
+	if (st != ML_OK || (st = ml_collective_spans(&o.p, &spans)) != ML_OK)
 		return st;
 	/* MPICH's own decision in a tuning file read with the device
 	 * collectives off: the MPIR algorithm it picks on the whole
-	 * communicator (mcastlat-collective(1), MPICH's tuning file). */
+	 * communicator (mcastlat-collective(1), MPICH's tuning file), a
+	 * parent one when some node holds two ranks. */
 	*alg = o.p.algorithm == ML_COLL_DEFAULT
-		   ? ml_collective_mpich_mpir(o.p.ranks, o.p.msg,
-					      o.p.ranks > nodes_of(&o.p))
+		   ? ml_collective_mpich_mpir(
+			 o.p.ranks, o.p.msg,
+			 spans & ~(1u << ML_COLL_NET) ? true : false)
 		   : o.p.algorithm;
 	return ML_OK;
 }
@@ -693,7 +314,7 @@ static enum ml_status check(const struct ml_point *pt, struct ml_diag *d)
 					   "algorithms by name");
 		return ml_diag_set(d, "algorithm",
 				   "'%s' is not %s's: see --library",
-				   alg_names[ml_choice_of(a)],
+				   ml_collective_alg_names[ml_choice_of(a)],
 				   lib == 1 ? "MPICH" : "Open MPI");
 	}
 	to_params(pt->v, &p, &word);
@@ -853,15 +474,14 @@ static bool machine_fitted(const union ml_val *base)
 	size_t i;
 
 	for (i = O_ERR_RANKS; i < NOPTS; i++) {
-		const char *d = opts[i].def;
+		const struct ml_opt *o = &ml_collective_opts[i];
 
-		if (opts[i].kind == ML_OPT_INT ? base[i].i != strtoll(d, NULL, 10)
-					       : base[i].r != strtod(d, NULL))
+		if (o->kind == ML_OPT_INT ? base[i].i != strtoll(o->def, NULL, 10)
+					  : base[i].r != strtod(o->def, NULL))
 			return true;
 	}
 	return false;
 }
-
 
 /* --schedule runs here; --rules writes its file, then the engine
  * prints the sweep's rows as usual. */
@@ -948,6 +568,21 @@ static const char *fit_needs(const union ml_val *v, const bool *stated)
 	return stated[O_RANKS] ? NULL : "ranks";
 }
 
+/* A broadcast by node on nodes of several sockets, its binding not
+ * stated: the default (cores filled in order) is not what a plain
+ * mpirun does. */
+static const char *fit_note(const union ml_val *v, const bool *stated)
+{
+	if (v[O_OP].i != 0 || v[O_MAP_BY].i != ML_COLL_MAP_NODE ||
+	    v[O_SOCKETS].i < 2 || stated[O_BIND_TO])
+		return NULL;
+	return "--map-by node on nodes of several sockets, with no bind-to: "
+	       "taken as --bind-to core (each node's cores filled in order); "
+	       "a plain mpirun binds to NUMA domains, so a node's ranks "
+	       "alternate its sockets: say bind-to=default (and numa=D) "
+	       "(mcastlat-collective(1), The machine)";
+}
+
 static bool fit_collective(const union ml_val *v)
 {
 	return v[O_OP].i == 0;
@@ -970,9 +605,9 @@ const struct ml_command ml_cmd_collective = {
 	      "SPEC 10, 11.  Default machine: a fit of ORFEO's THIN nodes "
 	      "(mcastlat-collective(1), DEFAULTS)",
     .time_unit = "us",
-    .opts = opts,
+    .opts = ml_collective_opts,
     .nopts = NOPTS,
-    .cols = cols,
+    .cols = ml_collective_cols,
     .ncols = NCOLS,
     .check = check,
     .eval = eval,
@@ -987,6 +622,7 @@ const struct ml_command ml_cmd_collective = {
     .fit_params = fit_params,
     .fit_inputs = fit_inputs,
     .fit_needs = fit_needs,
+    .fit_note = fit_note,
     .fit_collective = fit_collective,
     .fit_measure = fit_measure,
     .fit_errmodel = ml_collective_fit_errmodel,

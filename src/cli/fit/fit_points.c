@@ -417,6 +417,8 @@ int ml_fit_build_points(struct ml_ctx *ctx, const struct fit_args *a,
 	struct seen seen = {0};
 	enum ml_status st;
 	char err[400], text[ML_TEXT_MAX];
+	const char *note = NULL;
+	size_t nnote = 0;
 	int rc = 0;
 
 	memset(p, 0, sizeof(*p));
@@ -526,7 +528,14 @@ int ml_fit_build_points(struct ml_ctx *ctx, const struct fit_args *a,
 		memcpy(&p->stated[p->n * nopts], stated, nopts * sizeof(bool));
 		p->row[p->n] = r;
 		p->n++;
+		if (cmd->fit_note && (op = cmd->fit_note(v, stated))) {
+			note = op;
+			nnote++;
+		}
 	}
+	if (report && nnote)
+		ml_warn(ctx, "fit: %zu point%s: %s", nnote,
+			nnote == 1 ? "" : "s", note);
 	free(stated);
 	free(cells);
 	free(seen.slot);
