@@ -2,7 +2,8 @@
  * collective_opts.c - the tables of `mcastlat collective`: its options
  * (the broadcast, the placement, the machine, best and --rules, the
  * error model; defaults, bounds and help) and its result columns, in
- * the order of collective_opts.h's indices.  Data only.
+ * the order of collective_opts.h's indices.  Data only, but for the
+ * rule that shows the interval columns.
  */
 #include <stddef.h>
 

@@ -3,7 +3,8 @@
  * own: Open MPI's rules file (collective_ompi.c), the fit's error
  * model hook (collective_errmodel.c) and --schedule's printing
  * (collective_schedule.c).  MPICH's tuning file is
- * collective_mpich.h's.
+ * collective_mpich.h's, the option and column tables
+ * collective_opts.h's.
  */
 #ifndef MCASTLAT_CLI_COLLECTIVE_PARTS_H
 #define MCASTLAT_CLI_COLLECTIVE_PARTS_H
