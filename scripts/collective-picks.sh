@@ -52,7 +52,8 @@
 # HOLD (default 32), VERBOSE (1: every point's pick on stderr, the
 # fitted machine's and the default's), FITARGS
 # (more options for fit, e.g. to try a model option), DMACARGS (options
-# for the dmac rows: another machine than the default).
+# for the dmac rows: another machine than the default), JOBS (the fit's
+# threads, default the online cores; the same output on any count).
 set -eu
 here=${0%/*}
 [ "$here" != "$0" ] || here=.
@@ -119,7 +120,7 @@ dataset() {
 		files="$files $tmp/in/${pre}_$a.csv"
 	done
 	# shellcheck disable=SC2086
-	"$bin" fit collective $fit --emit "$tmp/fitted.csv" \
+	"$bin" fit collective --jobs "$ml_jobs" $fit --emit "$tmp/fitted.csv" \
 		> "$tmp/fit.out" 2>&1 || {
 		cat "$tmp/fit.out" >&2
 		exit 1

@@ -37,7 +37,8 @@
 #
 # Env: MCASTLAT (the binary; else the tree's, else mcastlat on PATH),
 # HOLD (default 32), FITARGS (more options for both fits, e.g.
-# "--weight log"; default none).
+# "--weight log"; default none), JOBS (the collective fit's threads,
+# default the online cores; the same output on any count).
 set -eu
 here=${0%/*}
 [ "$here" != "$0" ] || here=.
@@ -113,7 +114,8 @@ dataset() {
 		fit% held hold% mean% 'M<=4K' '<=64K' '>64K' 'P<=64' \
 		'<=128' '>128'
 	# shellcheck disable=SC2086
-	"$bin" fit collective $coll ${FITARGS:-} --holdout "ranks>$hold" \
+	"$bin" fit collective --jobs "$ml_jobs" $coll ${FITARGS:-} \
+		--holdout "ranks>$hold" \
 		--residuals \
 		--format csv > "$tmp/coll.csv" 2> "$tmp/coll.err" || {
 		cat "$tmp/coll.err" >&2

@@ -96,6 +96,15 @@ if [ -n "${ml_figures+set}" ]; then
 	set -- $ml_sel
 fi
 
+# ml_jobs: the threads of a script's collective fits (fit --jobs: the
+# same output on any count): $JOBS, else the machine's online cores.
+ml_jobs=${JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
+case $ml_jobs in
+'' | *[!0-9]*) ml_die "JOBS: '$ml_jobs' is not a count of threads" ;;
+esac
+[ "$ml_jobs" -ge 1 ] || ml_jobs=1
+[ "$ml_jobs" -le 256 ] || ml_jobs=256
+
 # ml_need PROGRAM PACKAGE: exit 2, naming the Debian package, when
 # PROGRAM is not on PATH.
 ml_need() {

@@ -2636,6 +2636,79 @@ START_TEST(test_holdout_local)
 }
 END_TEST
 
+/* ml_fit_options.on_fit: counts the fits it is called for. */
+static void count_fit(void *arg)
+{
+	++*(unsigned *)arg;
+}
+
+/*
+ * Threads (ml_fit_options.threads, lsq_par.c): the coll_data points
+ * twice (a second run of each, grouped with the first) with 3 % noise,
+ * the 16-rank broadcasts held out, fitted on 1 and on 3 threads: the
+ * same bits in every estimate, standard error and prediction, held-out
+ * and repeated points included.  It fails if a thread's point reaches
+ * another's slots, or a repeated run misses its group's value.  And
+ * on_fit is called once a fit.
+ */
+START_TEST(test_threads_same_bits)
+{
+	struct ml_collective_point pts[2 * COLL_NPTS];
+	double y[2 * COLL_NPTS];
+	bool use[2 * COLL_NPTS];
+	size_t group[2 * COLL_NPTS], i, k, n;
+	struct ml_fit_result r1, r3;
+	struct ml_fit_options o;
+	struct ml_diag d = {0};
+	struct ml_fit_data data = {pts, 0, y, NULL, use, group};
+	gsl_rng *r = rng_new(4411);
+	unsigned calls = 0;
+
+	n = coll_data(pts, y);
+	for (i = 0; i < n; i++) {
+		pts[n + i] = pts[i];
+		y[n + i] = y[i] * exp(0.03 * gsl_ran_gaussian(r, 1.0));
+		y[i] *= exp(0.03 * gsl_ran_gaussian(r, 1.0));
+		use[i] = use[n + i] = pts[i].p2p || pts[i].p.ranks < 16;
+		group[i] = group[n + i] = i;
+	}
+	data.n = 2 * n;
+	ml_fit_options_init(&o);
+	ck_assert_uint_eq(o.threads, 1);
+	o.on_fit = count_fit;
+	o.on_fit_arg = &calls;
+	ck_assert_int_eq(ml_fit(&ml_fit_collective, &data, coll_free,
+				COLL_NFREE, &o, &r1, &d),
+			 ML_OK);
+	ck_assert_uint_eq(calls, 1);
+	o.threads = 3;
+	ck_assert_int_eq(ml_fit(&ml_fit_collective, &data, coll_free,
+				COLL_NFREE, &o, &r3, &d),
+			 ML_OK);
+	ck_assert_uint_eq(calls, 2);
+	for (k = 0; k < COLL_NFREE; k++) {
+		ck_assert(memcmp(&r1.value[k], &r3.value[k], sizeof(double)) ==
+			  0);
+		ck_assert(memcmp(&r1.se[k], &r3.se[k], sizeof(double)) == 0);
+	}
+	ck_assert(memcmp(&r1.chi2, &r3.chi2, sizeof(double)) == 0);
+	for (i = 0; i < data.n; i++) {
+		ck_assert(isfinite(r1.pred[i]));
+		ck_assert(memcmp(&r1.pred[i], &r3.pred[i], sizeof(double)) ==
+			  0);
+		ck_assert(memcmp(&r1.stud[i], &r3.stud[i], sizeof(double)) ==
+			  0 || (isnan(r1.stud[i]) && isnan(r3.stud[i])));
+	}
+	/* a repeated run is predicted as its first */
+	for (i = 0; i < n; i++)
+		ck_assert(memcmp(&r3.pred[i], &r3.pred[n + i],
+				 sizeof(double)) == 0);
+	ml_fit_result_free(&r1);
+	ml_fit_result_free(&r3);
+	gsl_rng_free(r);
+}
+END_TEST
+
 START_TEST(test_model_find)
 {
 	ck_assert_ptr_eq(ml_fit_model_find("cluster"), &ml_fit_cluster);
@@ -2793,6 +2866,7 @@ Suite *suite_fit(void)
 	tcase_add_test(tc, test_outlier_robust);
 	tcase_add_test(tc, test_holdout);
 	tcase_add_test(tc, test_holdout_local);
+	tcase_add_test(tc, test_threads_same_bits);
 	tcase_add_test(tc, test_lack_of_fit);
 	tcase_add_test(tc, test_recover_collective);
 	tcase_add_test(tc, test_at_bound);

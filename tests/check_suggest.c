@@ -70,6 +70,11 @@ START_TEST(test_progress_text)
 			    "5s left");
 	ml_progress_text(b, sizeof(b), 0, 10, 1.0);
 	ck_assert_str_eq(b, "0/10 points (0%), 0 points/s, ? left");
+	/* fit's line counts fits: 3 of 12 in 6 s, 0.5/s, 9 left: 18 s */
+	ml_progress_line_of(b, sizeof(b), "fits", "now", 3, 12, 6.0,
+			    "error model, forward validation");
+	ck_assert_str_eq(b, "3/12 fits (25%), 0.5 fits/s, 18s left; now: "
+			    "error model, forward validation");
 }
 END_TEST
 

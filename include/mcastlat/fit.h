@@ -64,6 +64,16 @@ struct ml_fit_options {
 	double cond_max;
 	/* |studentised residual| above which a point is flagged, default 3. */
 	double outlier;
+	/* Threads that evaluate a local model's points (the collective
+	 * model: an engine run each), default 1.  Every point is computed
+	 * alone, so the result is the same bits for any count. */
+	unsigned threads;
+	/* Optional: called at the start of every fit (each ml_fit, also
+	 * those of ml_fit_auto and the error model), from the calling
+	 * thread, with on_fit_arg: a caller's count of fits done, for a
+	 * progress line.  NULL (default): not called. */
+	void (*on_fit)(void *arg);
+	void *on_fit_arg;
 };
 
 ML_API void ml_fit_options_init(struct ml_fit_options *o);

@@ -30,28 +30,35 @@ void ml_lsq_set_theta(struct work *w, const double *theta)
 			*fit_field(w->m, lsq_point(w, i), w->fidx[j]) = theta[j];
 }
 
+/* One point's prediction into pred[i] (ml_lsq_chi2), NaN where the
+ * model has none or the fit does not need it yet. */
+static int predict_point(struct work *w, size_t i, void *arg)
+{
+	double *pred = arg, f;
+
+	if (!w->all && !w->need[i]) {
+		pred[i] = NAN; /* held out: predicted at the end */
+		return 0;
+	}
+	if (w->m->eval(lsq_point(w, i), &f) != ML_OK || !isfinite(f))
+		f = NAN;
+	pred[i] = f;
+	return 0;
+}
+
 /* chi^2 of the true model at theta over the fitted points, and the
  * prediction of every point in pred[] (NaN where the model has none).
  * INFINITY when the model fails at a fitted point. */
 double ml_lsq_chi2(struct work *w, const double *theta, double *pred)
 {
-	double chi2 = 0, f;
+	double chi2 = 0;
 	size_t i, k;
 
 	ml_lsq_set_theta(w, theta);
-	for (i = 0; i < w->n; i++) {
-		if (w->rep[i] != i) {
-			pred[i] = pred[w->rep[i]]; /* a repeated run */
-			continue;
-		}
-		if (!w->all && !w->need[i]) {
-			pred[i] = NAN; /* held out: predicted at the end */
-			continue;
-		}
-		if (w->m->eval(lsq_point(w, i), &f) != ML_OK || !isfinite(f))
-			f = NAN;
-		pred[i] = f;
-	}
+	ml_lsq_each(w, predict_point, pred);
+	for (i = 0; i < w->n; i++)
+		if (w->rep[i] != i)
+			pred[i] = pred[w->rep[i]];
 	for (k = 0; k < w->nfit; k++) {
 		i = w->fit_of[k];
 		if (isnan(pred[i]) || (w->logres && !(pred[i] > 0)))

@@ -19,6 +19,7 @@ void ml_fit_options_init(struct ml_fit_options *o)
 	    .level = 0.95,
 	    .cond_max = 1e10,
 	    .outlier = 3,
+	    .threads = 1,
 	};
 }
 

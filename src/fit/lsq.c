@@ -42,7 +42,8 @@
  *
  * This file owns the state of a fit (lsq.h), the pieces and candidates,
  * the linear and non-negative solves, the polish, the robust fit and
- * ml_fit itself; diag.c judges an estimate (identifiability,
+ * ml_fit itself; lsq_par.c runs a local model's points on threads;
+ * diag.c judges an estimate (identifiability,
  * covariance, statistics), fit_auto.c grows --free auto's free set by
  * calling ml_fit, fitapi.c holds the small functions of the interface.
  *
@@ -158,46 +159,55 @@ static enum ml_status make_candidates(struct work *w)
  * the point sits on a boundary; a cost at 0 is probed upwards, into the
  * feasible side).  ML_EINVAL with *d when the model has no value.
  */
+/* One point's piece (local_pieces): its value and tangent at the
+ * costs its working copy holds; nonzero when the model has no value. */
+static int local_piece(struct work *w, size_t i, void *arg)
+{
+	const double *theta = arg;
+	struct fit_piece *pc = &w->pc[i * FIT_NPIECE];
+	double f0, f1;
+	size_t j;
+
+	/* Held-out points are predicted once, at the end (w->all): a local
+	 * model costs a run of the engine per point. */
+	if (!w->all && !w->need[i])
+		return 0;
+	w->npc[i] = 1;
+	if (w->m->eval(lsq_point(w, i), &f0) != ML_OK || !isfinite(f0))
+		return 1;
+	memset(pc, 0, sizeof(*pc));
+	pc->value = f0;
+	for (j = 0; j < w->p; j++) {
+		double *x = fit_field(w->m, lsq_point(w, i), w->fidx[j]);
+		double h = 1e-6 * (theta[j] > 0 ? theta[j] : 1);
+
+		*x = theta[j] + h;
+		if (w->m->eval(lsq_point(w, i), &f1) != ML_OK || !isfinite(f1))
+			f1 = f0;
+		*x = theta[j];
+		pc->row[w->fidx[j]] = (f1 - f0) / h;
+		pc->value -= pc->row[w->fidx[j]] * theta[j];
+	}
+	return 0;
+}
+
 static enum ml_status local_pieces(struct work *w, const double *theta,
 				   struct ml_diag *d)
 {
-	double f0, f1;
-	size_t i, j;
+	size_t i, bad;
 
 	ml_lsq_set_theta(w, theta);
-	for (i = 0; i < w->n; i++) {
-		struct fit_piece *pc = &w->pc[i * FIT_NPIECE];
-
-		/* Held-out points are predicted once, at the end (w->all):
-		 * a local model costs a run of the engine per point. */
-		if (!w->all && !w->need[w->rep[i]])
-			continue;
-
-		w->npc[i] = 1;
-		if (w->rep[i] != i) {
-			*pc = w->pc[w->rep[i] * FIT_NPIECE];
-			continue;
+	bad = ml_lsq_each(w, local_piece, (void *)theta);
+	if (bad != SIZE_MAX)
+		return ml_diag_set(d, NULL,
+				   "point %zu: the model has no value "
+				   "there at the starting parameters",
+				   bad + 1);
+	for (i = 0; i < w->n; i++)
+		if (w->rep[i] != i && (w->all || w->need[w->rep[i]])) {
+			w->npc[i] = 1;
+			w->pc[i * FIT_NPIECE] = w->pc[w->rep[i] * FIT_NPIECE];
 		}
-		if (w->m->eval(lsq_point(w, i), &f0) != ML_OK || !isfinite(f0))
-			return ml_diag_set(d, NULL,
-					   "point %zu: the model has no value "
-					   "there at the starting parameters",
-					   i + 1);
-		memset(pc, 0, sizeof(*pc));
-		pc->value = f0;
-		for (j = 0; j < w->p; j++) {
-			double *x = fit_field(w->m, lsq_point(w, i), w->fidx[j]);
-			double h = 1e-6 * (theta[j] > 0 ? theta[j] : 1);
-
-			*x = theta[j] + h;
-			if (w->m->eval(lsq_point(w, i), &f1) != ML_OK ||
-			    !isfinite(f1))
-				f1 = f0;
-			*x = theta[j];
-			pc->row[w->fidx[j]] = (f1 - f0) / h;
-			pc->value -= pc->row[w->fidx[j]] * theta[j];
-		}
-	}
 	return ML_OK;
 }
 
@@ -567,6 +577,8 @@ static void work_free(struct work *w)
 	free(w->pc);
 	free(w->npc);
 	free(w->assign);
+	free(w->order);
+	free(w->cost);
 	gsl_matrix_free(w->X);
 	gsl_matrix_free(w->Xs);
 	gsl_matrix_free(w->G);
@@ -861,6 +873,8 @@ enum ml_status ml_fit(const struct ml_fit_model *m,
 		o = &defaults;
 	}
 	memset(res, 0, sizeof(*res));
+	if (o->on_fit)
+		o->on_fit(o->on_fit_arg);
 	if (!m || !data)
 		return ml_diag_set(d, NULL, "no model or no data");
 	if (nfree == 0)

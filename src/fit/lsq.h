@@ -13,6 +13,7 @@
 #include <gsl/gsl_vector.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "fit/fitint.h"
 
@@ -47,6 +48,12 @@ struct work {
 	gsl_matrix *cov;
 	gsl_multifit_linear_workspace *lw;
 	double cs[ML_FIT_MAXFREE]; /* column scales of X */
+	/* lsq_par.c, with threads: the distinct points (rep[i] == i) in
+	 * the order the threads take them, the costliest first (each
+	 * one's last time, s), re-sorted after loops 1, 2, 4, 8, ... */
+	size_t *order, norder;
+	double *cost;
+	unsigned long nloops;
 };
 
 
@@ -74,6 +81,17 @@ void ml_lsq_set_theta(struct work *w, const double *theta);
  * prediction of every point in pred[] (NaN where the model has none).
  * INFINITY when the model fails at a fitted point. */
 double ml_lsq_chi2(struct work *w, const double *theta, double *pred);
+
+/*
+ * fn(w, i, arg) for every distinct point i (rep[i] == i: a repeated
+ * run takes its group's values after the loop), on o->threads threads
+ * for a local model (lsq_par.c); fn writes only point i's own slots
+ * and returns nonzero when it fails.  Returns the lowest failing i, or
+ * SIZE_MAX.  The serial loop stops at the first failure; the threads
+ * finish theirs.
+ */
+size_t ml_lsq_each(struct work *w,
+		   int (*fn)(struct work *w, size_t i, void *arg), void *arg);
 
 /* Fill the statistics of res from theta (the final estimate), on the
  * candidate assignment a, the free costs named names[]. */

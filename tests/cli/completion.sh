@@ -82,9 +82,9 @@ same "every option of fit cluster" \
 		-e '^--dry-run$' -e '^--progress$' -e '^--version$' \
 		-e '^--no-progress$' -e '^--format$' -e '^--precision$' \
 		-e '^--no-header$' -e '^--unit$' -e '^--output$' -e '^--help$') \
-		--data --emit --format --free --help --holdout --no-header \
-		--output --precision --residuals --robust --skip-bad --stat \
-		--unit --weight)" \
+		--data --emit --format --free --help --holdout --jobs \
+		--no-header --no-progress --output --precision --progress \
+		--residuals --robust --skip-bad --stat --unit --weight)" \
 	"$(comp mcastlat fit cluster --)"
 expect "bash" mcastlat completion ''
 expect "" mcastlat list ''

@@ -179,4 +179,51 @@ mcastlat fit collective --data nobind.csv:bind-to=default --free lat-net \
 grep -q 'no bind-to' bound.err &&
 	bad "fit, bind-to given: warned: $(cat bound.err)" || ok
 
+# --jobs: the same output, byte for byte, on 1 and 2 threads (the
+# collective model's points are evaluated on threads, each alone), with
+# --free auto (every fit of the free set, error model and mechanisms)
+# and held-out points; a bad count is a usage error.
+for j in 1 2; do
+	mcastlat fit collective --jobs "$j" --data cpp.csv \
+		--data cbinomial.csv --data clinear.csv --holdout 'ranks>8' \
+		--residuals --format csv > "jobs$j.csv" 2> "jobs$j.err" ||
+		bad "fit --jobs $j: exit $?"
+done
+[ -s jobs1.csv ] && cmp -s jobs1.csv jobs2.csv && ok ||
+	bad "fit --jobs 2 differs from --jobs 1"
+for j in 0 257 x; do
+	mcastlat fit collective --jobs "$j" --data cpp.csv > /dev/null \
+		2> jobsbad.err
+	rc=$?
+	[ "$rc" -eq 2 ] && [ "$(wc -l < jobsbad.err)" -eq 1 ] &&
+		grep -q '^mcastlat: fit: --jobs: must be an integer from 1 to 256' \
+			jobsbad.err && ok ||
+		bad "fit --jobs $j: exit $rc, $(cat jobsbad.err)"
+done
+
+# --progress: the line counts fits and says what is being done; it is
+# drawn once a fit has run a second, so it is judged only when this one
+# did (on a machine where it runs faster, the check has nothing to see).
+# --no-progress draws nothing.
+gz=$ex/real/epyc_node_binomial.csv.gz
+if [ -f "$gz" ]; then
+	gzip -dc "$gz" > epyc.csv
+	gzip -dc "$ex/real/pp_epyc_net.csv.gz" > ppepyc.csv
+	t0=$(date +%s%N)
+	mcastlat fit collective --progress --data ppepyc.csv \
+		--data epyc.csv --holdout 'ranks>62' > prog.txt 2> prog.err ||
+		bad "fit --progress: exit $?"
+	t1=$(date +%s%N)
+	if [ $(((t1 - t0) / 1000000)) -ge 1300 ]; then
+		grep -q 'fits ([0-9]*%), .* fits/s, .* left; now: ' prog.err &&
+			ok || bad "fit --progress: no line: $(head -c 300 prog.err)"
+	fi
+	mcastlat fit collective --no-progress --data ppepyc.csv \
+		--data epyc.csv --holdout 'ranks>62' > noprog.txt 2> noprog.err ||
+		bad "fit --no-progress: exit $?"
+	grep -q 'fits (' noprog.err && bad "fit --no-progress: a line" || ok
+	cmp -s prog.txt noprog.txt && ok ||
+		bad "fit --progress changed the output"
+fi
+
 finish fit

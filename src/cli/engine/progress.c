@@ -31,48 +31,54 @@ static void fmt_dur(char *b, size_t len, double s)
 		snprintf(b, len, "%lus", t);
 }
 
-void ml_progress_text(char *buf, size_t len, unsigned long long done,
-		      unsigned long long total, double elapsed)
+void ml_progress_line_of(char *buf, size_t len, const char *unit,
+			 const char *label, unsigned long long done,
+			 unsigned long long total, double elapsed,
+			 const char *point)
 {
 	double rate = elapsed > 0 ? (double)done / elapsed : 0;
+	const char *sfx = ""; /* 1.2M points/s rather than 1.2e+06 */
 	char eta[24];
+	size_t n;
 
+	if (!unit)
+		unit = "points";
 	if (rate > 0 && total >= done)
 		fmt_dur(eta, sizeof(eta), (double)(total - done) / rate);
 	else
 		strcpy(eta, "?");
-	{
-		/* 1.2M points/s rather than 1.2e+06 */
-		const char *sfx = "";
-
-		if (rate >= 1e9) {
-			rate /= 1e9;
-			sfx = "G";
-		} else if (rate >= 1e6) {
-			rate /= 1e6;
-			sfx = "M";
-		} else if (rate >= 1e4) {
-			rate /= 1e3;
-			sfx = "k";
-		}
-		snprintf(buf, len,
-			 "%llu/%llu points (%.0f%%), %.3g%s points/s, %s left",
-			 done, total,
-			 total ? 100.0 * (double)done / (double)total : 0, rate,
-			 sfx, eta);
+	if (rate >= 1e9) {
+		rate /= 1e9;
+		sfx = "G";
+	} else if (rate >= 1e6) {
+		rate /= 1e6;
+		sfx = "M";
+	} else if (rate >= 1e4) {
+		rate /= 1e3;
+		sfx = "k";
 	}
+	snprintf(buf, len, "%llu/%llu %s (%.0f%%), %.3g%s %s/s, %s left", done,
+		 total, unit,
+		 total ? 100.0 * (double)done / (double)total : 0, rate, sfx,
+		 unit, eta);
+	n = strlen(buf);
+	if (point && *point && n < len)
+		snprintf(buf + n, len - n, "; %s: %s", label ? label : "point",
+			 point);
+}
+
+void ml_progress_text(char *buf, size_t len, unsigned long long done,
+		      unsigned long long total, double elapsed)
+{
+	ml_progress_line_of(buf, len, NULL, NULL, done, total, elapsed, NULL);
 }
 
 void ml_progress_line(char *buf, size_t len, unsigned long long done,
 		      unsigned long long total, double elapsed,
 		      const char *point)
 {
-	size_t n;
-
-	ml_progress_text(buf, len, done, total, elapsed);
-	n = strlen(buf);
-	if (point && *point && n < len)
-		snprintf(buf + n, len - n, "; point: %s", point);
+	ml_progress_line_of(buf, len, NULL, NULL, done, total, elapsed,
+			    point);
 }
 
 void ml_progress_start(struct ml_progress *p, FILE *f, int mode,
@@ -98,8 +104,8 @@ static void redraw(struct ml_progress *p)
 
 	if (t - p->t0 < 1.0 || (p->shown && t - p->last < 0.2))
 		return;
-	ml_progress_line(line, sizeof(line), p->done, p->total, t - p->t0,
-			 p->point);
+	ml_progress_line_of(line, sizeof(line), p->unit, p->label, p->done,
+			    p->total, t - p->t0, p->point);
 	fprintf(p->f, "\r\033[K%s", line);
 	fflush(p->f);
 	p->shown = true;
@@ -125,6 +131,18 @@ void ml_progress_point(struct ml_progress *p, double done,
 	if (!p->on)
 		return;
 	pthread_mutex_lock(&p->mu);
+	snprintf(p->point, sizeof(p->point), "%s", detail ? detail : "");
+	redraw(p);
+	pthread_mutex_unlock(&p->mu);
+}
+
+void ml_progress_update_point(struct ml_progress *p, unsigned long long done,
+			      const char *detail)
+{
+	if (!p->on)
+		return;
+	pthread_mutex_lock(&p->mu);
+	p->done = done;
 	snprintf(p->point, sizeof(p->point), "%s", detail ? detail : "");
 	redraw(p);
 	pthread_mutex_unlock(&p->mu);

@@ -19,6 +19,9 @@ struct ml_progress {
 	pthread_mutex_t mu;
 	bool mu_init;
 	char point[128]; /* where the latest point stands, or "" */
+	/* Set after ml_progress_start, else NULL: what is counted (plural,
+	 * "points") and what a detail tells of ("point"). */
+	const char *unit, *label;
 };
 
 /* mode: 1 always, 0 never, -1 when f is a terminal.  Nothing is drawn
@@ -35,6 +38,10 @@ void ml_progress_update(struct ml_progress *p, unsigned long long done);
  */
 void ml_progress_point(struct ml_progress *p, double done,
 		       const char *detail);
+/* done points, and the detail of the next one (from the thread that
+ * counts): one redraw that shows both. */
+void ml_progress_update_point(struct ml_progress *p, unsigned long long done,
+			      const char *detail);
 /* Clear the line (if one was drawn). */
 void ml_progress_end(struct ml_progress *p);
 
@@ -45,5 +52,11 @@ void ml_progress_text(char *buf, size_t len, unsigned long long done,
 void ml_progress_line(char *buf, size_t len, unsigned long long done,
 		      unsigned long long total, double elapsed,
 		      const char *point);
+/* The same for other things counted: unit (plural, NULL "points") and
+ * label (NULL "point"): "3/10 fits (30%), ...; now: DETAIL". */
+void ml_progress_line_of(char *buf, size_t len, const char *unit,
+			 const char *label, unsigned long long done,
+			 unsigned long long total, double elapsed,
+			 const char *point);
 
 #endif

@@ -33,6 +33,9 @@ enum {
 	F_NOHEADER,
 	F_UNIT,
 	F_OUTPUT,
+	F_JOBS,
+	F_PROGRESS,
+	F_NOPROGRESS,
 	F_HELP
 };
 
@@ -44,9 +47,12 @@ static const struct option fit_opts[] = {
     {"free", required_argument, NULL, F_FREE},
     {"help", no_argument, NULL, F_HELP},
     {"holdout", required_argument, NULL, F_HOLDOUT},
+    {"jobs", required_argument, NULL, F_JOBS},
     {"no-header", no_argument, NULL, F_NOHEADER},
+    {"no-progress", no_argument, NULL, F_NOPROGRESS},
     {"output", required_argument, NULL, F_OUTPUT},
     {"precision", required_argument, NULL, F_PRECISION},
+    {"progress", no_argument, NULL, F_PROGRESS},
     {"residuals", no_argument, NULL, F_RESIDUALS},
     {"robust", no_argument, NULL, F_ROBUST},
     {"skip-bad", no_argument, NULL, F_SKIPBAD},
@@ -98,6 +104,11 @@ void ml_fit_usage(FILE *f)
 	      "CSV for --input\n"
 	      "  --skip-bad           skip bad rows with a warning (exit 1) "
 	      "instead of exit 2\n"
+	      "  -j, --jobs N         evaluate the collective model's points "
+	      "on N threads\n"
+	      "                       (the same result for any N)\n"
+	      "  --progress, --no-progress  the fits done on stderr (default: "
+	      "on a terminal)\n"
 	      "Output options: --format table|csv|json|tsv, --precision N, "
 	      "--no-header,\n"
 	      "  --unit ns|us|ms|s, -o FILE.  Model options (fixed values; a "
@@ -347,6 +358,22 @@ static int set_fit_opt(struct ml_ctx *ctx, struct fit_args *a, int c,
 	case F_NOHEADER:
 		a->header = false;
 		return 0;
+	case 'j':
+	case F_JOBS: {
+		long long j;
+
+		if (ml_parse_int(arg, &j) || j < 1 || j > 256)
+			return ml_fit_usage_err(ctx, "jobs", "must be an integer "
+				 "from 1 to 256");
+		a->jobs = (unsigned)j;
+		return 0;
+	}
+	case F_PROGRESS:
+		a->progress = 1;
+		return 0;
+	case F_NOPROGRESS:
+		a->progress = 0;
+		return 0;
 	case F_UNIT:
 		if (ml_time_scale(arg) == 0)
 			return ml_fit_usage_err(ctx, "unit", "%s is not ns, us, ms or s",
@@ -463,7 +490,7 @@ int ml_fit_parse_args(struct ml_ctx *ctx, struct fit_args *a, int argc,
 	optind = 0;
 	opterr = 0;
 	while (rc == 0 &&
-	       (c = getopt_long(argc, argv, ":ho:", lo, NULL)) != -1) {
+	       (c = getopt_long(argc, argv, ":ho:j:", lo, NULL)) != -1) {
 		if (c == 'h' || c == F_HELP) {
 			ml_fit_usage(ctx->out);
 			rc = -1;

@@ -18,6 +18,7 @@
 #include "cli/engine/commands.h"
 #include "cli/fit/fit_cmd.h"
 #include "cli/engine/outfile.h"
+#include "cli/engine/progress.h"
 #include "cli/meta/suggest.h"
 
 /* ------------------------------------------------------------------ */
@@ -165,6 +166,71 @@ static int mechanism_of(const struct ml_command *cmd, const char *name)
 	return -1;
 }
 
+/*
+ * The progress line of a fit (--progress): the library's fits counted
+ * as they start (ml_fit_options.on_fit), against an estimate of how
+ * many there will be, refined as each stage ends, and what is being
+ * done now.  A collective fit runs the engine once a point per
+ * iteration, dozens of fits in all: minutes on a large dataset.
+ */
+struct fit_prog {
+	struct ml_progress pg;
+	unsigned long long started; /* fits begun */
+	unsigned long long later;   /* estimated for the values after this */
+	unsigned long long cuts;    /* fits of the last error model */
+	char value[64];		    /* "value 2 of 3: ", or "" */
+	char stage[128];
+};
+
+static void fit_started(void *arg)
+{
+	struct fit_prog *fp = arg;
+
+	fp->started++;
+	ml_progress_update_point(&fp->pg, fp->started - 1, fp->stage);
+}
+
+/* Now doing what fmt says; about `more` fits are left after it began
+ * (the estimate replaces the last). */
+static void fit_stage(struct fit_prog *fp, unsigned long long more,
+		      const char *fmt, ...)
+{
+	va_list ap;
+	size_t n = (size_t)snprintf(fp->stage, sizeof fp->stage, "%s",
+				    fp->value);
+
+	va_start(ap, fmt);
+	if (n < sizeof fp->stage)
+		vsnprintf(fp->stage + n, sizeof fp->stage - n, fmt, ap);
+	va_end(ap);
+	fp->pg.total = fp->started + more + fp->later;
+	ml_progress_point(&fp->pg, 0, fp->stage);
+}
+
+/* The fits of an error model (its forward cuts), and of --free auto
+ * (at most a trial per carrier), for the estimate. */
+#define EST_CUTS ML_COLL_ERR_MAXCUTS
+static unsigned long long est_variant_fits(const struct ml_command *cmd)
+{
+	size_t n = 0;
+
+	while (cmd->fit_mechanisms && cmd->fit_mechanisms[n])
+		n++;
+	return cmd->fit_errmodel ? ((1ull << n) - 1) * (1 + EST_CUTS) : 0;
+}
+
+static unsigned long long est_fits(const struct ml_command *cmd,
+				   bool automatic)
+{
+	const char *names[2 * ML_FIT_MAXFREE];
+	size_t np = ml_fit_param_names(cmd->fit_model, names,
+				       2 * ML_FIT_MAXFREE);
+
+	return (automatic ? np : 0) + 1 +
+	       (cmd->fit_errmodel ? EST_CUTS : 0) +
+	       (automatic ? est_variant_fits(cmd) : 0);
+}
+
 /* One variant of the free set: out's less the mechanisms of bits in
  * drop (bit g: the free parameters j with grp[j] == g), those held at 0
  * in a copy of the points.  *v receives its fit and error model; ML_OK
@@ -224,7 +290,7 @@ static enum ml_status fit_variant(const struct fit_args *a,
 static void choose_mechanisms(const struct fit_args *a, struct fit_points *p,
 			      const struct ml_fit_data *data,
 			      const struct ml_fit_options *o,
-			      struct fit_outcome *out)
+			      struct fit_outcome *out, struct fit_prog *fp)
 {
 	int grp[ML_FIT_MAXFREE], gmech[8];
 	size_t ng = 0, j, i, len;
@@ -251,8 +317,11 @@ static void choose_mechanisms(const struct fit_args *a, struct fit_points *p,
 			       out->err.fwd_rms);
 	for (drop = 1; drop < nvar; drop++) {
 		void *pts = NULL;
-		enum ml_status st = fit_variant(a, data, o, out, grp, drop,
-						&pts, &v);
+		enum ml_status st;
+
+		fit_stage(fp, (nvar - drop) * (1 + fp->cuts),
+			  "mechanisms, variant %u of %u", drop, nvar - 1);
+		st = fit_variant(a, data, o, out, grp, drop, &pts, &v);
 
 		if (len < sizeof line) {
 			len += (size_t)snprintf(line + len, sizeof line - len,
@@ -307,18 +376,24 @@ static void choose_mechanisms(const struct fit_args *a, struct fit_points *p,
 }
 
 static void run_fit(const struct fit_args *a, struct fit_points *p,
-		    struct fit_outcome *out)
+		    struct fit_outcome *out, struct fit_prog *fp)
 {
 	struct ml_fit_options o;
 	struct ml_fit_data data = {p->params, p->n,	 p->y,
 				   p->has_w ? p->w : NULL, p->use, p->group};
 	const char *given[64];
 	size_t ng = given_names(a, given), i, j;
+	unsigned long long mech = out->automatic
+				      ? est_variant_fits(a->cmd) : 0;
 	ml_fit_options_init(&o);
 	o.relative = a->relative;
 	o.logscale = a->logscale;
 	o.robust = a->robust;
+	o.threads = a->jobs ? a->jobs : 1;
+	o.on_fit = fit_started;
+	o.on_fit_arg = fp;
 	if (out->automatic) {
+		fit_stage(fp, est_fits(a->cmd, true), "choosing the free set");
 		out->st = ml_fit_auto(a->cmd->fit_model, &data, given, ng, &o,
 				      out->freeset, &out->nfree, out->zeroed,
 				      &out->nzeroed, &out->d);
@@ -339,19 +414,26 @@ static void run_fit(const struct fit_args *a, struct fit_points *p,
 		if (out->st != ML_OK)
 			return;
 	}
+	fit_stage(fp, 1 + (a->cmd->fit_errmodel ? EST_CUTS : 0) + mech,
+		  "fitting %zu parameters", out->nfree);
 	out->st = ml_fit(a->cmd->fit_model, &data, out->freeset, out->nfree,
 			 &o, &out->res, &out->d);
 	if (out->st == ML_OK && a->cmd->fit_errmodel) {
 		out->has_err = true;
+		unsigned long long before = fp->started;
+
+		fit_stage(fp, EST_CUTS + mech,
+			  "error model, forward validation");
 		if (a->cmd->fit_errmodel(&data, out->freeset, out->nfree, &o,
 					 &out->res, &out->err)) {
 			ml_fit_result_free(&out->res);
 			out->st = ML_ENOMEM;
 		}
+		fp->cuts = fp->started - before;
 	}
 	if (out->st == ML_OK && out->automatic && out->has_err &&
 	    a->cmd->fit_mechanisms && isfinite(out->err.fwd_rms))
-		choose_mechanisms(a, p, &data, &o, out);
+		choose_mechanisms(a, p, &data, &o, out, fp);
 }
 
 /* Is fit c better than fit b?  By the error of forward validation where
@@ -497,6 +579,7 @@ static int fit_all(struct ml_ctx *ctx, struct fit_args *a,
 	size_t nc = ncombos(a), c, best = 0;
 	struct fit_outcome *outs;
 	struct fit_points pts = {0}, bestpts = {0};
+	struct fit_prog fp = {0};
 	union ml_val *base;
 	char extra[4096] = "";
 	int rc = 0;
@@ -511,6 +594,9 @@ static int fit_all(struct ml_ctx *ctx, struct fit_args *a,
 		free(base);
 		return ml_fit_usage_err(ctx, NULL, "out of memory");
 	}
+	ml_progress_start(&fp.pg, ctx->err, a->progress, 0);
+	fp.pg.unit = "fits";
+	fp.pg.label = "now";
 	for (c = 0; c < nc && rc == 0; c++) {
 		outs[c].combo = c;
 		outs[c].automatic = strcmp(a->free, "auto") == 0;
@@ -538,7 +624,11 @@ static int fit_all(struct ml_ctx *ctx, struct fit_args *a,
 			ml_fit_points_free(&pts);
 			continue;
 		}
-		run_fit(a, &pts, &outs[c]);
+		fp.later = (nc - c - 1) * est_fits(a->cmd, outs[c].automatic);
+		if (nc > 1)
+			snprintf(fp.value, sizeof fp.value,
+				 "value %zu of %zu: ", c + 1, nc);
+		run_fit(a, &pts, &outs[c], &fp);
 		if (c == 0 || better(&outs[c], &outs[best])) {
 			best = c;
 			ml_fit_points_free(&bestpts);
@@ -547,6 +637,7 @@ static int fit_all(struct ml_ctx *ctx, struct fit_args *a,
 		}
 		ml_fit_points_free(&pts);
 	}
+	ml_progress_end(&fp.pg);
 	if (rc == 0 && outs[best].st != ML_OK)
 		rc = fit_failed(ctx, a, &outs[best]);
 	if (rc == 0 && nc > 1) {
@@ -682,6 +773,8 @@ int ml_fit_main(int argc, char **argv, struct ml_ctx *ctx)
 	a.logscale = false;
 	a.header = true;
 	a.precision = -1;
+	a.jobs = 1;
+	a.progress = -1;
 	a.fmt = ML_FMT_TABLE;
 	a.unit_scale = 1;
 	rc = ml_fit_parse_args(ctx, &a, argc - 1, argv + 1);

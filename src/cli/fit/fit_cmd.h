@@ -39,6 +39,8 @@ struct fit_args {
 	const char *free; /* "auto" or a list of option names */
 	enum fit_stat stat;
 	bool relative, logscale, robust, residuals, skip_bad, header;
+	unsigned jobs; /* threads of a local model's evaluations */
+	int progress;  /* 1 always, 0 never, -1 on a terminal */
 	/* --holdout: each option a conjunction; a point is held out when
 	 * any option's conditions all hold. */
 	struct fit_cond cond[FIT_MAX_HOLDOUT][FIT_MAX_COND];
