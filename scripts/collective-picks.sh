@@ -46,7 +46,9 @@
 # measured values are medians over the runs.  Nothing is tuned to the
 # held-out points.  A third row per dataset, "dmac", judges over all
 # points the picks of the default machine (no fit, its own error model)
-# and the coverage of its intervals.
+# and the coverage of its intervals.  After the table, each dataset's
+# held-out cover% per algorithm (the pooled value hides how far apart
+# they are).
 #
 # Env: MCASTLAT (the binary; else the tree's, else mcastlat on PATH),
 # HOLD (default 32), VERBOSE (1: every point's pick on stderr, the
@@ -206,6 +208,11 @@ dataset() {
 			nr[t]++; inr[t] += (y >= lo[x] && y <= hi[x])
 			lw[t] += log(hi[x] / lo[x])
 		}
+		if (s == 1) {
+			a1 = $c[f, "algorithm"]
+			if (!(a1 in na1)) ao[++nao] = a1
+			na1[a1]++; in1[a1] += (y >= lo[x] && y <= hi[x])
+		}
 		if (x in lod) {
 			nr[3]++; inr[3] += (y >= lod[x] && y <= hid[x])
 			lw[3] += log(hid[x] / lod[x])
@@ -247,8 +254,12 @@ dataset() {
 			    nr[s] ? 100 * inr[s] / nr[s] : 0,
 			    nr[s] ? exp(lw[s] / nr[s]) : 0
 		}
-	}' "$tmp/predd.csv" "$tmp/pred.csv" "$tmp/pick.csv" "$tmp/pickd.csv" \
-		"$tmp/med.csv" $files
+		for (i = 1; i <= nao; i++)
+			printf "%-9s %-23s %6d %5.1f\n", name, ao[i],
+			    na1[ao[i]], 100 * in1[ao[i]] / na1[ao[i]] \
+			    >> byalg
+	}' byalg="$tmp/byalg" "$tmp/predd.csv" "$tmp/pred.csv" \
+		"$tmp/pick.csv" "$tmp/pickd.csv" "$tmp/med.csv" $files
 }
 
 echo "# fit: ping-pong + every measured algorithm at P <= $hold (fit"
@@ -295,3 +306,11 @@ for pre in $(ml_prefixes "$dir" ompi); do
 done
 [ -n "$ran" ] || ml_die "$dir: no dataset (PREFIX_ompi.csv, PREFIX_ALG.csv" \
 	"and pp_MACHINE_CHANNEL.csv, as scripts/orfeo-to-csv.sh names them)"
+# The pooled cover% above hides how each algorithm's intervals hold.
+if [ -s "$tmp/byalg" ]; then
+	echo
+	echo "# held out (P > $hold): each algorithm's runs in their 90 %"
+	echo "# interval (cover%)"
+	printf '%-9s %-23s %6s %5s\n' dataset algorithm runs cover
+	cat "$tmp/byalg"
+fi
