@@ -176,6 +176,70 @@ START_TEST(test_errmodel_recovers_growth)
 END_TEST
 
 /*
+ * One forward fit is one extrapolation: on data drawn with no growth
+ * (g = 0), fitted at P <= 8 (one cut, at 4) the growth is held at the
+ * sd at least (the variance doubles per doubling, as with no cut), and
+ * so is the difference's; fitted at P <= 16 (two cuts, 8 and 4) the
+ * growth is measured, and is below the sd.  Fails if one cut's growth
+ * is taken at its word (mcastlat-collective(1), INTERVALS AND PICKS).
+ */
+START_TEST(test_errmodel_one_cut)
+{
+	struct ml_collective_point *pts = calloc(DRAWN_MAX, sizeof *pts);
+	double *y = calloc(DRAWN_MAX, sizeof *y);
+	size_t *grp = calloc(DRAWN_MAX, sizeof *grp), i, k;
+	bool *use = calloc(DRAWN_MAX, sizeof *use);
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	const char *freeset[] = {"lat-net", "byte-net"};
+	struct ml_fit_data data = {0};
+	struct ml_fit_options o;
+	struct ml_fit_result res;
+	struct ml_coll_errmodel em;
+	struct ml_coll_errfit info;
+	struct ml_diag d = {NULL, ""};
+	long long pmax;
+
+	gsl_set_error_handler_off();
+	gsl_rng_set(rng, 71);
+	data.points = pts;
+	data.n = draw_data(rng, 0, 0.05, pts, y, grp);
+	data.y = y;
+	data.group = grp;
+	data.use = use;
+	ml_fit_options_init(&o);
+	for (pmax = 8; pmax <= 16; pmax *= 2) {
+		for (i = 0; i < data.n; i++)
+			use[i] = pts[i].p2p || pts[i].p.ranks <= pmax;
+		ck_assert_int_eq(ml_fit(&ml_fit_collective, &data, freeset, 2,
+					&o, &res, &d),
+				 ML_OK);
+		ck_assert_int_eq(ml_fit_collective_errmodel(&data, freeset, 2,
+							    &o, &res, &em,
+							    &info, &d),
+				 ML_OK);
+		ck_assert_int_eq(em.fit_ranks, pmax);
+		ck_assert_uint_eq(info.ncuts, pmax == 8 ? 1 : 2);
+		for (k = 0; k < ML_COLL_NCLASS && pmax == 8; k++)
+			ck_assert_msg(em.growth[k] >= em.sd[k] && em.sd[k] > 0,
+				      "one cut: growth %g below sd %g",
+				      em.growth[k], em.sd[k]);
+		if (pmax == 8)
+			ck_assert(em.diff_growth >= em.diff_sd);
+		else
+			ck_assert_msg(em.growth[0] < em.sd[0],
+				      "two cuts, no growth drawn: growth %g, "
+				      "sd %g", em.growth[0], em.sd[0]);
+		ml_fit_result_free(&res);
+	}
+	gsl_rng_free(rng);
+	free(pts);
+	free(y);
+	free(grp);
+	free(use);
+}
+END_TEST
+
+/*
  * Coverage, measured: fitted at P <= 32 on data drawn as above, the 90 %
  * intervals of the predictions at P = 64 and 128 (one and two doublings
  * beyond, never fitted) hold 2271 of 2880 held-out runs (78.9 %, ten
@@ -426,6 +490,7 @@ Suite *suite_trust(void)
 	tc = tcase_create("errmodel");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_errmodel_recovers_growth);
+	tcase_add_test(tc, test_errmodel_one_cut);
 	tcase_add_test(tc, test_interval_coverage);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("best");

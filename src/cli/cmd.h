@@ -177,6 +177,7 @@ struct ml_status_doc {
 #define ML_FIT_ERR_MAXSET 24
 struct ml_fit_errout {
 	double fwd_rms; /* NaN: no forward validation */
+	size_t nfwdfits; /* forward fits that judged a point */
 	size_t nset;
 	const char *names[ML_FIT_ERR_MAXSET];
 	double vals[ML_FIT_ERR_MAXSET];

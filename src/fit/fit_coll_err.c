@@ -542,6 +542,16 @@ static int estimate(const struct obs_set *s, struct ml_coll_errmodel *em,
 	return 0;
 }
 
+/* The forward fits that judged a point. */
+static size_t ok_cuts(const struct ml_coll_errfit *info)
+{
+	size_t j, n = 0;
+
+	for (j = 0; j < info->ncuts; j++)
+		n += info->status[j] == ML_OK && info->judged[j] > 0;
+	return n;
+}
+
 enum ml_status ml_fit_collective_errmodel(const struct ml_fit_data *data,
 					  const char *const *freeset,
 					  size_t nfree,
@@ -598,12 +608,15 @@ enum ml_status ml_fit_collective_errmodel(const struct ml_fit_data *data,
 				   : NAN;
 	if (estimate(&s, em, info))
 		st = ML_ENOMEM;
-	/* Without a forward judgement the growth is not measured: the
-	 * variance is taken to double with each doubling of P. */
-	if (st == ML_OK && info->nfwd == 0) {
+	/* Without two forward judgements the growth is not measured, or
+	 * rests on one extrapolation (EPYC fitted on P <= 20: one cut at 8,
+	 * judged at 14 and 20, saw no growth at 1 byte, and the misses
+	 * beyond were 4-fold): the variance is taken to double at least
+	 * with each doubling of P. */
+	if (st == ML_OK && ok_cuts(info) < 2) {
 		for (j = 0; j < ML_COLL_NCLASS; j++)
-			em->growth[j] = em->sd[j];
-		em->diff_growth = em->diff_sd;
+			em->growth[j] = fmax(em->growth[j], em->sd[j]);
+		em->diff_growth = fmax(em->diff_growth, em->diff_sd);
 	}
 out:
 	if (st != ML_OK)

@@ -159,6 +159,16 @@ mcastlat fit collective --data cpp.csv --data cbinomial.csv > span16.txt \
 grep -q 'no fitted broadcast' span16.txt &&
 	bad "fit, every P: a note of an unseen channel: $(cat span16.txt)" || ok
 
+# One forward fit (P = 4, 8, 16: one cut, at 8) is one extrapolation:
+# the note says the growth is held at the sd at least and that no
+# mechanism was dropped, and there is no # mechanisms: line (--free auto
+# would otherwise try dropping each on that one fit's word).
+tr '\n' ' ' < span16.txt | sed 's/ #  */ /g' | grep -q \
+	'fit P <= 8 judged [0-9]*; one forward fit: growth at least the sd, and no mechanism dropped;' &&
+	ok || bad "fit, one cut: no note: $(cat span16.txt)"
+grep -q '^# mechanisms:' span16.txt &&
+	bad "fit, one cut: mechanisms tried: $(grep -A2 '^# mechanisms' span16.txt)" || ok
+
 # --map-by node on two-socket nodes without bind-to: one warning naming
 # how many points (a plain mpirun does not fill cores in order); none
 # once the binding is stated, nor by core, nor on one-socket nodes.

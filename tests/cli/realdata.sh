@@ -53,12 +53,23 @@ if [ "$(cat "$tmp/rc")" != 0 ]; then
 else
 	ok
 fi
-grep '^epyc_node ' "$tmp/o" | cut -c10- > "$tmp/epyc"
-grep '^zz_node ' "$tmp/o" | cut -c10- > "$tmp/zz.rows"
+# the table's rows (P>HOLD, all, dmac), then each algorithm's cover
+grep -E '^epyc_node (P>|all|dmac)' "$tmp/o" | cut -c10- > "$tmp/epyc"
+grep -E '^zz_node   (P>|all|dmac)' "$tmp/o" | cut -c10- > "$tmp/zz.rows"
+grep -E '^epyc_node [a-z]' "$tmp/o" | grep -Ev '^epyc_node (all|dmac)' |
+	cut -c10- > "$tmp/epyc.alg"
+grep -E '^zz_node   [a-z]' "$tmp/o" | grep -Ev '^zz_node   (all|dmac)' |
+	cut -c10- > "$tmp/zz.alg"
 [ "$(wc -l < "$tmp/epyc")" -eq 3 ] && ok ||
 	bad "picks: epyc_node has $(wc -l < "$tmp/epyc") rows, not 3 (P>14, all, dmac)"
 [ -s "$tmp/epyc" ] && cmp -s "$tmp/epyc" "$tmp/zz.rows" && ok ||
 	bad "picks: zz_node's rows differ from epyc_node's: $(cat "$tmp/zz.rows")"
+# each algorithm's held-out runs: P in {20, 26} x 4 sizes x 20 runs,
+# the same for the renamed copy (which lists its algorithms in the
+# order of their files' names)
+[ "$(awk '$2 == 160 { n++ } END { print n + 0 }' "$tmp/epyc.alg")" -eq 4 ] &&
+	[ "$(sort "$tmp/epyc.alg")" = "$(sort "$tmp/zz.alg")" ] && ok ||
+	bad "picks: not 4 algorithms of 160 runs each: $(cat "$tmp/epyc.alg")"
 # the judged points: P in {20, 26} x 4 sizes held out, 20 in all
 awk '$1 == "P>14" && $2 == 8 || $1 == "all" && $2 == 20 { n++ }
 	END { exit n != 2 }' "$tmp/epyc" && ok ||
@@ -85,7 +96,8 @@ awk '$1 == 1 && $2 == "collective" { exit $4 != 160 }' "$tmp/v" && ok ||
 # the renamed copy alone: found, its _p256 file not taken for an
 # algorithm
 run collective-picks.sh "$tmp/zz"
-[ "$(cat "$tmp/rc")" = 0 ] && [ "$(grep -c '^zz_node ' "$tmp/o")" -eq 3 ] &&
+[ "$(cat "$tmp/rc")" = 0 ] &&
+	[ "$(grep -cE '^zz_node   (P>|all|dmac)' "$tmp/o")" -eq 3 ] &&
 	ok || bad "picks on zz alone: exit $(cat "$tmp/rc"), $(cat "$tmp/o" "$tmp/e")"
 run collective-validate.sh "$tmp/zz"
 [ "$(cat "$tmp/rc")" = 0 ] && grep -q '^# zz_node, binomial' "$tmp/o" && ok ||

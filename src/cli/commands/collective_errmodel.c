@@ -114,6 +114,9 @@ int ml_collective_fit_errmodel(const struct ml_fit_data *data,
 	if (st == ML_ENOMEM)
 		return -1;
 	out->fwd_rms = info.fwd_rms;
+	out->nfwdfits = 0;
+	for (j = 0; j < info.ncuts; j++)
+		out->nfwdfits += info.status[j] == ML_OK && info.judged[j] > 0;
 	out->nset = sizeof names / sizeof names[0];
 	for (j = 0; j < out->nset; j++)
 		out->names[j] = names[j];
@@ -145,6 +148,10 @@ int ml_collective_fit_errmodel(const struct ml_fit_data *data,
 		n += (size_t)snprintf(out->note + n, sizeof out->note - n,
 				      " no cut (fewer than 3 P): growth "
 				      "taken equal to sd;");
+	else if (n < sizeof out->note && out->nfwdfits < 2)
+		n += (size_t)snprintf(out->note + n, sizeof out->note - n,
+				      " one forward fit: growth at least the "
+				      "sd, and no mechanism dropped;");
 	if (n < sizeof out->note)
 		n += (size_t)snprintf(
 		    out->note + n, sizeof out->note - n,

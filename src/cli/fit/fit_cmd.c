@@ -431,8 +431,13 @@ static void run_fit(const struct fit_args *a, struct fit_points *p,
 		}
 		fp->cuts = fp->started - before;
 	}
+	/* A mechanism is dropped on the word of two forward fits at least:
+	 * one extrapolation is too little (EPYC fitted on P <= 20, judged
+	 * by one fit of P <= 8, dropped the sender's overhead, and its
+	 * picks of a linear fallback were then 4 times slower at P = 128). */
 	if (out->st == ML_OK && out->automatic && out->has_err &&
-	    a->cmd->fit_mechanisms && isfinite(out->err.fwd_rms))
+	    a->cmd->fit_mechanisms && isfinite(out->err.fwd_rms) &&
+	    out->err.nfwdfits >= 2)
 		choose_mechanisms(a, p, &data, &o, out, fp);
 }
 
