@@ -246,7 +246,7 @@ dataset() {
 		}
 		for (s = 1; s <= 3; s++) {
 			if (!n[s]) continue
-			printf "%-9s %-4s %4d %5.1f %6.3f %6.3f %6.3f %5.2f %5.1f %5.1f %5.2f\n",
+			printf "%-" nw "s %-4s %4d %5.1f %6.3f %6.3f %6.3f %5.2f %5.1f %5.1f %5.2f\n",
 			    name, s == 1 ? "P>" hold : s == 2 ? "all" : "dmac", n[s],
 			    100 * hit[s] / n[s], exp(l1[s] / n[s]),
 			    exp(l2[s] / n[s]), exp(l3[s] / n[s]), mx[s],
@@ -255,10 +255,10 @@ dataset() {
 			    nr[s] ? exp(lw[s] / nr[s]) : 0
 		}
 		for (i = 1; i <= nao; i++)
-			printf "%-9s %-23s %6d %5.1f\n", name, ao[i],
+			printf "%-" nw "s %-23s %6d %5.1f\n", name, ao[i],
 			    na1[ao[i]], 100 * in1[ao[i]] / na1[ao[i]] \
 			    >> byalg
-	}' byalg="$tmp/byalg" "$tmp/predd.csv" "$tmp/pred.csv" \
+	}' byalg="$tmp/byalg" nw="$nw" "$tmp/predd.csv" "$tmp/pred.csv" \
 		"$tmp/pick.csv" "$tmp/pickd.csv" "$tmp/med.csv" $files
 }
 
@@ -267,7 +267,16 @@ echo "# collective --stat avg); pick: best --among them and ompi"
 echo "# --objective latency_avg; judged on measured medians of OSU's Avg;"
 echo "# gm = geometric mean over the points; cover%: runs inside their"
 echo "# 90 % interval; width: gm of hi/lo; pl_MAP: THIN placements"
-printf '%-9s %-4s %4s %5s %6s %6s %6s %5s %5s %5s %5s\n' dataset set \
+# The dataset column: 9 wide, or as wide as the longest prefix of DIR
+# that is printed as itself (the shared data's have names of their own).
+nw=9
+for pre in $(ml_prefixes "$dir" ompi); do
+	case $pre in
+	epyc_node | thin_node | thinpl_core | thinpl_socket | thinpl_node) ;;
+	*) [ ${#pre} -le "$nw" ] || nw=${#pre} ;;
+	esac
+done
+printf "%-${nw}s %-4s %4s %5s %6s %6s %6s %5s %5s %5s %5s\n" dataset set \
 	pts hit% p/best p/dflt d/best max dflt% cover width
 # known NAME PP PREFIX ALGS: a dataset of the shared data as the table of
 # mcastlat-collective(1) has it (its name, its algorithms in that
@@ -311,6 +320,6 @@ if [ -s "$tmp/byalg" ]; then
 	echo
 	echo "# held out (P > $hold): each algorithm's runs in their 90 %"
 	echo "# interval (cover%)"
-	printf '%-9s %-23s %6s %5s\n' dataset algorithm runs cover
+	printf "%-${nw}s %-23s %6s %5s\n" dataset algorithm runs cover
 	cat "$tmp/byalg"
 fi

@@ -120,6 +120,17 @@ static size_t draw_data(gsl_rng *rng, double g, double s0,
 	return i;
 }
 
+/* Free what a test of drawn data allocated (use may be NULL). */
+static void free_drawn(gsl_rng *rng, struct ml_collective_point *pts,
+		       double *y, size_t *grp, bool *use)
+{
+	gsl_rng_free(rng);
+	free(pts);
+	free(y);
+	free(grp);
+	free(use);
+}
+
 /*
  * Data drawn with a known discrepancy: for each message size and
  * algorithm, ln(measured / model) is a random walk in log2 P with
@@ -168,10 +179,7 @@ START_TEST(test_errmodel_recovers_growth)
 	ck_assert_msg(em.diff_growth > g && em.diff_growth < 2 * g,
 		      "difference growth %g", em.diff_growth);
 	ml_fit_result_free(&res);
-	gsl_rng_free(rng);
-	free(pts);
-	free(y);
-	free(grp);
+	free_drawn(rng, pts, y, grp, NULL);
 }
 END_TEST
 
@@ -231,11 +239,7 @@ START_TEST(test_errmodel_one_cut)
 				      "sd %g", em.growth[0], em.sd[0]);
 		ml_fit_result_free(&res);
 	}
-	gsl_rng_free(rng);
-	free(pts);
-	free(y);
-	free(grp);
-	free(use);
+	free_drawn(rng, pts, y, grp, use);
 }
 END_TEST
 
@@ -328,11 +332,7 @@ START_TEST(test_interval_coverage)
 	ck_assert_msg(in_flat <= in, "without the growth they hold %zu of "
 				     "%zu, more than with it (%zu)",
 		      in_flat, held, in);
-	gsl_rng_free(rng);
-	free(pts);
-	free(y);
-	free(grp);
-	free(use);
+	free_drawn(rng, pts, y, grp, use);
 }
 END_TEST
 

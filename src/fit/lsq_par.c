@@ -136,7 +136,10 @@ size_t ml_lsq_each(struct work *w,
 			if (w->rep[i] == i)
 				w->order[w->norder++] = i;
 	}
-	if (pthread_mutex_init(&e.mu, NULL) != 0)
+	/* no more threads than points to evaluate */
+	if ((size_t)nt > w->norder)
+		nt = w->norder > 1 ? (unsigned)w->norder : 1;
+	if (nt <= 1 || pthread_mutex_init(&e.mu, NULL) != 0)
 		return each_serial(w, fn, arg);
 	atomic_init(&e.next, 0);
 	/* This thread is one of them; a thread that cannot start leaves
