@@ -193,6 +193,8 @@ static void fit_started(void *arg)
 /* Now doing what fmt says; about `more` fits are left after it began
  * (the estimate replaces the last). */
 static void fit_stage(struct fit_prog *fp, unsigned long long more,
+		      const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void fit_stage(struct fit_prog *fp, unsigned long long more,
 		      const char *fmt, ...)
 {
 	va_list ap;
