@@ -267,37 +267,39 @@ echo "# collective --stat avg); pick: best --among them and ompi"
 echo "# --objective latency_avg; judged on measured medians of OSU's Avg;"
 echo "# gm = geometric mean over the points; cover%: runs inside their"
 echo "# 90 % interval; width: gm of hi/lo; pl_MAP: THIN placements"
+# The shared data's datasets, one a line: NAME|PP|PREFIX|ALGS, as the
+# table of mcastlat-collective(1) has them (its name, its algorithms in
+# that order).
+thinpp="pp_thin_net pp_thin_socket pp_thin_node"
+shared="epyc_node|pp_epyc_net|epyc_node|pipeline binomial scatter-allgather-ring
+thin_node|$thinpp|thin_node|pipeline binomial scatter-allgather-ring
+pl_core|$thinpp|thinpl_core|binary binomial chain linear pipeline
+pl_socket|$thinpp|thinpl_socket|binary binomial chain linear pipeline
+pl_node|$thinpp|thinpl_node|binary binomial chain linear"
+
 # The dataset column: 9 wide, or as wide as the longest prefix of DIR
-# that is printed as itself (the shared data's have names of their own).
+# printed as itself (not one of the shared datasets).
 nw=9
 for pre in $(ml_prefixes "$dir" ompi); do
-	case $pre in
-	epyc_node | thin_node | thinpl_core | thinpl_socket | thinpl_node) ;;
+	case "|$(echo "$shared" | cut -d'|' -f3 | tr '\n' '|')" in
+	*"|$pre|"*) ;;
 	*) [ ${#pre} -le "$nw" ] || nw=${#pre} ;;
 	esac
 done
 printf "%-${nw}s %-4s %4s %5s %6s %6s %6s %5s %5s %5s %5s\n" dataset set \
 	pts hit% p/best p/dflt d/best max dflt% cover width
-# known NAME PP PREFIX ALGS: a dataset of the shared data as the table of
-# mcastlat-collective(1) has it (its name, its algorithms in that
-# order), where DIR holds every one of its files; else nothing, 1.
+# Each shared dataset where DIR holds every one of its files.
 ran=
-known() {
-	for f in $2; do ml_has "$dir" "$f" || return 1; done
-	for a in $4 ompi; do ml_has "$dir" "$3_$a" || return 1; done
-	dataset "$1" "$2" "$3" "$4"
-	ran="$ran $3 "
-}
-known epyc_node pp_epyc_net epyc_node \
-	"pipeline binomial scatter-allgather-ring" || :
-known thin_node "pp_thin_net pp_thin_socket pp_thin_node" thin_node \
-	"pipeline binomial scatter-allgather-ring" || :
-known pl_core "pp_thin_net pp_thin_socket pp_thin_node" \
-	thinpl_core "binary binomial chain linear pipeline" || :
-known pl_socket "pp_thin_net pp_thin_socket pp_thin_node" \
-	thinpl_socket "binary binomial chain linear pipeline" || :
-known pl_node "pp_thin_net pp_thin_socket pp_thin_node" \
-	thinpl_node "binary binomial chain linear" || :
+while IFS='|' read -r name pp pre algs; do
+	ok=1
+	for f in $pp; do ml_has "$dir" "$f" || ok=; done
+	for a in $algs ompi; do ml_has "$dir" "${pre}_$a" || ok=; done
+	[ -n "$ok" ] || continue
+	dataset "$name" "$pp" "$pre" "$algs" < /dev/null
+	ran="$ran $pre "
+done <<EOF2
+$shared
+EOF2
 # Every other PREFIX_ompi of DIR with a forced algorithm and ping-pong
 # files beside it (common.sh: ml_algs, ml_ppfiles), by its prefix.
 for pre in $(ml_prefixes "$dir" ompi); do

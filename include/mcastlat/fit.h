@@ -296,6 +296,10 @@ struct ml_coll_errfit {
 	size_t nfwd;	/* judged in all */
 	double fwd_rms; /* rms of ln(measured / predicted) over them */
 	size_t npairs;	/* pairs of algorithms at one point */
+	/* forward fits that judged a point: with fewer than two the
+	 * growth is held at the sd at least (one extrapolation measures
+	 * too little), and a caller should drop no mechanism on them */
+	size_t nforward;
 };
 
 /*

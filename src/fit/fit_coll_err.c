@@ -542,16 +542,6 @@ static int estimate(const struct obs_set *s, struct ml_coll_errmodel *em,
 	return 0;
 }
 
-/* The forward fits that judged a point. */
-static size_t ok_cuts(const struct ml_coll_errfit *info)
-{
-	size_t j, n = 0;
-
-	for (j = 0; j < info->ncuts; j++)
-		n += info->status[j] == ML_OK && info->judged[j] > 0;
-	return n;
-}
-
 enum ml_status ml_fit_collective_errmodel(const struct ml_fit_data *data,
 					  const char *const *freeset,
 					  size_t nfree,
@@ -598,6 +588,7 @@ enum ml_status ml_fit_collective_errmodel(const struct ml_fit_data *data,
 			goto out;
 		info->judged[j] = st == ML_OK ? judged : 0;
 		info->status[j] = st;
+		info->nforward += st == ML_OK && judged > 0;
 		st = ML_OK;
 	}
 	for (i = info->nfitted; i < s.n; i++) {
@@ -613,7 +604,7 @@ enum ml_status ml_fit_collective_errmodel(const struct ml_fit_data *data,
 	 * judged at 14 and 20, saw no growth at 1 byte, and the misses
 	 * beyond were 4-fold): the variance is taken to double at least
 	 * with each doubling of P. */
-	if (st == ML_OK && ok_cuts(info) < 2) {
+	if (st == ML_OK && info->nforward < 2) {
 		for (j = 0; j < ML_COLL_NCLASS; j++)
 			em->growth[j] = fmax(em->growth[j], em->sd[j]);
 		em->diff_growth = fmax(em->diff_growth, em->diff_sd);

@@ -114,9 +114,7 @@ int ml_collective_fit_errmodel(const struct ml_fit_data *data,
 	if (st == ML_ENOMEM)
 		return -1;
 	out->fwd_rms = info.fwd_rms;
-	out->nfwdfits = 0;
-	for (j = 0; j < info.ncuts; j++)
-		out->nfwdfits += info.status[j] == ML_OK && info.judged[j] > 0;
+	out->nfwdfits = info.nforward;
 	out->nset = sizeof names / sizeof names[0];
 	for (j = 0; j < out->nset; j++)
 		out->names[j] = names[j];

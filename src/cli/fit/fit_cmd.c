@@ -421,9 +421,9 @@ static void run_fit(const struct fit_args *a, struct fit_points *p,
 	out->st = ml_fit(a->cmd->fit_model, &data, out->freeset, out->nfree,
 			 &o, &out->res, &out->d);
 	if (out->st == ML_OK && a->cmd->fit_errmodel) {
-		out->has_err = true;
 		unsigned long long before = fp->started;
 
+		out->has_err = true;
 		fit_stage(fp, EST_CUTS + mech,
 			  "error model, forward validation");
 		if (a->cmd->fit_errmodel(&data, out->freeset, out->nfree, &o,

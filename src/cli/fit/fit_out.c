@@ -163,37 +163,22 @@ static void data_lines(const struct fit_args *a, const struct fit_points *p,
 	static const char *const stat_text[] = {
 	    "max over ranks for collectives where the file has it, else avg",
 	    "avg", "min", "max"};
-	size_t i, j, k, nseen = 0;
-	/* the files seen so far (a few; the points are many: a scan of the
-	 * points before each was quadratic, seconds on 70,000 points) */
-	const char **seen = calloc(a->ndata + 1, sizeof(*seen));
+	size_t i, j;
 
-	for (i = 0; i < p->n; i++) {
-		size_t n = 0, h = 0;
+	/* A file's points are one run: the points are built row by row of
+	 * the files in their order (fit_points.c), so a line per run is a
+	 * line per --data, in one pass (a scan of the points before each
+	 * took seconds on 70,000 points). */
+	for (i = 0; i < p->n; i = j) {
+		size_t h = 0;
 
-		if (i > 0 && p->row[i]->file == p->row[i - 1]->file)
-			continue;
-		for (k = 0; seen && k < nseen; k++)
-			if (seen[k] == p->row[i]->file)
-				break;
-		for (j = 0; !seen && j < i; j++) /* out of memory: the scan */
-			if (p->row[j]->file == p->row[i]->file)
-				break;
-		if (seen ? k < nseen : j < i)
-			continue;
-		if (seen && nseen <= a->ndata)
-			seen[nseen++] = p->row[i]->file;
-		for (j = i; j < p->n; j++)
-			if (p->row[j]->file == p->row[i]->file) {
-				n++;
-				h += !p->use[j];
-			}
-		putf(b, "# data: %s: %zu points", p->row[i]->file, n);
+		for (j = i; j < p->n && p->row[j]->file == p->row[i]->file; j++)
+			h += !p->use[j];
+		putf(b, "# data: %s: %zu points", p->row[i]->file, j - i);
 		if (h)
 			putf(b, " (%zu held out)", h);
 		put(b, "\n");
 	}
-	free(seen);
 	putf(b, "# statistic: %s; %s%s\n", stat_text[a->stat],
 	     !a->relative ? "weights: 1"
 	     : a->logscale ? "residuals: ln(predicted/measured)"

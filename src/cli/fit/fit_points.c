@@ -481,8 +481,8 @@ int ml_fit_build_points(struct ml_ctx *ctx, const struct fit_args *a,
 		 * has its first run's answer: asked once per distinct
 		 * point (the collective model: an engine run each, a
 		 * quarter of a large fit's time when asked for every run). */
-		if (ok && seen_find(&seen, cmd, p->v, v) >= p->n &&
-		    (st = cmd->eval(&pt, cells)) != ML_OK) {
+		j = ok ? seen_find(&seen, cmd, p->v, v) : SIZE_MAX;
+		if (ok && j >= p->n && (st = cmd->eval(&pt, cells)) != ML_OK) {
 			snprintf(err, sizeof(err),
 				 "the model's status here is '%s' (at the fixed "
 				 "parameters): leave the point out",
@@ -503,8 +503,8 @@ int ml_fit_build_points(struct ml_ctx *ctx, const struct fit_args *a,
 		 * lack-of-fit test (a hash table of the points so far: a
 		 * long file costs O(n), not O(n^2)).  The measured statistic
 		 * is part of the point: an Avg and a Max of the same inputs
-		 * are different points of the collective model. */
-		j = seen_find(&seen, cmd, p->v, v);
+		 * are different points of the collective model.  j is the
+		 * lookup above: nothing was added to the table since. */
 		if (j == SIZE_MAX) {
 			rc = ml_fit_usage_err(ctx, NULL, "out of memory");
 			continue;
