@@ -141,6 +141,7 @@ struct ml_collective_params {
 	double nic_gap;		       /* NIC occupancy per message, us */
 	long long eager;	       /* largest eager message, bytes */
 	enum ml_coll_library library;  /* whose algorithms (0: Open MPI) */
+	long long root;		       /* the broadcast's root, 0 <= root < P */
 };
 
 struct ml_collective_result {

@@ -35,6 +35,7 @@ void ml_collective_params_init(struct ml_collective_params *p)
 	p->segment = 0;
 	p->fanout = 4;
 	p->radix = 4;
+	p->root = 0;
 	p->ppn = 1;
 	p->sockets = 1;
 	p->nodes = 0;
@@ -185,6 +186,11 @@ enum ml_status ml_collective_validate(const struct ml_collective_params *p,
 				       : "must be an id 1..9 (Open MPI's)");
 	if (p->segment < 0)
 		return ml_diag_set(d, "segment", "must be >= 0");
+	if (p->root < 0 || p->root >= p->ranks)
+		return ml_diag_set(d, "root", "must be in [0, ranks - 1]");
+	/* TODO(issue 47): the algorithms run from root 0 until each rotates. */
+	if (p->root != 0)
+		return ml_diag_set(d, "root", "only root 0 is modelled yet");
 	if (p->fanout < 0 || p->fanout > 32)
 		return ml_diag_set(d, "fanout",
 				   "must be in [0, 32] (Open MPI's "

@@ -79,6 +79,7 @@ static enum ml_status to_params(const union ml_val *v,
 	p->segment = v[O_SEGMENT].i;
 	p->fanout = v[O_FANOUT].i;
 	p->radix = v[O_RADIX].i;
+	p->root = v[O_ROOT].i;
 	p->ppn = v[O_PPN].i;
 	p->sockets = v[O_SOCKETS].i;
 	p->nodes = v[O_NODES].i == ML_AUTO_INT ? 0 : v[O_NODES].i;
@@ -557,7 +558,7 @@ static const char *const fit_mechanisms[] = {"overhead", "nic-gap",
 
 static const char *const fit_inputs[] = {
     "op",     "library", "algorithm", "ranks",	"msg",	  "segment", "fanout",
-    "radix",  "ppn",     "sockets",   "nodes",	"map-by", "bind-to", "numa",
+    "radix",  "root", "ppn",     "sockets",   "nodes",	"map-by", "bind-to", "numa",
     "channel", NULL};
 
 /* A broadcast row must say how many ranks, a ping-pong which channel. */

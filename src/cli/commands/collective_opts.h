@@ -29,6 +29,7 @@ enum {
 	O_SEGMENT,
 	O_FANOUT,
 	O_RADIX,
+	O_ROOT,
 	O_PPN,
 	O_SOCKETS,
 	O_NODES,
