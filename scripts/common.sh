@@ -163,10 +163,12 @@ ml_algs() {
 	done | sort -u | tr '\n' ' ' | sed 's/ $//'
 }
 
-# ml_machine PREFIX: its machine, the first word less a trailing "pl"
-# (thinpl_core: thin).
+# ml_machine PREFIX: its machine, the first word less a trailing digit
+# (a second set of one machine), then less a trailing "pl" (thinpl_core:
+# thin; epycpl2_core: epyc).
 ml_machine() {
 	m=${1%%_*}
+	m=${m%[0-9]}
 	printf '%s\n' "${m%pl}"
 }
 
