@@ -497,8 +497,8 @@ static void rotate(struct totals *t, long long first, long long n,
 }
 
 /* Add the totals of *x, ranks 0 .. n - 1, to *t at ranks[]. */
-static void put(struct totals *t, const struct totals *x, const long long *ranks,
-		long long n)
+static void put(struct totals *t, const struct totals *x,
+		const long long *ranks, long long n)
 {
 	long long s, d;
 

@@ -195,7 +195,8 @@ static int scatter(const struct coll_alg *a, const struct view *c,
 			}
 		for (s->mask >>= 1; s->mask > 0; s->mask >>= 1)
 			if (rel + s->mask < n && s->cnt - ss * s->mask > 0) {
-				EMIT(s, op, 0, OP_ISEND, at(a, c, rel + s->mask),
+				EMIT(s, op, 0, OP_ISEND,
+				     at(a, c, rel + s->mask),
 				     s->cnt - ss * s->mask, rel + s->mask);
 				EMIT(s, op, 0, OP_WAIT_SENDS, 0, 0, 0);
 				s->cnt = ss * s->mask;
