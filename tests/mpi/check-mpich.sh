@@ -6,13 +6,14 @@
 # with ld --wrap on MPIC_Send, MPIC_Sendrecv and the four MPIR broadcast
 # algorithms, and records every message each rank sends inside MPI_Bcast.
 # For each case the per-pair totals (messages and bytes from each rank to
-# each rank) must equal those of `mcastlat collective --schedule` on one
-# node (--ppn P): every forced algorithm (MPIR_CVAR_BCAST_INTRA_ALGORITHM
-# with MPIR_CVAR_DEVICE_COLLECTIVES=none, so that it runs on
-# MPI_COMM_WORLD), MPICH's default (ch4 compositions, no CVAR), and a
-# tuning file from `best --rules`, at P that are and are not powers of
-# two, below and above 8, with sizes on both sides of 12288 and 524288
-# and counts below P, from root 0 and from another root (--root).
+# each rank), and each rank's sends in order, must equal those of
+# `mcastlat collective --schedule` on one node (--ppn P): every forced
+# algorithm (MPIR_CVAR_BCAST_INTRA_ALGORITHM with
+# MPIR_CVAR_DEVICE_COLLECTIVES=none, so that it runs on MPI_COMM_WORLD),
+# MPICH's default (ch4 compositions, no CVAR), and a tuning file from
+# `best --rules`, at P that are and are not powers of two, below and
+# above 8, with sizes on both sides of 12288 and 524288 and counts below
+# P, from root 0 and from another root (--root).
 #
 # Several nodes on one host: MPIR_CVAR_NUM_CLIQUES=K makes MPICH see K
 # nodes (src/util/mpir_pmi.c at v4.0.2), round robin (rank i on node
@@ -72,13 +73,17 @@ fi
 fail=0 ncase=0
 sizes="1 3 1000 12287 12288 12289 100000 524288 524289"
 
-# The real MPICH's totals: "CASE SRC DST COUNT BYTES" sorted (a case
-# is a root and a size).
+# The real MPICH's totals, "T CASE SRC DST COUNT BYTES", and each
+# rank's sends in order, "S CASE SRC K DST BYTES" (the K-th send of SRC),
+# sorted; a case is a root and a size.  Every send of MPICH's broadcasts
+# is blocking (MPIC_Send, MPIC_Sendrecv), so a rank's sends in the
+# schedule's order are its program's.
 real_totals() {
 	cat "$tmp"/out.* | awk '
 		$1 == "C" { c = $2 }
-		$1 == "M" { k = c " " $2 " " $3; n[k]++; b[k] += $4 }
-		END { for (k in n) print k, n[k], b[k] }' | sort
+		$1 == "M" { k = c " " $2 " " $3; n[k]++; b[k] += $4
+			    print "S", c, $2, ++q[c " " $2], $3, $4 }
+		END { for (k in n) print "T", k, n[k], b[k] }' | sort
 }
 
 # The model's: $1 algorithm, $2 P, $3 the roots (comma-separated),
@@ -94,8 +99,9 @@ model_totals() {
 				--ranks "$P" --root "$r" --msg "$m" $place \
 				--schedule --format csv |
 				awk -F, -v c="$i" '
-				NR > 2 { k = c " " $1 " " $2; n[k]++; b[k] += $4 }
-				END { for (k in n) print k, n[k], b[k] }' ||
+				NR > 2 { k = c " " $1 " " $2; n[k]++; b[k] += $4
+					 print "S", c, $1, ++q[$1], $2, $4 }
+				END { for (k in n) print "T", k, n[k], b[k] }' ||
 				echo "model failed: $alg P=$P root=$r msg=$m"
 			i=$((i + 1))
 		done
@@ -126,10 +132,12 @@ run() {
 	ncase=$((ncase + $(echo $sizes | wc -w) * $(echo "$roots" | tr , ' ' |
 		wc -w)))
 	if ! cmp -s "$tmp/real" "$tmp/model"; then
-		echo "check-mpich: $name P=$P roots $roots ($place):" \
-			"per-pair totals differ" \
-			"(case src dst messages bytes; < MPICH, > mcastlat):" >&2
-		diff "$tmp/real" "$tmp/model" | grep '^[<>]' | head -n 10 >&2
+		echo "check-mpich: $name P=$P roots $roots ($place): differ" \
+			"(T case src dst messages bytes: per-pair totals;" \
+			"S case src k dst bytes: src's k-th send;" \
+			"< MPICH, > mcastlat):" >&2
+		diff "$tmp/real" "$tmp/model" | grep '^[<>]' | sort -k 2 |
+			head -n 12 >&2
 		fail=1
 	fi
 }
