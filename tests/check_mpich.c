@@ -733,6 +733,36 @@ START_TEST(test_root_map_by_node)
 }
 END_TEST
 
+/*
+ * Alpha's count on any layout: below 12288 bytes every piece is a
+ * binomial tree, N - 1 messages among N node roots and Q - 1 inside a
+ * node of Q, P - 1 in all, and one more, the handover, when the root is
+ * not its node's first rank: under --map-by core rank r is first when
+ * r mod ppn = 0, under --map-by node when r < nodes (rank r sits on
+ * node r mod N as the (r div N)-th).  P 2..12, ppn 1..4, every root.
+ */
+START_TEST(test_root_alpha_count)
+{
+	long long P = 2 + _i / 8, ppn = 1 + _i % 4, N, R, first;
+	int by_node = _i / 4 % 2;
+	struct ml_collective_params p;
+	struct ml_collective_result res;
+
+	N = (P + ppn - 1) / ppn;
+	for (R = 0; R < P; R++) {
+		params(&p, ML_COLL_DEFAULT, P, 100, ppn);
+		p.map_by = by_node ? ML_COLL_MAP_NODE : ML_COLL_MAP_CORE;
+		p.root = R;
+		ck_assert_int_eq(ml_collective_eval(&p, &res), ML_OK);
+		first = by_node ? R < N : R % ppn == 0;
+		ck_assert_int_eq(res.messages, P - 1 + !first);
+		/* a node holds two ranks: a parent communicator */
+		ck_assert_int_eq(res.composition, P > N ? ML_COLL_COMP_ALPHA
+							: ML_COLL_COMP_GAMMA);
+	}
+}
+END_TEST
+
 /* The root's bounds (collective.h: 0 <= root < P). */
 START_TEST(test_root_bounds)
 {
@@ -897,6 +927,7 @@ Suite *suite_mpich(void)
 	tcase_add_test(tc, test_root_beta);
 	tcase_add_test(tc, test_root_beta_four_nodes);
 	tcase_add_test(tc, test_root_map_by_node);
+	tcase_add_loop_test(tc, test_root_alpha_count, 0, 11 * 8);
 	tcase_add_test(tc, test_root_bounds);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("interface");
