@@ -19,7 +19,11 @@
  *     4.0.2, bcast_trace, MPIR_CVAR_BCAST_INTRA_ALGORITHM forced);
  *   - the compositions on several nodes from SPEC 10.2's placement and
  *     MPICH's communicator construction (node roots in node order, each
- *     node's ranks in rank order), by hand.
+ *     node's ranks in rank order), by hand;
+ *   - any root: the algorithms' relative ranks, (rank - root) mod n,
+ *     applied to the constructions above, and alpha's and beta's steps
+ *     for a root that is not its node's rank 0 (ch4_coll_impl.h at
+ *     v4.0.2), by hand.
  */
 #include <check.h>
 #include <stdio.h>
@@ -468,6 +472,314 @@ START_TEST(test_smp)
 }
 END_TEST
 
+/* ---- any root ------------------------------------------------------ */
+
+/* Totals built in relative ranks (root 0) moved to real ranks: each of
+ * MPICH's algorithms numbers its communicator's ranks rel = (rank -
+ * root) mod n (bcast_intra_binomial.c, bcast_utils.c and the two
+ * scatter algorithms), and does nothing else with the root.  Ranks
+ * first .. first + n - 1 of *t; the rest untouched. */
+static void rotate(struct totals *t, long long first, long long n,
+		   long long root)
+{
+	static struct totals u;
+	long long s, d, rs, rd;
+
+	u = *t;
+	for (s = 0; s < n; s++)
+		for (d = 0; d < n; d++) {
+			rs = first + (s + root) % n;
+			rd = first + (d + root) % n;
+			u.n[rs][rd] = t->n[first + s][first + d];
+			u.b[rs][rd] = t->b[first + s][first + d];
+		}
+	*t = u;
+}
+
+/* Add the totals of *x, ranks 0 .. n - 1, to *t at ranks[]. */
+static void put(struct totals *t, const struct totals *x,
+		const long long *ranks, long long n)
+{
+	long long s, d;
+
+	for (s = 0; s < n; s++)
+		for (d = 0; d < n; d++) {
+			t->n[ranks[s]][ranks[d]] += x->n[s][d];
+			t->b[ranks[s]][ranks[d]] += x->b[s][d];
+			t->messages += x->n[s][d];
+		}
+}
+
+static const long long root_P[] = {2, 3, 5, 6, 7, 8, 12, 16};
+static const long long root_M[] = {1, 7, 1000};
+#define NRP (sizeof root_P / sizeof root_P[0])
+#define NRM (sizeof root_M / sizeof root_M[0])
+
+/* Each algorithm on the whole communicator from roots 1, P / 2 and
+ * P - 1: its construction for root 0, rotated. */
+START_TEST(test_root_whole)
+{
+	long long P = root_P[_i / NRM / 3], M = root_M[_i / 3 % NRM];
+	long long roots[3] = {1, P / 2, P - 1}, R = roots[_i % 3], id[PMAX];
+	struct ml_collective_params p;
+	struct ml_collective_result res;
+	struct totals got, want;
+	long long r;
+
+	for (r = 0; r < P; r++)
+		id[r] = r;
+	memset(&want, 0, sizeof want);
+	ref_binomial(&want, id, P, M);
+	rotate(&want, 0, P, R);
+	params(&p, BIN, P, M, 1);
+	p.root = R;
+	model(&p, &got, &res);
+	same(&got, &want, P, "binomial, root");
+	/* ppn 1: no node has two ranks, the default is gamma: the same */
+	params(&p, ML_COLL_DEFAULT, P, M, 1);
+	p.root = R;
+	model(&p, &got, &res);
+	same(&got, &want, P, "gamma, root");
+	ck_assert_int_eq(res.composition, ML_COLL_COMP_GAMMA);
+
+	memset(&want, 0, sizeof want);
+	ref_ring(&want, P, M);
+	rotate(&want, 0, P, R);
+	params(&p, RING, P, M, 4);
+	p.root = R;
+	model(&p, &got, &res);
+	same(&got, &want, P, "ring, root");
+
+	if (P & (P - 1))
+		return;
+	memset(&want, 0, sizeof want);
+	ref_srd_pow2(&want, P, M);
+	rotate(&want, 0, P, R);
+	params(&p, SRD, P, M, 2);
+	p.root = R;
+	model(&p, &got, &res);
+	same(&got, &want, P, "srd, root");
+}
+END_TEST
+
+/* The non-power-of-two recursive doubling from root 4: the real
+ * MPICH's root-0 trace (real6) rotated. */
+START_TEST(test_root_srd_real6)
+{
+	struct ml_collective_params p;
+	struct ml_collective_result res;
+	struct totals got, want;
+	size_t i;
+	long long k;
+
+	memset(&want, 0, sizeof want);
+	for (i = 0; i < sizeof real6 / sizeof real6[0]; i++)
+		for (k = 0; k < real6[i][0]; k++)
+			add(&want, real6[i][1], real6[i][2], real6[i][3]);
+	rotate(&want, 0, 6, 4);
+	params(&p, SRD, 6, 6, 6);
+	p.root = 4;
+	model(&p, &got, &res);
+	same(&got, &want, 6, "srd P=6 root 4");
+}
+END_TEST
+
+/*
+ * 8 ranks, 4 a node (nodes {0..3}, {4..7}), 100 bytes: alpha
+ * (ch4_coll_impl.h).  Root 5 is local rank 1 of node 1: it sends the
+ * message to 4 (node 1's rank 0) first; then the node roots' binomial
+ * from node 1 (4 -> 0); then each node's binomial from its rank 0
+ * (0 -> 2, 0 -> 1, 2 -> 3; 4 -> 6, 4 -> 5, 6 -> 7), which gives 5 its
+ * own data back: 8 messages, one more than P - 1.  From root 4 (node
+ * 1's rank 0) the same without 5 -> 4: 7.  smp below 12288 bytes is
+ * the same (bcast_intra_smp.c).
+ */
+START_TEST(test_root_alpha)
+{
+	struct ml_collective_params p;
+	struct ml_collective_result res;
+	struct totals got, want;
+
+	memset(&want, 0, sizeof want);
+	add(&want, 4, 0, 100);
+	add(&want, 0, 2, 100);
+	add(&want, 0, 1, 100);
+	add(&want, 2, 3, 100);
+	add(&want, 4, 6, 100);
+	add(&want, 4, 5, 100);
+	add(&want, 6, 7, 100);
+	params(&p, ML_COLL_DEFAULT, 8, 100, 4);
+	p.root = 4;
+	model(&p, &got, &res);
+	same(&got, &want, 8, "alpha, root 4");
+	ck_assert_int_eq(res.messages, 7);
+	add(&want, 5, 4, 100);
+	p.root = 5;
+	model(&p, &got, &res);
+	same(&got, &want, 8, "alpha, root 5");
+	ck_assert_int_eq(res.composition, ML_COLL_COMP_ALPHA);
+	ck_assert_int_eq(res.messages, 8);
+	p.algorithm = SMP;
+	model(&p, &got, &res);
+	same(&got, &want, 8, "smp short, root 5");
+}
+END_TEST
+
+/*
+ * The same nodes, 20000 bytes: beta.  Root 5 broadcasts on its node
+ * first, binomial from local rank 1 (relative ranks 5, 6, 7, 4:
+ * 5 -> 7, 5 -> 6, 7 -> 4); then 4 -> 0 among the roots; then node 0
+ * only, from 0 (node 1 has it): 7 messages, P - 1.  smp from 12288
+ * bytes on 8 ranks (a power of two, below 524288) is the same.
+ */
+START_TEST(test_root_beta)
+{
+	struct ml_collective_params p;
+	struct ml_collective_result res;
+	struct totals got, want;
+
+	memset(&want, 0, sizeof want);
+	add(&want, 5, 7, 20000);
+	add(&want, 5, 6, 20000);
+	add(&want, 7, 4, 20000);
+	add(&want, 4, 0, 20000);
+	add(&want, 0, 2, 20000);
+	add(&want, 0, 1, 20000);
+	add(&want, 2, 3, 20000);
+	params(&p, ML_COLL_DEFAULT, 8, 20000, 4);
+	p.root = 5;
+	model(&p, &got, &res);
+	same(&got, &want, 8, "beta, root 5");
+	ck_assert_int_eq(res.composition, ML_COLL_COMP_BETA);
+	p.algorithm = SMP;
+	model(&p, &got, &res);
+	same(&got, &want, 8, "smp medium, root 5");
+}
+END_TEST
+
+/*
+ * 32 ranks, 8 a node, 65536 bytes (beta), root 13 (node 1, local 5):
+ * recursive doubling on node 1 from its local rank 5, the roots'
+ * binomial from node 1 (relative 8, 16, 24, 0: 8 -> 24, 8 -> 16,
+ * 24 -> 0), then recursive doubling on nodes 0, 2, 3 from their rank 0.
+ */
+START_TEST(test_root_beta_four_nodes)
+{
+	struct ml_collective_params p;
+	struct ml_collective_result res;
+	struct totals got, want, node;
+	long long ids[8], k, i;
+
+	memset(&want, 0, sizeof want);
+	add(&want, 8, 24, 65536);
+	add(&want, 8, 16, 65536);
+	add(&want, 24, 0, 65536);
+	memset(&node, 0, sizeof node);
+	ref_srd_pow2(&node, 8, 65536);
+	for (k = 0; k < 4; k++) {
+		for (i = 0; i < 8; i++)
+			ids[i] = 8 * k + i;
+		if (k != 1) {
+			put(&want, &node, ids, 8);
+			continue;
+		}
+		rotate(&node, 0, 8, 5);
+		put(&want, &node, ids, 8);
+		rotate(&node, 0, 8, 3); /* back to root 0 */
+	}
+	params(&p, ML_COLL_DEFAULT, 32, 65536, 8);
+	p.root = 13;
+	model(&p, &got, &res);
+	same(&got, &want, 32, "beta, root 13");
+}
+END_TEST
+
+/*
+ * 6 ranks dealt over 4 nodes (--map-by node, ppn 2: {0, 4}, {1, 5},
+ * {2}, {3}), 100 bytes, alpha, root 5 (node 1's second rank): 5 -> 1;
+ * the roots 0, 1, 2, 3 from node 1 (relative 1, 2, 3, 0: 1 -> 3,
+ * 1 -> 2, 3 -> 0); then 0 -> 4 and 1 -> 5.  From root 3 (a node of
+ * its own): the roots from node 3 (relative 3, 0, 1, 2: 3 -> 1, 3 -> 0,
+ * 1 -> 2), 0 -> 4, 1 -> 5: P - 1.
+ */
+START_TEST(test_root_map_by_node)
+{
+	struct ml_collective_params p;
+	struct ml_collective_result res;
+	struct totals got, want;
+
+	memset(&want, 0, sizeof want);
+	add(&want, 5, 1, 100);
+	add(&want, 1, 3, 100);
+	add(&want, 1, 2, 100);
+	add(&want, 3, 0, 100);
+	add(&want, 0, 4, 100);
+	add(&want, 1, 5, 100);
+	params(&p, ML_COLL_DEFAULT, 6, 100, 2);
+	p.nodes = 4;
+	p.map_by = ML_COLL_MAP_NODE;
+	p.root = 5;
+	model(&p, &got, &res);
+	same(&got, &want, 6, "alpha, map-by node, root 5");
+	memset(&want, 0, sizeof want);
+	add(&want, 3, 1, 100);
+	add(&want, 3, 0, 100);
+	add(&want, 1, 2, 100);
+	add(&want, 0, 4, 100);
+	add(&want, 1, 5, 100);
+	p.root = 3;
+	model(&p, &got, &res);
+	same(&got, &want, 6, "alpha, map-by node, root 3");
+}
+END_TEST
+
+/*
+ * Alpha's count on any layout: below 12288 bytes every piece is a
+ * binomial tree, N - 1 messages among N node roots and Q - 1 inside a
+ * node of Q, P - 1 in all, and one more, the handover, when the root is
+ * not its node's first rank: under --map-by core rank r is first when
+ * r mod ppn = 0, under --map-by node when r < nodes (rank r sits on
+ * node r mod N as the (r div N)-th).  P 2..12, ppn 1..4, every root.
+ */
+START_TEST(test_root_alpha_count)
+{
+	long long P = 2 + _i / 8, ppn = 1 + _i % 4, N, R, first;
+	int by_node = _i / 4 % 2;
+	struct ml_collective_params p;
+	struct ml_collective_result res;
+
+	N = (P + ppn - 1) / ppn;
+	for (R = 0; R < P; R++) {
+		params(&p, ML_COLL_DEFAULT, P, 100, ppn);
+		p.map_by = by_node ? ML_COLL_MAP_NODE : ML_COLL_MAP_CORE;
+		p.root = R;
+		ck_assert_int_eq(ml_collective_eval(&p, &res), ML_OK);
+		first = by_node ? R < N : R % ppn == 0;
+		ck_assert_int_eq(res.messages, P - 1 + !first);
+		/* a node holds two ranks: a parent communicator */
+		ck_assert_int_eq(res.composition, P > N ? ML_COLL_COMP_ALPHA
+							: ML_COLL_COMP_GAMMA);
+	}
+}
+END_TEST
+
+/* The root's bounds (collective.h: 0 <= root < P). */
+START_TEST(test_root_bounds)
+{
+	struct ml_collective_params p;
+	struct ml_diag d = {NULL, ""};
+
+	params(&p, BIN, 4, 10, 1);
+	p.root = 3;
+	ck_assert_int_eq(ml_collective_validate(&p, NULL), ML_OK);
+	p.root = 4;
+	ck_assert_int_eq(ml_collective_validate(&p, &d), ML_EINVAL);
+	ck_assert_str_eq(d.param, "root");
+	p.root = -1;
+	ck_assert_int_eq(ml_collective_validate(&p, NULL), ML_EINVAL);
+}
+END_TEST
+
 /* ---- the interface -------------------------------------------------- */
 
 START_TEST(test_library_rejects)
@@ -607,6 +919,16 @@ Suite *suite_mpich(void)
 	tcase_add_test(tc, test_beta_four_nodes);
 	tcase_add_test(tc, test_alpha_map_by_node);
 	tcase_add_test(tc, test_smp);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("root");
+	tcase_add_loop_test(tc, test_root_whole, 0, NRP * NRM * 3);
+	tcase_add_test(tc, test_root_srd_real6);
+	tcase_add_test(tc, test_root_alpha);
+	tcase_add_test(tc, test_root_beta);
+	tcase_add_test(tc, test_root_beta_four_nodes);
+	tcase_add_test(tc, test_root_map_by_node);
+	tcase_add_loop_test(tc, test_root_alpha_count, 0, 11 * 8);
+	tcase_add_test(tc, test_root_bounds);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("interface");
 	tcase_add_test(tc, test_library_rejects);

@@ -82,6 +82,11 @@ struct coll_alg {
 	long long ppn, nodes; /* cores per node, nodes allocated */
 	long long nodes_used; /* nodes that hold a rank */
 	enum ml_coll_composition composition;
+	long long root_node, root_local; /* the root's node, its index there */
+	int root_node_first; /* beta, smp's middle branch: a root that is not
+			      * its node's first rank broadcasts on its node
+			      * first (else alpha's: it hands the message to
+			      * that rank, and gets it back) */
 };
 
 /* Resolve the fall-backs and segmentation of Open MPI's code for *p
@@ -105,7 +110,8 @@ void ml_coll_prog_next(const struct coll_alg *a, long long v,
 
 /* MPICH 4.0.2 (mpich_programs.c): the same for p->library ML_COLL_MPICH;
  * ml_coll_alg_setup and ml_coll_prog_next hand MPICH's algorithms to
- * these. */
+ * these.  MPICH's programs take and give real ranks (any root: they
+ * rotate by it themselves, on each communicator they run on). */
 enum ml_status ml_coll_mpich_setup(const struct ml_collective_params *p,
 				   struct coll_alg *a);
 long long ml_coll_mpich_messages_bound(const struct coll_alg *a);

@@ -7,16 +7,25 @@
  * Each MPIR algorithm runs on a communicator view: the whole
  * communicator, the node roots (the lowest rank of each node, in node
  * order, as MPIR_Find_external lists them), or one node's ranks (in rank
- * order, MPIR_Find_local).  The root is rank 0, which is its node's
- * local rank 0 under every --map-by, so compositions alpha and beta and
- * the first two branches of smp all come to the same: a broadcast among
- * the node roots, then one inside every node (MPICH's auto selection on
- * each, on Debian's build: ch4:ucx has no shared-memory module, so the
- * node's broadcast is an MPIR algorithm over point-to-point too).
+ * order, MPIR_Find_local).  Each algorithm numbers its view's ranks
+ * relative to the view's root, rel = (index - root) mod size, as MPICH
+ * does, and the programs take and give real ranks.  A composition
+ * (alpha, beta; smp's first two branches) is a broadcast among the node
+ * roots from the root's node, then one inside every node from its first
+ * rank (MPICH's auto selection on each, on Debian's build: ch4:ucx has
+ * no shared-memory module, so the node's broadcast is an MPIR algorithm
+ * over point-to-point too).  When the root is not its node's first
+ * rank, alpha and smp's first branch start with the root handing the
+ * whole message to that rank (MPIC_Send on the node communicator), and
+ * the node's broadcast then brings it back to the root; beta and smp's
+ * second branch start with a broadcast on the root's node from the root,
+ * which then sits out the last phase (ch4_coll_impl.h,
+ * bcast_intra_smp.c).
  *
  * The programs are coroutines over struct coll_prog as in programs.c:
- * s->j is the phase (0: the whole communicator or the node roots, 1: the
- * node), s->pc the place in the phase's algorithm.  MPIC_Send is ISEND +
+ * s->j is the phase (0: the whole communicator, or the root's node's
+ * start; 1: the node roots; 2: every node from its first rank), s->pc
+ * the place in the phase's algorithm.  MPIC_Send is ISEND +
  * WAIT_SENDS, MPIC_Recv IRECV + WAIT_RECV, MPIC_Sendrecv IRECV + ISEND +
  * WAIT_BOTH.  Zero-byte pieces: the scatter skips them (a rank whose
  * first byte lies past the message receives nothing), the allgathers
@@ -48,7 +57,8 @@ enum view_kind { V_WHOLE, V_ROOTS, V_NODE };
 
 struct view {
 	enum view_kind kind;
-	long long size, me, node;
+	long long size, me, node; /* me: this rank's index in the view */
+	long long root;		  /* the root's index in the view */
 };
 
 static long long min_ll(long long a, long long b)
@@ -106,7 +116,26 @@ static long long world(const struct coll_alg *a, const struct view *c,
 	}
 }
 
-/* ---- the MPIR algorithms on a view, root index 0 ------------------- */
+/* The real rank of the root. */
+static long long root_of(const struct coll_alg *a)
+{
+	return node_member(a, a->root_node, a->root_local);
+}
+
+/* This rank's index relative to the view's root. */
+static long long rel_of(const struct view *c)
+{
+	return (c->me - c->root + c->size) % c->size;
+}
+
+/* The real rank of relative index rel (0 <= rel < 2 size) of view c. */
+static long long at(const struct coll_alg *a, const struct view *c,
+		    long long rel)
+{
+	return world(a, c, (rel + c->root) % c->size);
+}
+
+/* ---- the MPIR algorithms on a view, in relative ranks -------------- */
 
 /*
  * MPIR_Bcast_intra_binomial: receive the whole message once from
@@ -117,21 +146,21 @@ static long long world(const struct coll_alg *a, const struct view *c,
 static int binomial(const struct coll_alg *a, const struct view *c,
 		    struct coll_prog *s, struct coll_op *op)
 {
-	long long n = c->size, rel = c->me;
+	long long n = c->size, rel = rel_of(c);
 
 	switch (s->pc) {
 	case 0:
 		for (s->mask = 1; s->mask < n; s->mask <<= 1)
 			if (rel & s->mask) {
 				EMIT(s, op, 0, OP_IRECV,
-				     world(a, c, rel - s->mask), 0, 0);
+				     at(a, c, rel - s->mask), 0, 0);
 				EMIT(s, op, 0, OP_WAIT_RECV, 0, 0, 0);
 				break;
 			}
 		for (s->mask >>= 1; s->mask > 0; s->mask >>= 1)
 			if (rel + s->mask < n) {
 				EMIT(s, op, 0, OP_ISEND,
-				     world(a, c, rel + s->mask), a->msg, 0);
+				     at(a, c, rel + s->mask), a->msg, 0);
 				EMIT(s, op, 0, OP_WAIT_SENDS, 0, 0, 0);
 			}
 	}
@@ -149,7 +178,7 @@ static int binomial(const struct coll_alg *a, const struct view *c,
 static int scatter(const struct coll_alg *a, const struct view *c,
 		   struct coll_prog *s, struct coll_op *op)
 {
-	long long n = c->size, rel = c->me, ss = (a->msg + n - 1) / n;
+	long long n = c->size, rel = rel_of(c), ss = (a->msg + n - 1) / n;
 
 	switch (s->pc) {
 	case 0:
@@ -158,8 +187,7 @@ static int scatter(const struct coll_alg *a, const struct view *c,
 			if (rel & s->mask) {
 				if (a->msg - rel * ss > 0) {
 					EMIT(s, op, 0, OP_IRECV,
-					     world(a, c, rel - s->mask), 0,
-					     rel);
+					     at(a, c, rel - s->mask), 0, rel);
 					EMIT(s, op, 0, OP_WAIT_RECV, 0, 0, 0);
 					s->cnt = s->last_recv;
 				}
@@ -168,7 +196,7 @@ static int scatter(const struct coll_alg *a, const struct view *c,
 		for (s->mask >>= 1; s->mask > 0; s->mask >>= 1)
 			if (rel + s->mask < n && s->cnt - ss * s->mask > 0) {
 				EMIT(s, op, 0, OP_ISEND,
-				     world(a, c, rel + s->mask),
+				     at(a, c, rel + s->mask),
 				     s->cnt - ss * s->mask, rel + s->mask);
 				EMIT(s, op, 0, OP_WAIT_SENDS, 0, 0, 0);
 				s->cnt = ss * s->mask;
@@ -190,7 +218,7 @@ static int scatter(const struct coll_alg *a, const struct view *c,
 static int srd(const struct coll_alg *a, const struct view *c,
 	       struct coll_prog *s, struct coll_op *op)
 {
-	long long n = c->size, rel = c->me, ss = (a->msg + n - 1) / n;
+	long long n = c->size, rel = rel_of(c), ss = (a->msg + n - 1) / n;
 	long long partner, mytree, npc, tree, d;
 
 	if (s->pc < AG && !scatter(a, c, s, op))
@@ -202,10 +230,9 @@ static int srd(const struct coll_alg *a, const struct view *c,
 		for (s->mask = 1; s->mask < n; s->mask <<= 1) {
 			if ((rel ^ s->mask) < n) {
 				EMIT(s, op, AG, OP_IRECV,
-				     world(a, c, rel ^ s->mask), 0, s->mask);
+				     at(a, c, rel ^ s->mask), 0, s->mask);
 				EMIT(s, op, AG, OP_ISEND,
-				     world(a, c, rel ^ s->mask), s->cnt,
-				     s->mask);
+				     at(a, c, rel ^ s->mask), s->cnt, s->mask);
 				EMIT(s, op, AG, OP_WAIT_BOTH, 0, 0, 0);
 				s->cnt2 = s->last_recv;
 				s->cnt += s->cnt2;
@@ -221,13 +248,13 @@ static int srd(const struct coll_alg *a, const struct view *c,
 				tree = rel & ~((s->mask2 << 1) - 1);
 				if (d > rel && rel < tree + npc &&
 				    d >= tree + npc) {
-					EMIT(s, op, AG, OP_ISEND,
-					     world(a, c, d), s->cnt2, s->mask2);
+					EMIT(s, op, AG, OP_ISEND, at(a, c, d),
+					     s->cnt2, s->mask2);
 					EMIT(s, op, AG, OP_WAIT_SENDS, 0, 0, 0);
 				} else if (d < rel && d < tree + npc &&
 					   rel >= tree + npc) {
-					EMIT(s, op, AG, OP_IRECV,
-					     world(a, c, d), 0, s->mask2);
+					EMIT(s, op, AG, OP_IRECV, at(a, c, d),
+					     0, s->mask2);
 					EMIT(s, op, AG, OP_WAIT_RECV, 0, 0, 0);
 					s->cnt2 = s->last_recv;
 					s->cnt += s->cnt2;
@@ -248,18 +275,18 @@ static int srd(const struct coll_alg *a, const struct view *c,
 static int ring(const struct coll_alg *a, const struct view *c,
 		struct coll_prog *s, struct coll_op *op)
 {
-	long long n = c->size, rel = c->me, ss = (a->msg + n - 1) / n, blk;
+	long long n = c->size, rel = rel_of(c), ss = (a->msg + n - 1) / n;
+	long long blk;
 
 	if (s->pc < AG && !scatter(a, c, s, op))
 		return 0;
 	switch (s->pc) {
 	case AG:
 		for (s->i = 1; s->i < n; s->i++) {
-			EMIT(s, op, AG, OP_IRECV,
-			     world(a, c, (rel + n - 1) % n), 0,
+			EMIT(s, op, AG, OP_IRECV, at(a, c, rel + n - 1), 0,
 			     (rel - s->i + n) % n);
 			blk = (rel - s->i + 1 + n) % n;
-			EMIT(s, op, AG, OP_ISEND, world(a, c, (rel + 1) % n),
+			EMIT(s, op, AG, OP_ISEND, at(a, c, rel + 1),
 			     clamp0(min_ll(ss, a->msg - blk * ss)), blk);
 			EMIT(s, op, AG, OP_WAIT_BOTH, 0, 0, 0);
 		}
@@ -269,34 +296,75 @@ static int ring(const struct coll_alg *a, const struct view *c,
 
 /* ---- phases -------------------------------------------------------- */
 
-/* The view and algorithm of phase j of rank v; 0 when v sits it out. */
+/*
+ * Alpha's (and smp's first branch's) start when the root is not its
+ * node's first rank: the root sends the whole message to that rank
+ * (MPIC_Send), which receives it (MPIC_Recv) before the node roots'
+ * broadcast.
+ */
+static int handover(const struct coll_alg *a, const struct view *c,
+		    struct coll_prog *s, struct coll_op *op)
+{
+	switch (s->pc) {
+	case 0:
+		if (c->me == c->root) {
+			EMIT(s, op, 0, OP_ISEND, world(a, c, 0), a->msg, 0);
+			EMIT(s, op, 0, OP_WAIT_SENDS, 0, 0, 0);
+		} else {
+			EMIT(s, op, 0, OP_IRECV, world(a, c, c->root), 0, 0);
+			EMIT(s, op, 0, OP_WAIT_RECV, 0, 0, 0);
+		}
+	}
+	return 1;
+}
+
+/*
+ * The view and algorithm of phase j of rank v; 0 when v sits it out.
+ * ML_COLL_DEFAULT as *alg: the handover above.  Phases of a
+ * composition: 0, on the root's node when the root is not its first
+ * rank, the handover (alpha) or a broadcast from the root (beta);
+ * 1, the node roots from the root's node; 2, every node from its first
+ * rank, but for beta the root's node when phase 0 ran there.
+ */
 static int phase(const struct coll_alg *a, long long v, long long j,
 		 struct view *c, enum ml_coll_alg *alg)
 {
 	long long k;
+	int started;
 
 	if (a->whole != ML_COLL_DEFAULT) {
 		c->kind = V_WHOLE;
 		c->size = a->ranks;
 		c->me = v;
 		c->node = 0;
+		c->root = root_of(a);
 		*alg = a->whole;
 		return j == 0;
 	}
 	k = node_of(a, v);
 	c->node = k;
-	if (j == 0) {
+	started = k == a->root_node && a->root_local > 0;
+	if (j == 1) {
 		c->kind = V_ROOTS;
 		c->size = a->nodes_used;
 		c->me = k;
+		c->root = a->root_node;
 		*alg = ml_collective_mpich_mpir(c->size, a->msg, false);
 		return local_of(a, v) == 0 && c->size > 1;
 	}
 	c->kind = V_NODE;
 	c->size = node_size(a, k);
 	c->me = local_of(a, v);
+	c->root = j == 0 ? a->root_local : 0;
 	*alg = ml_collective_mpich_mpir(c->size, a->msg, false);
-	return j == 1 && c->size > 1;
+	if (j == 0) {
+		if (!a->root_node_first) {
+			*alg = ML_COLL_DEFAULT;
+			return started && (c->me == 0 || c->me == c->root);
+		}
+		return started;
+	}
+	return j == 2 && c->size > 1 && !(started && a->root_node_first);
 }
 
 void ml_coll_mpich_next(const struct coll_alg *a, long long v,
@@ -306,10 +374,13 @@ void ml_coll_mpich_next(const struct coll_alg *a, long long v,
 	enum ml_coll_alg alg;
 	int done;
 
-	for (; s->j < 2; s->j++, s->pc = 0) {
+	for (; s->j < 3; s->j++, s->pc = 0) {
 		if (!phase(a, v, s->j, &c, &alg))
 			continue;
 		switch (alg) {
+		case ML_COLL_DEFAULT:
+			done = handover(a, &c, s, op);
+			break;
 		case ML_COLL_MPICH_SCATTER_RD_ALLGATHER:
 			done = srd(a, &c, s, op);
 			break;
@@ -352,10 +423,14 @@ enum ml_status ml_coll_mpich_setup(const struct ml_collective_params *p,
 			    ? min_ll(a->nodes, P)
 			    : (P + a->ppn - 1) / a->ppn;
 	parent = node_size(a, 0) >= 2;
+	a->root_node = node_of(a, p->root);
+	a->root_local = local_of(a, p->root);
+	a->root_node_first = 0;
 	a->composition = ML_COLL_COMP_NONE;
 	switch (p->algorithm) {
 	case ML_COLL_DEFAULT:
 		a->composition = ml_collective_mpich_composition(P, M, parent);
+		a->root_node_first = a->composition == ML_COLL_COMP_BETA;
 		a->whole = a->composition == ML_COLL_COMP_GAMMA
 			       ? ml_collective_mpich_mpir(P, M, parent)
 			       : ML_COLL_DEFAULT;
@@ -380,6 +455,7 @@ enum ml_status ml_coll_mpich_setup(const struct ml_collective_params *p,
 		a->whole = M < 12288 || P < 8 || (M < 524288 && is_pow2(P))
 			       ? ML_COLL_DEFAULT
 			       : ML_COLL_MPICH_SCATTER_RING_ALLGATHER;
+		a->root_node_first = !(M < 12288 || P < 8);
 		return ML_OK;
 	default:
 		return ML_EINVAL;
@@ -439,6 +515,7 @@ long long ml_coll_mpich_messages_bound(const struct coll_alg *a)
 	if (a->whole != ML_COLL_DEFAULT)
 		return bound(a->whole, a->ranks);
 	ml_coll_mpich_parts(a, &r, &f, &l);
+	/* and the handover, or the root's node's broadcast, a node's */
 	return add_sat(bound(r, a->nodes_used),
-		       mul_sat(a->nodes_used, bound(f, node_size(a, 0))));
+		       mul_sat(a->nodes_used + 1, bound(f, node_size(a, 0))));
 }

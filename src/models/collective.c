@@ -189,7 +189,7 @@ enum ml_status ml_collective_validate(const struct ml_collective_params *p,
 	if (p->root < 0 || p->root >= p->ranks)
 		return ml_diag_set(d, "root", "must be in [0, ranks - 1]");
 	/* TODO(issue 47): the algorithms run from root 0 until each rotates. */
-	if (p->root != 0)
+	if (p->root != 0 && p->library == ML_COLL_OPENMPI)
 		return ml_diag_set(d, "root", "only root 0 is modelled yet");
 	if (p->fanout < 0 || p->fanout > 32)
 		return ml_diag_set(d, "fanout",

@@ -9,12 +9,13 @@
  * an internal communicator (node_comm, node_roots_comm) is translated
  * to its COMM_WORLD ranks through the communicator's group.
  *
- *   bcast_trace OUTPREFIX ROOT BYTES...
+ *   bcast_trace OUTPREFIX ROOT[,ROOT...] BYTES...
  *
- * broadcasts BYTES bytes (MPI_BYTE) from ROOT once per argument, and
- * writes OUTPREFIX.RANK: for each case "C INDEX BYTES", then one line
- * per message this rank sent, "M SRC DST BYTES", and one per algorithm
- * entered, "A NAME COMMSIZE".
+ * broadcasts BYTES bytes (MPI_BYTE) from each ROOT in turn, once per
+ * BYTES argument (the cases, numbered from 0: every size of the first
+ * root, then of the next), and writes OUTPREFIX.RANK: for each case
+ * "C INDEX BYTES ROOT", then one line per message this rank sent,
+ * "M SRC DST BYTES", and one per algorithm entered, "A NAME COMMSIZE".
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -119,18 +120,19 @@ int main(int argc, char **argv)
 {
 	char path[4096];
 	char *buf;
+	const char *roots;
 	long long n, max = 1;
-	int i, root;
+	int i, root, ncase = 0;
 
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
 	if (argc < 4) {
 		if (wrank == 0)
-			fprintf(stderr, "usage: bcast_trace OUTPREFIX ROOT "
-					"BYTES...\n");
+			fprintf(stderr, "usage: bcast_trace OUTPREFIX "
+					"ROOT[,ROOT...] BYTES...\n");
 		MPI_Abort(MPI_COMM_WORLD, 2);
 	}
-	root = atoi(argv[2]);
+	roots = argv[2];
 	for (i = 3; i < argc; i++) {
 		n = atoll(argv[i]);
 		max = n > max ? n : max;
@@ -141,13 +143,20 @@ int main(int argc, char **argv)
 	if (!out || !buf)
 		MPI_Abort(MPI_COMM_WORLD, 1);
 	memset(buf, wrank, (size_t)max);
-	for (i = 3; i < argc; i++) {
-		n = atoll(argv[i]);
-		fprintf(out, "C %d %lld\n", i - 3, n);
-		MPI_Barrier(MPI_COMM_WORLD);
-		tracing = 1;
-		MPI_Bcast(buf, (int)n, MPI_BYTE, root, MPI_COMM_WORLD);
-		tracing = 0;
+	for (;;) {
+		root = atoi(roots);
+		for (i = 3; i < argc; i++) {
+			n = atoll(argv[i]);
+			fprintf(out, "C %d %lld %d\n", ncase++, n, root);
+			MPI_Barrier(MPI_COMM_WORLD);
+			tracing = 1;
+			MPI_Bcast(buf, (int)n, MPI_BYTE, root, MPI_COMM_WORLD);
+			tracing = 0;
+		}
+		roots = strchr(roots, ',');
+		if (!roots)
+			break;
+		roots++;
 	}
 	MPI_Barrier(MPI_COMM_WORLD);
 	fclose(out);
