@@ -55,6 +55,9 @@ void ml_collective_params_init(struct ml_collective_params *p)
 	p->ebyte[ML_COLL_NET] = 0;
 	p->eager = 4096;
 	p->library = ML_COLL_OPENMPI;
+	p->ompi_version = ML_COLL_OMPI_41;
+	p->han_segment = 65536;
+	p->han_simple = false;
 }
 
 const char *ml_collective_alg_name(enum ml_coll_alg a)
@@ -76,6 +79,8 @@ const char *ml_collective_alg_name(enum ml_coll_alg a)
 
 	if (a == ML_COLL_DEFAULT)
 		return "default";
+	if (a == ML_COLL_HAN)
+		return "han";
 	if (a >= ML_COLL_MPICH_FIRST && a <= ML_COLL_MPICH_LAST)
 		return mpich[a - ML_COLL_MPICH_FIRST];
 	return a >= 1 && a <= ML_COLL_NALG ? names[a] : "unknown";
@@ -88,17 +93,22 @@ static int alg_of(enum ml_coll_library lib, enum ml_coll_alg a)
 		return 1;
 	if (lib == ML_COLL_MPICH)
 		return a >= ML_COLL_MPICH_FIRST && a <= ML_COLL_MPICH_LAST;
-	return a >= 1 && a <= ML_COLL_NALG;
+	return (a >= 1 && a <= ML_COLL_NALG) || a == ML_COLL_HAN;
 }
 
 /* The params run for *p: Open MPI's default decision resolved into its
- * algorithm, unsegmented, one chain (MPICH resolves its own in setup,
- * where the placement is known). */
+ * algorithm, unsegmented, one chain (5.0: han where it takes the
+ * broadcast); MPICH resolves its own in setup, where the placement is
+ * known. */
 static void run_params(const struct ml_collective_params *p,
 		       struct ml_collective_params *q)
 {
 	*q = *p;
-	if (p->library == ML_COLL_OPENMPI && p->algorithm == ML_COLL_DEFAULT) {
+	if (p->library == ML_COLL_OPENMPI && p->algorithm == ML_COLL_DEFAULT &&
+	    p->ompi_version == ML_COLL_OMPI_50 && ml_coll_han_takes(p)) {
+		q->algorithm = ML_COLL_HAN;
+	} else if (p->library == ML_COLL_OPENMPI &&
+		   p->algorithm == ML_COLL_DEFAULT) {
 		q->algorithm = ml_collective_ompi_decide(p->ranks, p->msg);
 		q->segment = 0;
 		q->fanout = 0;
@@ -183,14 +193,19 @@ enum ml_status ml_collective_validate(const struct ml_collective_params *p,
 				       ? "is not one of MPICH's (binomial, "
 					 "scatter_recursive_doubling_allgather, "
 					 "scatter_ring_allgather, smp)"
-				       : "must be an id 1..9 (Open MPI's)");
+				       : "must be an id 1..10 (Open MPI's)");
 	if (p->segment < 0)
 		return ml_diag_set(d, "segment", "must be >= 0");
 	if (p->root < 0 || p->root >= p->ranks)
 		return ml_diag_set(d, "root", "must be in [0, ranks - 1]");
 	/* TODO(issue 47): the algorithms run from root 0 until each rotates. */
-	if (p->root != 0)
+	if (p->root != 0 && p->library == ML_COLL_MPICH)
 		return ml_diag_set(d, "root", "only root 0 is modelled yet");
+	if (p->ompi_version != ML_COLL_OMPI_41 &&
+	    p->ompi_version != ML_COLL_OMPI_50)
+		return ml_diag_set(d, "ompi-version", "must be 4.1 or 5.0");
+	if (p->han_segment < 0)
+		return ml_diag_set(d, "han-segment", "must be >= 0");
 	if (p->fanout < 0 || p->fanout > 32)
 		return ml_diag_set(d, "fanout",
 				   "must be in [0, 32] (Open MPI's "
@@ -201,7 +216,11 @@ enum ml_status ml_collective_validate(const struct ml_collective_params *p,
 		return ML_EINVAL;
 	run_params(p, &q);
 	if (ml_coll_alg_setup(&q, &a) != ML_OK)
-		return ml_diag_set(d, "algorithm", "cannot be set up");
+		return ml_diag_set(d, q.algorithm == ML_COLL_HAN ? "han-segment"
+								 : "algorithm",
+				   q.algorithm == ML_COLL_HAN
+				       ? "han would cut more than 2^27 segments"
+				       : "cannot be set up");
 	bound = ml_coll_alg_messages_bound(&a);
 	if (bound > ML_COLL_MAX_MESSAGES)
 		return ml_diag_set(d, q.segment > 0 ? "segment" : "ranks",
@@ -305,8 +324,12 @@ enum ml_status ml_coll_eval_ws(struct coll_ws *ws,
 	if (st != ML_OK)
 		return st;
 	tmp.composition = a.composition;
-	ml_coll_mpich_parts(&a, &tmp.ran_roots, &tmp.ran_node_first,
-			    &tmp.ran_node_last);
+	if (a.library == ML_COLL_OPENMPI && a.alg == ML_COLL_HAN)
+		ml_coll_han_parts(&a, &tmp.ran_roots, &tmp.ran_node_first,
+				  &tmp.ran_node_last);
+	else
+		ml_coll_mpich_parts(&a, &tmp.ran_roots, &tmp.ran_node_first,
+				    &tmp.ran_node_last);
 	*r = tmp;
 	return ML_OK;
 }
@@ -502,16 +525,18 @@ static double ring_bound_any(const struct ml_collective_params *p)
 double ml_coll_lower_bound(const struct ml_collective_params *p,
 			   enum ml_coll_alg a)
 {
-	long long P = p->ranks, N = ml_coll_nodes(p);
+	long long P = p->ranks, N = ml_coll_nodes(p), R = p->root;
 	long long sc = (p->msg + P - 1) / P, cnt = p->msg, mask = 1, n, v;
 	enum ml_coll_channel c;
 	double t = 0;
 
 	if (a == ML_COLL_MPICH_SCATTER_RING_ALLGATHER)
 		return ring_bound_any(p);
-	if (a != ML_COLL_SCATTER_ALLGATHER_RING || p->msg < P)
+	if (a != ML_COLL_SCATTER_ALLGATHER_RING || p->msg < P ||
+	    p->library != ML_COLL_OPENMPI)
 		return 0;
-	/* Rank 0's scatter, as programs.c's scatter() runs it for v = 0. */
+	/* The root's scatter (ranks below rotated: root R's virtual rank v
+	 * is R + v mod P), as programs.c's scatter() runs it for v = 0. */
 	while (mask < P)
 		mask <<= 1;
 	for (mask >>= 1; mask > 0; mask >>= 1) {
@@ -519,10 +544,10 @@ double ml_coll_lower_bound(const struct ml_collective_params *p,
 		if (mask >= P || n <= 0)
 			continue;
 		cnt -= n;
-		t = send_done_least(p, chan(p, N, 0, mask), n, t);
+		t = send_done_least(p, chan(p, N, R, (R + mask) % P), n, t);
 	}
 	for (v = 0; v + 1 < P; v++) {
-		c = chan(p, N, v, v + 1);
+		c = chan(p, N, (R + v) % P, (R + v + 1) % P);
 		if (sc > p->eager)
 			t = t + p->lat[c];
 		t = t + p->lat[c] + (double)sc * p->byte[c];
