@@ -576,7 +576,7 @@ static const char *const fit_mechanisms[] = {"overhead", "nic-gap",
 static const char *const fit_inputs[] = {
     "op",     "library", "algorithm", "ranks",	"msg",	  "segment", "fanout",
     "radix",  "root", "ppn",     "sockets",   "nodes",	"map-by", "bind-to", "numa",
-    "channel", NULL};
+    "channel", "ompi-version", "han-segment", "han-simple", NULL};
 
 /* A broadcast row must say how many ranks, a ping-pong which channel. */
 static const char *fit_needs(const union ml_val *v, const bool *stated)
