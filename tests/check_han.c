@@ -1,6 +1,6 @@
 /*
  * check_han.c - Open MPI's coll/han broadcast (src/collective/han.c,
- * SPEC 10.7) and the root of Open MPI's tuned algorithms (programs.c's
+ * issue 47) and the root of Open MPI's tuned algorithms (programs.c's
  * rotation, issue 47).
  *
  * Every expected value is worked out by hand below from Open MPI's code

@@ -5,7 +5,7 @@
  * compositions run on the node and node-roots communicators of the
  * placement).
  *
- * P ranks (root 0) are placed on nodes of ppn cores in S sockets by
+ * P ranks (any root) are placed on nodes of ppn cores in S sockets by
  * mpirun's --map-by core|socket|node.  A pair of ranks talks over one of
  * three channels: the same socket, the other socket of the same node,
  * or the network.  A lone message of b bytes on channel c takes
@@ -65,7 +65,7 @@ enum ml_coll_alg {
 	ML_COLL_SCATTER_ALLGATHER = 8,
 	ML_COLL_SCATTER_ALLGATHER_RING = 9,
 	/* Open MPI's coll/han (not a tuned id: han reads no tuned rules
-	 * file): the nodes' leaders, then each node (SPEC 10.7). */
+	 * file): the nodes' leaders, then each node (issue 47). */
 	ML_COLL_HAN = 10,
 	ML_COLL_MPICH_BINOMIAL = 11,
 	ML_COLL_MPICH_SCATTER_RD_ALLGATHER = 12, /* _recursive_doubling_ */

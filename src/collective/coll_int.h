@@ -98,13 +98,19 @@ struct coll_alg {
 	} han;
 };
 
-/* Resolve the fall-backs and segmentation of Open MPI's code for *p
- * into *a.  Returns ML_OK or ML_EINVAL. */
+/* Resolve the fall-backs and segmentation of the library's code for
+ * *p into *a (dispatch.c: MPICH's, han's or tuned's).  Returns ML_OK or
+ * ML_EINVAL. */
 enum ml_status ml_coll_alg_setup(const struct ml_collective_params *p,
 				 struct coll_alg *a);
 
 /* An upper bound on the messages *a sends (for the domain check). */
 long long ml_coll_alg_messages_bound(const struct coll_alg *a);
+
+/* The same for Open MPI's tuned algorithms alone (programs.c). */
+enum ml_status ml_coll_tuned_setup(const struct ml_collective_params *p,
+				   struct coll_alg *a);
+long long ml_coll_tuned_messages_bound(const struct coll_alg *a);
 
 /*
  * The next operation of rank v (a real rank: Open MPI's programs rotate

@@ -1,6 +1,6 @@
 /*
  * han.c - Open MPI's coll/han broadcast (ompi/mca/coll/han, the same
- * algorithm in 4.1.4 and 5.0.x; SPEC 10.7, notes/ompi_han.md) as a
+ * algorithm in 4.1.4 and 5.0.x; issue 47, notes/ompi_han.md) as a
  * program every rank runs on the engine of engine.c: its conditions,
  * its two sub-communicators and its pipelined and simple broadcasts.
  *
@@ -101,11 +101,6 @@ int ml_coll_han_takes(const struct ml_collective_params *p)
 	return g.nodes >= 2 && g.per >= 2;
 }
 
-bool ml_collective_han_takes(const struct ml_collective_params *p)
-{
-	return ml_collective_validate(p, NULL) == ML_OK && ml_coll_han_takes(p);
-}
-
 /* The world rank of node n's local rank j. */
 static long long world(const struct coll_alg *a, long long n, long long j)
 {
@@ -142,7 +137,7 @@ static void sub_alg(const struct coll_alg *a, long long n, long long bytes,
 	q.algorithm = ml_collective_ompi_decide(n, bytes);
 	q.radix = a->han.radix;
 	q.root = root;
-	ml_coll_alg_setup(&q, sub);
+	ml_coll_tuned_setup(&q, sub);
 }
 
 enum ml_status ml_coll_han_setup(const struct ml_collective_params *p,
@@ -159,7 +154,7 @@ enum ml_status ml_coll_han_setup(const struct ml_collective_params *p,
 		q.algorithm = ml_collective_ompi_decide(p->ranks, p->msg);
 		q.segment = 0;
 		q.fanout = 0;
-		return ml_coll_alg_setup(&q, a);
+		return ml_coll_tuned_setup(&q, a);
 	}
 	geo_of(p, &g);
 	memset(a, 0, sizeof *a);
@@ -207,9 +202,9 @@ long long ml_coll_han_messages_bound(const struct coll_alg *a)
 	sub_alg(a, N, seg_bytes(a, 0), 0, &up);
 	sub_alg(a, a->han.per, seg_bytes(a, 0), 0, &low);
 	sub_alg(a, a->han.per, seg_bytes(a, S - 1), 0, &last);
-	b = add_sat(mul_sat(S - 1, ml_coll_alg_messages_bound(&low)),
-		    ml_coll_alg_messages_bound(&last));
-	return add_sat(add_sat(ml_coll_alg_messages_bound(&up),
+	b = add_sat(mul_sat(S - 1, ml_coll_tuned_messages_bound(&low)),
+		    ml_coll_tuned_messages_bound(&last));
+	return add_sat(add_sat(ml_coll_tuned_messages_bound(&up),
 			       mul_sat(S - 1, N - 1)),
 		       mul_sat(N, b));
 }

@@ -465,16 +465,6 @@ void ml_coll_tuned_next(const struct coll_alg *a, long long r,
 	}
 }
 
-void ml_coll_prog_next(const struct coll_alg *a, long long v,
-		       struct coll_prog *s, struct coll_op *op)
-{
-	if (a->library == ML_COLL_MPICH)
-		ml_coll_mpich_next(a, v, s, op);
-	else if (a->alg == ML_COLL_HAN)
-		ml_coll_han_next(a, v, s, op);
-	else
-		ml_coll_tuned_next(a, v, s, op);
-}
 
 /* COLL_BASE_COMPUTED_SEGCOUNT with one-byte elements: a segment size
  * in [1, M) cuts the message, anything else leaves it whole. */
@@ -486,16 +476,12 @@ static void generic_setup(const struct ml_collective_params *p,
 	a->nseg = (a->msg + a->segcount - 1) / a->segcount;
 }
 
-enum ml_status ml_coll_alg_setup(const struct ml_collective_params *p,
-				 struct coll_alg *a)
+enum ml_status ml_coll_tuned_setup(const struct ml_collective_params *p,
+				   struct coll_alg *a)
 {
 	long long M = p->msg, P = p->ranks, seg = p->segment, arg = 0;
 	int h;
 
-	if (p->library == ML_COLL_MPICH)
-		return ml_coll_mpich_setup(p, a);
-	if (p->algorithm == ML_COLL_HAN)
-		return ml_coll_han_setup(p, a);
 	a->library = ML_COLL_OPENMPI;
 	a->composition = ML_COLL_COMP_NONE;
 	a->root = p->root;
@@ -557,14 +543,10 @@ static long long mul_sat(long long a, long long b)
 	return b != 0 && a > LLONG_MAX / b ? LLONG_MAX : a * b;
 }
 
-long long ml_coll_alg_messages_bound(const struct coll_alg *a)
+long long ml_coll_tuned_messages_bound(const struct coll_alg *a)
 {
 	long long P = a->ranks, lg = 0;
 
-	if (a->library == ML_COLL_MPICH)
-		return ml_coll_mpich_messages_bound(a);
-	if (a->alg == ML_COLL_HAN)
-		return ml_coll_han_messages_bound(a);
 	while ((1LL << lg) < P)
 		lg++;
 	switch (a->alg) {

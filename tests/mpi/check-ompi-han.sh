@@ -1,7 +1,7 @@
 #!/bin/sh
 # check-ompi-han.sh MCASTLAT BUILDDIR - collective --algorithm han against
 # the real Open MPI's coll/han (4.1.4: --mca coll_han_priority 100) on
-# fake nodes (SPEC 10.7, notes/ompi_han.md): the messages each rank sends
+# fake nodes (issue 47, notes/ompi_han.md): the messages each rank sends
 # inside MPI_Bcast, recorded by pml monitoring per sender and peer, must
 # be those of `collective --schedule`, pair by pair.  Exit 77 (skipped,
 # one line) without Open MPI, its han or monitoring component, or
