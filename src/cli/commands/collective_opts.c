@@ -96,7 +96,7 @@ const struct ml_opt ml_collective_opts[NOPTS] = {
 		 .def = "2",
 		 .imin = 2,
 		 .imax = ML_COLL_MAX_RANKS,
-		 .help = "processes P, root 0"},
+		 .help = "processes P"},
     [O_MSG] = {.name = "msg",
 	       .kind = ML_OPT_INT,
 	       .def = "1",
@@ -233,7 +233,8 @@ const struct ml_opt ml_collective_opts[NOPTS] = {
 		 .def = "all",
 		 .help = "best: the candidates, a list of algorithms and ompi "
 			 "(or mpich, default: the library's own decision), or "
-			 "all of the library's and its decision"},
+			 "all of the library's and its decision (han only when "
+			 "named)"},
     [O_OBJECTIVE] = {.name = "objective",
 		     .kind = ML_OPT_CHOICE,
 		     .def = "latency",
