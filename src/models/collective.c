@@ -225,7 +225,11 @@ enum ml_status ml_collective_validate(const struct ml_collective_params *p,
 				       : "cannot be set up");
 	bound = ml_coll_alg_messages_bound(&a);
 	if (bound > ML_COLL_MAX_MESSAGES)
-		return ml_diag_set(d, q.segment > 0 ? "segment" : "ranks",
+		return ml_diag_set(d,
+				   a.alg == ML_COLL_HAN && q.han_segment > 0
+				       ? "han-segment"
+				   : q.segment > 0 ? "segment"
+						   : "ranks",
 				   "%s would send about %lld messages, more "
 				   "than 2^31",
 				   ml_collective_alg_name(a.alg), bound);
