@@ -213,10 +213,17 @@ void ml_coll_han_parts(const struct coll_alg *a, enum ml_coll_alg *up,
 		       enum ml_coll_alg *low, enum ml_coll_alg *last)
 {
 	long long S = a->han.nseg;
+	struct coll_alg x;
 
-	*up = ml_collective_ompi_decide(a->han.nodes, seg_bytes(a, 0));
-	*low = ml_collective_ompi_decide(a->han.per, seg_bytes(a, 0));
-	*last = ml_collective_ompi_decide(a->han.per, seg_bytes(a, S - 1));
+	/* what runs, after tuned's fall-backs (a scatter below a byte a
+	 * rank runs linear) */
+	sub_alg(a, a->han.nodes, a->han.simple ? a->msg : seg_bytes(a, 0), 0,
+		&x);
+	*up = x.alg;
+	sub_alg(a, a->han.per, seg_bytes(a, 0), 0, &x);
+	*low = x.alg;
+	sub_alg(a, a->han.per, seg_bytes(a, S - 1), 0, &x);
+	*last = x.alg;
 }
 
 /* libnbc's virtual rank (RANK2VRANK, its own inverse): the root and 0
