@@ -226,6 +226,75 @@ START_TEST(test_simple_and_one_segment)
 }
 END_TEST
 
+/*
+ * Two segments of 50 bytes (--han-segment 50, M = 100) on 2x2, root 0.
+ * t0: binary at P = 2: 0 -> 2 at 0 (arrives 1), rank 0 free at 0.5.
+ * t1(0): rank 0 posts the ibcast of segment 1 (libnbc linear) 0 -> 2 at
+ * 0.5 (port until 1.0, arrives 1.5), then segment 0 inside its node,
+ * 0 -> 1 waiting for the port: 1.0 to 1.2, port until 1.5; rank 2,
+ * free at 1, sends 2 -> 3 at 1 (arrives 1.2, port until 1.5), then
+ * waits for the ibcast's segment: 1.5.  t1(1): 0 -> 1 and 2 -> 3 at
+ * 1.5, arriving 1.7, both senders free at 2.0.  Times 2, 1.7, 2, 1.7:
+ * max 2, mean 1.85; six messages, two a pair.
+ */
+START_TEST(test_2x2_two_segments)
+{
+	struct ml_collective_params p = machine(4, 2, 100);
+	struct ml_collective_result r;
+	struct seen s;
+
+	p.algorithm = ML_COLL_HAN;
+	p.han_segment = 50;
+	run(&p, &s, &r);
+	ck_assert_int_eq(r.segments, 2);
+	ck_assert_int_eq(r.messages, 6);
+	ck_assert_int_eq(s.n[0][2], 2);
+	ck_assert_int_eq(s.n[0][1], 2);
+	ck_assert_int_eq(s.n[2][3], 2);
+	ck_assert_double_eq_tol(r.latency, 2, 1e-12);
+	ck_assert_double_eq_tol(r.latency_avg, 1.85, 1e-12);
+}
+END_TEST
+
+/*
+ * 5 nodes x 2, two segments of 50 bytes, root 0: libnbc's binomial.
+ * t0 is binary at P = 5, 50 B (build_tree(2): 0: 1, 2; 1: 3; 2: 4 in up
+ * ranks): 0 -> 2 (arrives 1), 0 -> 4 (at 0.5: 1.5), rank 0 free at 1;
+ * 2 -> 6 (at 1: 2), free at 1.5.  Segment 1 by libnbc's binomial (nodes
+ * 0: 1, 2, 4; 1: 3): rank 0 posts 0 -> 2, 4, 8 at 1 (starting 1, 1.5, 2:
+ * arriving 2, 2.5, 3), then 0 -> 1 (start 2.5, arrives 2.7), free at 3;
+ * segment 1 0 -> 1 at 3 (3.2): leaves at 3.5.  Rank 8's receive side
+ * serves 0 -> 8 first (posted at 1, arriving at 3), so 4 -> 8, posted at
+ * 1.5, starts at 3 - L = 2 and arrives at 3, rank 4 free at 2.5.  Rank 2
+ * posts 2 -> 3 at 1.5 (1.7, port to 2), gets segment 1 at 2, forwards
+ * 2 -> 6 at 2 (3), free at 2.5; 2 -> 3 at 2.5 (2.7): 3.  Rank 4: 4 -> 5
+ * at 2.5 (2.7), free at 3, 4 -> 5 (3.2): 3.5.  Rank 6: 6 -> 7 at 2
+ * (2.2), segment 1 at 3, 6 -> 7 (3.2): 3.5.  Rank 8: t0 and segment 1 at
+ * 3, 8 -> 9 at 3 (3.2), at 3.5 (3.7): 4.  The odd ranks leave at their
+ * second arrival: 3.2, 2.7, 3.2, 3.2, 3.7.  Max 4, mean 33.5 / 10, min
+ * 2.7; 4 + 4 + 10 messages.
+ */
+START_TEST(test_5x2_binomial_timing)
+{
+	struct ml_collective_params p = machine(10, 2, 100);
+	struct ml_collective_result r;
+	struct seen s;
+
+	p.algorithm = ML_COLL_HAN;
+	p.han_segment = 50;
+	run(&p, &s, &r);
+	ck_assert_int_eq(r.messages, 18);
+	ck_assert_int_eq(s.n[0][2], 2);
+	ck_assert_int_eq(s.n[0][4], 2);
+	ck_assert_int_eq(s.n[0][8], 1);
+	ck_assert_int_eq(s.n[4][8], 1);
+	ck_assert_int_eq(s.n[2][6], 2);
+	ck_assert_double_eq_tol(r.latency, 4, 1e-12);
+	ck_assert_double_eq_tol(r.latency_avg, 3.35, 1e-12);
+	ck_assert_double_eq_tol(r.latency_min, 2.7, 1e-12);
+}
+END_TEST
+
 /* han's conditions, else tuned's fixed decision on the whole
  * communicator: 3 + 2 ranks (P = 5, 100 B: binomial), one rank a node
  * (P = 4, 100 B: binomial, 64 <= M < 128), one node. */
@@ -435,6 +504,8 @@ Suite *suite_han(void)
 	tcase_add_test(tc, test_2x2_timing);
 	tcase_add_test(tc, test_2x2_root3);
 	tcase_add_test(tc, test_4x2_segments);
+	tcase_add_test(tc, test_2x2_two_segments);
+	tcase_add_test(tc, test_5x2_binomial_timing);
 	tcase_add_test(tc, test_8x2_binomial_swap);
 	tcase_add_test(tc, test_simple_and_one_segment);
 	tcase_add_test(tc, test_fallback);
