@@ -2019,7 +2019,7 @@ static const struct bad_case {
     {B_MSG, -1, 0, "msg"},
     {B_MSG, (double)(ML_COLL_MAX_MSG + 1), 0, "msg"},
     {B_ALG, 11, 0, "algorithm"}, /* MPICH's binomial (0 is the default) */
-    {B_ALG, 10, 0, "algorithm"},
+    {B_ALG, 15, 0, "algorithm"}, /* 10 is han */
     {B_SEGMENT, -1, 0, "segment"},
     {B_FANOUT, -1, 0, "fanout"},
     {B_FANOUT, 33, 0, "fanout"},

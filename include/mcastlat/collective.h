@@ -5,7 +5,7 @@
  * compositions run on the node and node-roots communicators of the
  * placement).
  *
- * P ranks (root 0) are placed on nodes of ppn cores in S sockets by
+ * P ranks (any root) are placed on nodes of ppn cores in S sockets by
  * mpirun's --map-by core|socket|node.  A pair of ranks talks over one of
  * three channels: the same socket, the other socket of the same node,
  * or the network.  A lone message of b bytes on channel c takes
@@ -48,7 +48,7 @@ extern "C" {
 
 /*
  * The algorithms.  1-9 are Open MPI's coll_tuned_bcast_algorithm ids;
- * 11-14 MPICH 4.0.2's MPIR_CVAR_BCAST_INTRA_ALGORITHM values (struct
+ * 10 its coll/han broadcast (ours, han has no ids); 11-14 MPICH 4.0.2's MPIR_CVAR_BCAST_INTRA_ALGORITHM values (struct
  * ml_collective_params.library ML_COLL_MPICH); 0 is the library's own
  * default decision (Open MPI's fixed decision, or MPICH's ch4
  * composition and MPIR selection).
@@ -64,6 +64,9 @@ enum ml_coll_alg {
 	ML_COLL_KNOMIAL = 7,
 	ML_COLL_SCATTER_ALLGATHER = 8,
 	ML_COLL_SCATTER_ALLGATHER_RING = 9,
+	/* Open MPI's coll/han (not a tuned id: han reads no tuned rules
+	 * file): the nodes' leaders, then each node (issue 47). */
+	ML_COLL_HAN = 10,
 	ML_COLL_MPICH_BINOMIAL = 11,
 	ML_COLL_MPICH_SCATTER_RD_ALLGATHER = 12, /* _recursive_doubling_ */
 	ML_COLL_MPICH_SCATTER_RING_ALLGATHER = 13,
@@ -72,6 +75,14 @@ enum ml_coll_alg {
 #define ML_COLL_NALG 9 /* Open MPI's: 1 .. ML_COLL_NALG */
 #define ML_COLL_MPICH_FIRST ML_COLL_MPICH_BINOMIAL
 #define ML_COLL_MPICH_LAST  ML_COLL_MPICH_SMP
+
+/* Which Open MPI: 4.1 (Debian 12's 4.1.4; the default), whose default
+ * broadcast is tuned's fixed decision, or 5.0, where coll/han takes the
+ * broadcast wherever its conditions hold (ml_collective_han_takes). */
+enum ml_coll_ompi_version {
+	ML_COLL_OMPI_41 = 0,
+	ML_COLL_OMPI_50 = 1
+};
 
 /* Whose broadcasts: Open MPI 4.1/5.0 (the default) or MPICH 4.0.2. */
 enum ml_coll_library {
@@ -142,6 +153,12 @@ struct ml_collective_params {
 	long long eager;	       /* largest eager message, bytes */
 	enum ml_coll_library library;  /* whose algorithms (0: Open MPI) */
 	long long root;		       /* the broadcast's root, 0 <= root < P */
+	/* Open MPI: its version (what ML_COLL_DEFAULT runs), and han's
+	 * coll_han_bcast_segsize (bytes, 0 = one segment; default 65536)
+	 * and coll_han_use_simple_bcast (no pipeline). */
+	enum ml_coll_ompi_version ompi_version;
+	long long han_segment;
+	bool han_simple;
 };
 
 struct ml_collective_result {
@@ -249,6 +266,16 @@ ML_API enum ml_coll_alg ml_collective_mpich_mpir(long long ranks,
 /* The name of a composition: "alpha", "beta", "gamma" ("-" for none). */
 ML_API const char *
 ml_collective_composition_name(enum ml_coll_composition c);
+
+/*
+ * Does Open MPI's coll/han take the broadcast of *p (4.1.4 and 5.0's
+ * conditions, coll_han_module.c and coll_han_subcomms.c): the ranks on
+ * two nodes or more, more than one rank on some node, and every node
+ * that holds a rank holding the same number.  Else han hands the
+ * broadcast to tuned on the whole communicator.  false for an invalid
+ * *p or for MPICH.
+ */
+ML_API bool ml_collective_han_takes(const struct ml_collective_params *p);
 
 /* The algorithm Open MPI 4.1's (and 5.0's tuned) fixed decision picks
  * for P ranks and M bytes (ompi_coll_tuned_bcast_intra_dec_fixed); it
@@ -367,11 +394,13 @@ ML_API enum ml_status ml_collective_interval(const struct ml_coll_errmodel *em,
 					     double *lo, double *hi);
 
 /* Candidates of ml_collective_best_among: bit a for algorithm a (Open
- * MPI's 1-9, MPICH's 11-14), bit 0 for the library's own decision
- * (ML_COLL_DEFAULT: "ompi" or "mpich", "leave it to the library");
- * bits of the other library's algorithms are ignored. */
+ * MPI's 1-9 and han 10, MPICH's 11-14), bit 0 for the library's own
+ * decision (ML_COLL_DEFAULT: "ompi" or "mpich", "leave it to the
+ * library"); bits of the other library's algorithms are ignored.
+ * ML_COLL_AMONG_ALL: every one but han (a tuned rules file cannot say
+ * han: it is a candidate only when named). */
 #define ML_COLL_AMONG(a)   (1u << (a))
-#define ML_COLL_AMONG_ALL  0xffffffffu
+#define ML_COLL_AMONG_ALL  (0xffffffffu & ~ML_COLL_AMONG(ML_COLL_HAN))
 
 /* What ranks the candidates. */
 enum ml_coll_objective {

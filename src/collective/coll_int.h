@@ -53,9 +53,12 @@ struct coll_op {
 	long long segment;
 };
 
-/* A rank's place in its program (a coroutine: pc is where to resume). */
+/* A rank's place in its program (a coroutine: pc is where to resume;
+ * hpc han's own place around the tuned and libnbc programs it runs,
+ * han.c). */
 struct coll_prog {
 	int pc;
+	int hpc;
 	long long i, j;	       /* loop counters */
 	long long cnt, cnt2;   /* Open MPI's curr_count, recv_count, ... */
 	long long mask, mask2; /* scatter-allgather's masks */
@@ -87,18 +90,36 @@ struct coll_alg {
 			      * its node's first rank broadcasts on its node
 			      * first (else alpha's: it hands the message to
 			      * that rank, and gets it back) */
+	/* Open MPI: the root (programs run in virtual ranks, rank - root
+	 * mod P, ml_coll_prog_next rotating their peers back), and han's
+	 * geometry (han.c; alg ML_COLL_HAN only). */
+	long long root;
+	struct coll_han_geo {
+		long long nodes, per;  /* nodes holding ranks, ranks a node */
+		long long seg, nseg;   /* segment bytes, segments */
+		long long radix;       /* the tuned knomial's radix */
+		int simple;	       /* coll_han_use_simple_bcast */
+		int by_node;	       /* --map-by node: node r mod nodes */
+	} han;
 };
 
-/* Resolve the fall-backs and segmentation of Open MPI's code for *p
- * into *a.  Returns ML_OK or ML_EINVAL. */
+/* Resolve the fall-backs and segmentation of the library's code for
+ * *p into *a (dispatch.c: MPICH's, han's or tuned's).  Returns ML_OK or
+ * ML_EINVAL. */
 enum ml_status ml_coll_alg_setup(const struct ml_collective_params *p,
 				 struct coll_alg *a);
 
 /* An upper bound on the messages *a sends (for the domain check). */
 long long ml_coll_alg_messages_bound(const struct coll_alg *a);
 
+/* The same for Open MPI's tuned algorithms alone (programs.c). */
+enum ml_status ml_coll_tuned_setup(const struct ml_collective_params *p,
+				   struct coll_alg *a);
+long long ml_coll_tuned_messages_bound(const struct coll_alg *a);
+
 /*
- * The next operation of rank v (root 0: ranks are virtual ranks).  A
+ * The next operation of rank v (a real rank: Open MPI's programs rotate
+ * by the root themselves).  A
  * program must be a function of (a, v, *s) alone, s starting zeroed and
  * last_recv set only by the engine: the engine keeps no state for a
  * rank blocked in its first receive (an IRECV then its WAIT_RECV or
@@ -121,6 +142,26 @@ void ml_coll_mpich_next(const struct coll_alg *a, long long v,
  * communicators of the first and last node (0 where none runs). */
 void ml_coll_mpich_parts(const struct coll_alg *a, enum ml_coll_alg *roots,
 			 enum ml_coll_alg *first, enum ml_coll_alg *last);
+
+/* coll/han (han.c): its setup into *a (ML_OK, or ML_EINVAL), whether
+ * it takes the broadcast of *p (else tuned's fixed decision runs on the
+ * whole communicator), its messages' bound and its programs. */
+int ml_coll_han_takes(const struct ml_collective_params *p);
+enum ml_status ml_coll_han_setup(const struct ml_collective_params *p,
+				 struct coll_alg *a);
+long long ml_coll_han_messages_bound(const struct coll_alg *a);
+void ml_coll_han_next(const struct coll_alg *a, long long r,
+		      struct coll_prog *s, struct coll_op *op);
+/* The tuned algorithms han runs: across the nodes (segment 0, or the
+ * whole message), on a node for a full segment and for the last. */
+void ml_coll_han_parts(const struct coll_alg *a, enum ml_coll_alg *up,
+		       enum ml_coll_alg *low, enum ml_coll_alg *last);
+
+/* Open MPI's tuned programs for rank r of a->ranks, root a->root (the
+ * programs run in virtual ranks, their peers rotated back), for
+ * ml_coll_prog_next and han's sub-communicators. */
+void ml_coll_tuned_next(const struct coll_alg *a, long long r,
+			struct coll_prog *s, struct coll_op *op);
 
 /* ------------------------------------------------------------------ */
 /* The engine.                                                         */

@@ -423,6 +423,7 @@ enum ml_status ml_coll_mpich_setup(const struct ml_collective_params *p,
 			    ? min_ll(a->nodes, P)
 			    : (P + a->ppn - 1) / a->ppn;
 	parent = node_size(a, 0) >= 2;
+	a->root = p->root; /* MPICH's programs rotate on each communicator */
 	a->root_node = node_of(a, p->root);
 	a->root_local = local_of(a, p->root);
 	a->root_node_first = 0;

@@ -31,7 +31,10 @@ static double max2(double a, double b)
 int ml_coll_once_fits(const struct ml_collective_params *p,
 		      const struct coll_alg *a)
 {
-	if (a->library != ML_COLL_OPENMPI || p->ppn != 1 || a->ranks < 2)
+	/* Root 0: the ranks' times are summed in rank order, which for
+	 * another root is not this pass's order (the same bits). */
+	if (a->library != ML_COLL_OPENMPI || p->ppn != 1 || a->ranks < 2 ||
+	    a->root != 0)
 		return 0;
 	switch (a->alg) {
 	case ML_COLL_LINEAR:

@@ -10,7 +10,11 @@
  * a yield lives in the struct, never in a local.  A blocking send is
  * ISEND + WAIT_SENDS; a blocking receive IRECV + WAIT_RECV; Open MPI's
  * ompi_coll_base_sendrecv (irecv, blocking send, wait) is IRECV + ISEND
- * + WAIT_BOTH.  Ranks are virtual ranks (root 0).
+ * + WAIT_BOTH.  Ranks are virtual ranks (root 0): ml_coll_tuned_next
+ * turns a rank into its virtual rank (rank - root mod P) and the peers
+ * back, as coll_base_topo.c's trees, scatter-allgather and the ring
+ * (vrank) do; only linear sends in real rank order (0, 1, ..., P - 1
+ * but the root), which prog_linear orders itself.
  */
 #include <limits.h>
 
@@ -111,15 +115,25 @@ OUTLINE static void prog_generic(const struct coll_alg *a, long long v,
 	CO_END(s, op);
 }
 
+/* The virtual rank of real rank r. */
+static long long vrank_of(const struct coll_alg *a, long long r)
+{
+	return r >= a->root ? r - a->root : r - a->root + a->ranks;
+}
+
 /* ompi_coll_base_bcast_intra_basic_linear: the root isends the whole
- * message to ranks 1 .. P-1 in order, then waits for all. */
+ * message to every other real rank in increasing order (the i-th, i =
+ * 1 .. P-1, is real rank i - 1 below the root, else i), then waits for
+ * all. */
 OUTLINE static void prog_linear(const struct coll_alg *a, long long v,
 			struct coll_prog *s, struct coll_op *op)
 {
 	CO_BEGIN(s);
 	if (v == 0) {
 		for (s->i = 1; s->i < a->ranks; s->i++)
-			EMIT(s, op, OP_ISEND, s->i, a->msg, 0);
+			EMIT(s, op, OP_ISEND,
+			     vrank_of(a, s->i - 1 < a->root ? s->i - 1 : s->i),
+			     a->msg, 0);
 		EMIT(s, op, OP_WAIT_SENDS, 0, 0, 0);
 	} else {
 		EMIT(s, op, OP_IRECV, 0, 0, 0);
@@ -411,13 +425,9 @@ OUTLINE static void prog_ring(const struct coll_alg *a, long long v,
 	ring_allgather(a, v, s, op);
 }
 
-void ml_coll_prog_next(const struct coll_alg *a, long long v,
-		       struct coll_prog *s, struct coll_op *op)
+static void tuned_virtual(const struct coll_alg *a, long long v,
+			  struct coll_prog *s, struct coll_op *op)
 {
-	if (a->library == ML_COLL_MPICH) {
-		ml_coll_mpich_next(a, v, s, op);
-		return;
-	}
 	switch (a->alg) {
 	case ML_COLL_LINEAR:
 		prog_linear(a, v, s, op);
@@ -440,6 +450,22 @@ void ml_coll_prog_next(const struct coll_alg *a, long long v,
 	}
 }
 
+void ml_coll_tuned_next(const struct coll_alg *a, long long r,
+			struct coll_prog *s, struct coll_op *op)
+{
+	if (a->root == 0) {
+		tuned_virtual(a, r, s, op);
+		return;
+	}
+	tuned_virtual(a, vrank_of(a, r), s, op);
+	if (op->code == OP_ISEND || op->code == OP_IRECV) {
+		op->peer += a->root;
+		if (op->peer >= a->ranks)
+			op->peer -= a->ranks;
+	}
+}
+
+
 /* COLL_BASE_COMPUTED_SEGCOUNT with one-byte elements: a segment size
  * in [1, M) cuts the message, anything else leaves it whole. */
 static void generic_setup(const struct ml_collective_params *p,
@@ -450,16 +476,15 @@ static void generic_setup(const struct ml_collective_params *p,
 	a->nseg = (a->msg + a->segcount - 1) / a->segcount;
 }
 
-enum ml_status ml_coll_alg_setup(const struct ml_collective_params *p,
-				 struct coll_alg *a)
+enum ml_status ml_coll_tuned_setup(const struct ml_collective_params *p,
+				   struct coll_alg *a)
 {
 	long long M = p->msg, P = p->ranks, seg = p->segment, arg = 0;
 	int h;
 
-	if (p->library == ML_COLL_MPICH)
-		return ml_coll_mpich_setup(p, a);
 	a->library = ML_COLL_OPENMPI;
 	a->composition = ML_COLL_COMP_NONE;
+	a->root = p->root;
 	a->alg = p->algorithm;
 	a->ranks = P;
 	a->msg = M;
@@ -518,12 +543,10 @@ static long long mul_sat(long long a, long long b)
 	return b != 0 && a > LLONG_MAX / b ? LLONG_MAX : a * b;
 }
 
-long long ml_coll_alg_messages_bound(const struct coll_alg *a)
+long long ml_coll_tuned_messages_bound(const struct coll_alg *a)
 {
 	long long P = a->ranks, lg = 0;
 
-	if (a->library == ML_COLL_MPICH)
-		return ml_coll_mpich_messages_bound(a);
 	while ((1LL << lg) < P)
 		lg++;
 	switch (a->alg) {

@@ -138,7 +138,8 @@ EVQ_HOT double xfer(const struct ml_collective_params *p, int c, struct rr *s,
 static int ring_applies(const struct coll_alg *a)
 {
 	return a->library == ML_COLL_OPENMPI &&
-	       a->alg == ML_COLL_SCATTER_ALLGATHER_RING && a->ranks >= 2;
+	       a->alg == ML_COLL_SCATTER_ALLGATHER_RING && a->ranks >= 2 &&
+	       a->root == 0; /* the recurrence runs from rank 0 */
 }
 
 int ml_coll_ring_fits(const struct ml_collective_params *p,

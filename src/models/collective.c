@@ -1,8 +1,10 @@
 /*
  * collective.c - the collective model's interface (SPEC 10): defaults,
- * the domain, Open MPI 4.1's fixed decision, the ring's lower bound, and
- * evaluation through the engine in src/collective/ (place.c where ranks
- * sit, trees.c Open MPI's trees, programs.c what each rank does,
+ * the domain, the version's default decision (ompi_decide.c holds Open
+ * MPI's fixed decision, han.c whether han takes the broadcast), the
+ * ring's lower bound, and evaluation through the engine in
+ * src/collective/ (place.c where ranks sit, trees.c Open MPI's trees,
+ * dispatch.c whose programs run: programs.c, han.c, mpich_programs.c;
  * engine.c the event-driven machine).
  */
 #include <math.h>
@@ -55,6 +57,9 @@ void ml_collective_params_init(struct ml_collective_params *p)
 	p->ebyte[ML_COLL_NET] = 0;
 	p->eager = 4096;
 	p->library = ML_COLL_OPENMPI;
+	p->ompi_version = ML_COLL_OMPI_41;
+	p->han_segment = 65536;
+	p->han_simple = false;
 }
 
 const char *ml_collective_alg_name(enum ml_coll_alg a)
@@ -76,6 +81,8 @@ const char *ml_collective_alg_name(enum ml_coll_alg a)
 
 	if (a == ML_COLL_DEFAULT)
 		return "default";
+	if (a == ML_COLL_HAN)
+		return "han";
 	if (a >= ML_COLL_MPICH_FIRST && a <= ML_COLL_MPICH_LAST)
 		return mpich[a - ML_COLL_MPICH_FIRST];
 	return a >= 1 && a <= ML_COLL_NALG ? names[a] : "unknown";
@@ -88,17 +95,22 @@ static int alg_of(enum ml_coll_library lib, enum ml_coll_alg a)
 		return 1;
 	if (lib == ML_COLL_MPICH)
 		return a >= ML_COLL_MPICH_FIRST && a <= ML_COLL_MPICH_LAST;
-	return a >= 1 && a <= ML_COLL_NALG;
+	return (a >= 1 && a <= ML_COLL_NALG) || a == ML_COLL_HAN;
 }
 
 /* The params run for *p: Open MPI's default decision resolved into its
- * algorithm, unsegmented, one chain (MPICH resolves its own in setup,
- * where the placement is known). */
+ * algorithm, unsegmented, one chain (5.0: han where it takes the
+ * broadcast); MPICH resolves its own in setup, where the placement is
+ * known. */
 static void run_params(const struct ml_collective_params *p,
 		       struct ml_collective_params *q)
 {
 	*q = *p;
-	if (p->library == ML_COLL_OPENMPI && p->algorithm == ML_COLL_DEFAULT) {
+	if (p->library == ML_COLL_OPENMPI && p->algorithm == ML_COLL_DEFAULT &&
+	    p->ompi_version == ML_COLL_OMPI_50 && ml_coll_han_takes(p)) {
+		q->algorithm = ML_COLL_HAN;
+	} else if (p->library == ML_COLL_OPENMPI &&
+		   p->algorithm == ML_COLL_DEFAULT) {
 		q->algorithm = ml_collective_ompi_decide(p->ranks, p->msg);
 		q->segment = 0;
 		q->fanout = 0;
@@ -183,14 +195,16 @@ enum ml_status ml_collective_validate(const struct ml_collective_params *p,
 				       ? "is not one of MPICH's (binomial, "
 					 "scatter_recursive_doubling_allgather, "
 					 "scatter_ring_allgather, smp)"
-				       : "must be an id 1..9 (Open MPI's)");
+				       : "must be an id 1..10 (Open MPI's)");
 	if (p->segment < 0)
 		return ml_diag_set(d, "segment", "must be >= 0");
 	if (p->root < 0 || p->root >= p->ranks)
 		return ml_diag_set(d, "root", "must be in [0, ranks - 1]");
-	/* TODO(issue 47): the algorithms run from root 0 until each rotates. */
-	if (p->root != 0 && p->library == ML_COLL_OPENMPI)
-		return ml_diag_set(d, "root", "only root 0 is modelled yet");
+	if (p->ompi_version != ML_COLL_OMPI_41 &&
+	    p->ompi_version != ML_COLL_OMPI_50)
+		return ml_diag_set(d, "ompi-version", "must be 4.1 or 5.0");
+	if (p->han_segment < 0)
+		return ml_diag_set(d, "han-segment", "must be >= 0");
 	if (p->fanout < 0 || p->fanout > 32)
 		return ml_diag_set(d, "fanout",
 				   "must be in [0, 32] (Open MPI's "
@@ -201,10 +215,18 @@ enum ml_status ml_collective_validate(const struct ml_collective_params *p,
 		return ML_EINVAL;
 	run_params(p, &q);
 	if (ml_coll_alg_setup(&q, &a) != ML_OK)
-		return ml_diag_set(d, "algorithm", "cannot be set up");
+		return ml_diag_set(d, q.algorithm == ML_COLL_HAN ? "han-segment"
+								 : "algorithm",
+				   q.algorithm == ML_COLL_HAN
+				       ? "han would cut more than 2^27 segments"
+				       : "cannot be set up");
 	bound = ml_coll_alg_messages_bound(&a);
 	if (bound > ML_COLL_MAX_MESSAGES)
-		return ml_diag_set(d, q.segment > 0 ? "segment" : "ranks",
+		return ml_diag_set(d,
+				   a.alg == ML_COLL_HAN && q.han_segment > 0
+				       ? "han-segment"
+				   : q.segment > 0 ? "segment"
+						   : "ranks",
 				   "%s would send about %lld messages, more "
 				   "than 2^31",
 				   ml_collective_alg_name(a.alg), bound);
@@ -305,8 +327,12 @@ enum ml_status ml_coll_eval_ws(struct coll_ws *ws,
 	if (st != ML_OK)
 		return st;
 	tmp.composition = a.composition;
-	ml_coll_mpich_parts(&a, &tmp.ran_roots, &tmp.ran_node_first,
-			    &tmp.ran_node_last);
+	if (a.library == ML_COLL_OPENMPI && a.alg == ML_COLL_HAN)
+		ml_coll_han_parts(&a, &tmp.ran_roots, &tmp.ran_node_first,
+				  &tmp.ran_node_last);
+	else
+		ml_coll_mpich_parts(&a, &tmp.ran_roots, &tmp.ran_node_first,
+				    &tmp.ran_node_last);
 	*r = tmp;
 	return ML_OK;
 }
@@ -349,68 +375,9 @@ enum ml_status ml_collective_p2p(const struct ml_collective_params *p,
 	return ML_OK;
 }
 
-/*
- * ompi_coll_tuned_bcast_intra_dec_fixed (coll_tuned_decision_fixed.c,
- * identical from 4.1.0 to 4.1.8 and 5.0.0 to 5.0.10): one row per range
- * of P, each a list of (message size bound, algorithm): the first bound
- * above M picks; bound 0 ends a row with its last algorithm.
- */
-struct dec_rule {
-	long long below; /* M < below; 0: any M */
-	enum ml_coll_alg alg;
-};
-
-#define R(b, a)                                                                \
-	{                                                                      \
-		b, ML_COLL_##a                                                 \
-	}
-static const struct dec_rule dec_p4[] = {
-    R(32, PIPELINE),  R(256, BINARY),	 R(512, PIPELINE),
-    R(1024, KNOMIAL), R(32768, LINEAR),	 R(131072, BINARY),
-    R(262144, CHAIN), R(524288, LINEAR), R(1048576, BINOMIAL),
-    R(0, BINARY)};
-static const struct dec_rule dec_p8[] = {R(64, BINARY),	     R(128, BINOMIAL),
-					 R(2048, BINARY),    R(8192, BINOMIAL),
-					 R(1048576, LINEAR), R(0, CHAIN)};
-static const struct dec_rule dec_p16[] = {R(8, KNOMIAL),      R(64, BINARY),
-					  R(4096, KNOMIAL),   R(16384, BINARY),
-					  R(32768, BINOMIAL), R(0, LINEAR)};
-static const struct dec_rule dec_p32[] = {
-    R(4096, KNOMIAL), R(1048576, BINOMIAL), R(0, SCATTER_ALLGATHER)};
-static const struct dec_rule dec_p64[] = {R(2048, BINOMIAL), R(0, KNOMIAL)};
-static const struct dec_rule dec_p128[] = {R(0, KNOMIAL)};
-static const struct dec_rule dec_p256[] = {R(2, BINOMIAL), R(16384, BINARY),
-					   R(32768, LINEAR), R(65536, BINARY),
-					   R(0, KNOMIAL)};
-static const struct dec_rule dec_p1024[] = {
-    R(16384, KNOMIAL), R(32768, SPLIT_BINARY), R(0, KNOMIAL)};
-static const struct dec_rule dec_p2048[] = {R(524288, KNOMIAL),
-					    R(0, SCATTER_ALLGATHER)};
-static const struct dec_rule dec_p4096[] = {R(262144, KNOMIAL),
-					    R(0, SCATTER_ALLGATHER)};
-static const struct dec_rule dec_big[] = {R(8192, KNOMIAL), R(16384, BINARY),
-					  R(262144, KNOMIAL),
-					  R(0, SCATTER_ALLGATHER)};
-#undef R
-
-static const struct {
-	long long below; /* P < below; 0: any P */
-	const struct dec_rule *rules;
-} dec_rows[] = {{4, dec_p4},	   {8, dec_p8},	      {16, dec_p16},
-		{32, dec_p32},	   {64, dec_p64},     {128, dec_p128},
-		{256, dec_p256},   {1024, dec_p1024}, {2048, dec_p2048},
-		{4096, dec_p4096}, {0, dec_big}};
-
-enum ml_coll_alg ml_collective_ompi_decide(long long ranks, long long msg)
+bool ml_collective_han_takes(const struct ml_collective_params *p)
 {
-	size_t i;
-	const struct dec_rule *r;
-
-	for (i = 0; dec_rows[i].below != 0 && ranks >= dec_rows[i].below; i++)
-		;
-	for (r = dec_rows[i].rules; r->below != 0 && msg >= r->below; r++)
-		;
-	return r->alg;
+	return ml_collective_validate(p, NULL) == ML_OK && ml_coll_han_takes(p);
 }
 
 enum ml_status ml_collective_tree(enum ml_coll_alg kind, long long ranks,
@@ -502,16 +469,18 @@ static double ring_bound_any(const struct ml_collective_params *p)
 double ml_coll_lower_bound(const struct ml_collective_params *p,
 			   enum ml_coll_alg a)
 {
-	long long P = p->ranks, N = ml_coll_nodes(p);
+	long long P = p->ranks, N = ml_coll_nodes(p), R = p->root;
 	long long sc = (p->msg + P - 1) / P, cnt = p->msg, mask = 1, n, v;
 	enum ml_coll_channel c;
 	double t = 0;
 
 	if (a == ML_COLL_MPICH_SCATTER_RING_ALLGATHER)
 		return ring_bound_any(p);
-	if (a != ML_COLL_SCATTER_ALLGATHER_RING || p->msg < P)
+	if (a != ML_COLL_SCATTER_ALLGATHER_RING || p->msg < P ||
+	    p->library != ML_COLL_OPENMPI)
 		return 0;
-	/* Rank 0's scatter, as programs.c's scatter() runs it for v = 0. */
+	/* The root's scatter (ranks below rotated: root R's virtual rank v
+	 * is R + v mod P), as programs.c's scatter() runs it for v = 0. */
 	while (mask < P)
 		mask <<= 1;
 	for (mask >>= 1; mask > 0; mask >>= 1) {
@@ -519,10 +488,10 @@ double ml_coll_lower_bound(const struct ml_collective_params *p,
 		if (mask >= P || n <= 0)
 			continue;
 		cnt -= n;
-		t = send_done_least(p, chan(p, N, 0, mask), n, t);
+		t = send_done_least(p, chan(p, N, R, (R + mask) % P), n, t);
 	}
 	for (v = 0; v + 1 < P; v++) {
-		c = chan(p, N, v, v + 1);
+		c = chan(p, N, (R + v) % P, (R + v + 1) % P);
 		if (sc > p->eager)
 			t = t + p->lat[c];
 		t = t + p->lat[c] + (double)sc * p->byte[c];

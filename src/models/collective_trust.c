@@ -105,7 +105,7 @@ static int candidate(unsigned among, enum ml_coll_library lib,
 	int ok = a == ML_COLL_DEFAULT ||
 		 (lib == ML_COLL_MPICH
 		      ? a >= ML_COLL_MPICH_FIRST && a <= ML_COLL_MPICH_LAST
-		      : a >= 1 && a <= ML_COLL_NALG);
+		      : (a >= 1 && a <= ML_COLL_NALG) || a == ML_COLL_HAN);
 
 	return ok && (among & ML_COLL_AMONG(a));
 }
@@ -117,7 +117,7 @@ static double objective(const struct ml_collective_result *r,
 }
 
 /* The candidates in order: the default first (it wins ties), then the
- * library's algorithms by id. */
+ * library's algorithms by id (Open MPI's han after its nine). */
 static int candidates(enum ml_coll_library lib, enum ml_coll_alg *out)
 {
 	int n = 0, a, first = 1, last = ML_COLL_NALG;
@@ -129,6 +129,8 @@ static int candidates(enum ml_coll_library lib, enum ml_coll_alg *out)
 	out[n++] = ML_COLL_DEFAULT;
 	for (a = first; a <= last; a++)
 		out[n++] = (enum ml_coll_alg)a;
+	if (lib == ML_COLL_OPENMPI)
+		out[n++] = ML_COLL_HAN;
 	return n;
 }
 
@@ -194,9 +196,11 @@ static bool clearly_better(const struct ml_collective_params *p,
 static bool same_run_as_default(const struct ml_collective_params *p,
 				enum ml_coll_alg a)
 {
+	/* (5.0's decision runs han where han takes the broadcast.) */
 	return p->library == ML_COLL_OPENMPI && p->segment == 0 &&
 	       (a != ML_COLL_CHAIN || p->fanout == 0) &&
-	       a == ml_collective_ompi_decide(p->ranks, p->msg);
+	       a == ml_collective_ompi_decide(p->ranks, p->msg) &&
+	       !(p->ompi_version == ML_COLL_OMPI_50 && ml_coll_han_takes(p));
 }
 
 /* Does candidate a at *p run linear, as Open MPI's scatter-allgathers
@@ -220,7 +224,7 @@ enum ml_status ml_collective_best_among(const struct ml_collective_params *p,
 {
 	struct ml_collective_params q = *p;
 	struct ml_collective_result x, best = {0}, dflt = {0}, lin = {0};
-	enum ml_coll_alg list[ML_COLL_NALG + 1], pick = ML_COLL_DEFAULT;
+	enum ml_coll_alg list[ML_COLL_NALG + 2], pick = ML_COLL_DEFAULT;
 	double second = INFINITY, z = z_of(level);
 	int n = candidates(p->library, list), i, found = 0, have_dflt = 0;
 	int have_lin = 0;

@@ -147,5 +147,19 @@ if [ -c /dev/full ]; then
 	done
 fi
 
+# han (issue 47) is no tuned rule: where it is the pick the file holds
+# algorithm 0 (tuned's fixed decision) with a comment, and one warning
+# says what a han user sets; under --ompi-version 5.0 a comment says
+# tuned's rules run inside han where han takes the broadcast.
+"$bin" collective --algorithm best --among han --ranks 4 --ppn 2 \
+	--msg 1,100 --ompi-version 5.0 --rules "$tmp/han.txt" \
+	> /dev/null 2> "$tmp/han.err"
+rc=$?
+[ $rc -eq 0 ] && grep -q '^0 0 0 0 # han: ' "$tmp/han.txt" &&
+	grep -q 'han is the pick at 2 points' "$tmp/han.txt" &&
+	grep -q 'coll_han_priority 0' "$tmp/han.txt" &&
+	grep -q 'coll_han_priority 100' "$tmp/han.err" && ok ||
+	bad "--among han --rules: exit $rc, $(cat "$tmp/han.err")"
+
 echo "rules.sh: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -54,6 +54,8 @@ prog=$build/bcast_cases
 # Oversubscribed, as root in a container too; no network (sm and self).
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl=self,vader OMPI_MCA_rmaps_base_oversubscribe=1
+# ompi_root: the root of every group's broadcasts, R mod P (empty: 0).
+ompi_root=
 # CHECK_OMPI_ONLY: a shell pattern, only the runs whose name matches.
 only=${CHECK_OMPI_ONLY:-*}
 pass=0 fail=0
@@ -73,13 +75,17 @@ monitored() {
 		shift
 	fi
 	mon_np=$(echo "$mon_groups" | tr ',' '\n' | awk '{ s += $1 } END { print s }')
+	mon_root=
+	[ -n "$mon_base" ] || [ -z "$ompi_root" ] || mon_root="--root $ompi_root"
 	rm -f "$tmp"/prof.*.prof
+	# shellcheck disable=SC2086 # $mon_root is two words or none
 	"$MPIRUN" --oversubscribe -np "$mon_np" \
 		--mca pml_monitoring_enable 2 \
 		--mca pml_monitoring_enable_output 3 \
 		--mca pml_monitoring_filename "$tmp/prof" \
 		--mca coll_tuned_use_dynamic_rules 1 "$@" \
-		"$prog" $mon_base "$mon_groups" "$mon_sizes" >"$tmp/mpirun.log" 2>&1 ||
+		"$prog" $mon_base $mon_root "$mon_groups" "$mon_sizes" \
+		>"$tmp/mpirun.log" 2>&1 ||
 		{ cat "$tmp/mpirun.log"; return 1; }
 	# "I<tab>src<tab>dst<tab>N bytes<tab>K msgs sent...": internal tags,
 	# which are the collectives'; the test sends nothing else.
@@ -112,6 +118,8 @@ expected() {
 	for p in $(echo "$exp_groups" | tr ',' ' '); do
 		for m in $(echo "$exp_sizes" | tr ',' ' '); do
 			exp_opts=$($exp_how "$p" "$m")
+			[ -z "$ompi_root" ] ||
+				exp_opts="$exp_opts --root $((ompi_root % p))"
 			# shellcheck disable=SC2086 # the options are words
 			"$bin" collective --ranks "$p" --msg "$m" --schedule \
 				--format csv $exp_opts > "$tmp/sched" ||
@@ -227,6 +235,23 @@ ompi_opts="--radix 3"
 compare ompi-radix3 "$G" 1,7,512,1023 how_ompi \
 	--mca coll_tuned_bcast_algorithm_knomial_radix 3
 ompi_opts=
+
+# Roots other than 0 (issue 47): R = 7 is root 1, 1, 2, 7, 7 of the
+# groups of 2, 3, 5, 8, 13.  The trees rotate by the root (virtual
+# ranks), linear sends in rank order, scatter-allgather and the ring
+# rotate their blocks; the fixed decision as any algorithm.
+ompi_root=7
+check_forced root-linear 1 0 4 4 1,100000
+check_forced root-chain 2 1000 3 4 2500
+check_forced root-pipeline 3 1000 4 4 2500
+check_forced root-split-binary 4 1000 4 4 1,3,2001,3001
+check_forced root-binary 5 1000 4 4 2500
+check_forced root-binomial 6 1000 4 4 1,2500
+check_forced root-knomial 7 0 4 3 1,100000
+check_forced root-scatter-allgather 8 0 4 4 1,7,13,14,100,100001
+check_forced root-scatter-allgather-ring 9 0 4 4 7,13,100,100001
+compare root-ompi "$G" 1,100,2048,16384,262144,1048576 how_ompi
+ompi_root=
 
 # Rules files.  rule P M FILE: the (algorithm, topo, segment) Open MPI
 # takes from FILE for communicator size P and message size M, read as

@@ -31,7 +31,7 @@ static bool alg_in_library(long long a, long long lib)
 		return c == ALG_BINOMIAL || (c >= ALG_MPICH_SRD && c < ALG_OMPI) ||
 		       c == ALG_BEST || c == ALG_MPICH || c == ALG_DEFAULT;
 	return c < ALG_MPICH_SRD || c == ALG_OMPI || c == ALG_BEST ||
-	       c == ALG_DEFAULT;
+	       c == ALG_DEFAULT || c == ALG_HAN;
 }
 
 /* The algorithm a word of --algorithm (its index c in
@@ -49,6 +49,8 @@ static int word_alg(long long c, bool mpich)
 		       (int)(c - ALG_MPICH_SRD);
 	if (c == ALG_OMPI || c == ALG_MPICH || c == ALG_DEFAULT)
 		return ML_COLL_DEFAULT;
+	if (c == ALG_HAN)
+		return ML_COLL_HAN;
 	return -1;
 }
 
@@ -80,6 +82,9 @@ static enum ml_status to_params(const union ml_val *v,
 	p->fanout = v[O_FANOUT].i;
 	p->radix = v[O_RADIX].i;
 	p->root = v[O_ROOT].i;
+	p->ompi_version = (enum ml_coll_ompi_version)v[O_OMPI_VERSION].i;
+	p->han_segment = v[O_HAN_SEGMENT].i;
+	p->han_simple = v[O_HAN_SIMPLE].i != 0;
 	p->ppn = v[O_PPN].i;
 	p->sockets = v[O_SOCKETS].i;
 	p->nodes = v[O_NODES].i == ML_AUTO_INT ? 0 : v[O_NODES].i;
@@ -121,8 +126,8 @@ static void to_errmodel(const union ml_val *v, struct ml_coll_errmodel *em)
 }
 
 /* The ML_COLL_AMONG bits of one --among item (a name of --algorithm, an
- * Open MPI id, or all), or 0 for a bad one.  Open MPI's binomial and
- * MPICH's share a name: both bits. */
+ * Open MPI id, or all: every one but han), or 0 for a bad one.  Open
+ * MPI's binomial and MPICH's share a name: both bits. */
 static unsigned among_item(const char *s, size_t n)
 {
 	char *end;
@@ -341,6 +346,16 @@ static const char *chosen_text(const struct ml_collective_result *r,
 	size_t n = 0;
 	int i, k, dup;
 
+	if (r->ran == ML_COLL_HAN) {
+		/* han/up+low: the tuned algorithms of its two levels */
+		n = (size_t)snprintf(buf, len, "han/%s+%s",
+				     ml_collective_alg_name(r->ran_roots),
+				     ml_collective_alg_name(r->ran_node_first));
+		if (r->ran_node_last != r->ran_node_first && n < len)
+			snprintf(buf + n, len - n, "+%s",
+				 ml_collective_alg_name(r->ran_node_last));
+		return buf;
+	}
 	if (r->composition == ML_COLL_COMP_NONE)
 		return ml_collective_alg_name(r->ran);
 	n = (size_t)snprintf(buf, len, "%s/",
@@ -506,6 +521,8 @@ static int takeover(const struct ml_command *cmd,
 			 : ml_collective_ompi_rules(cmd, ctx, vl, base, O_RANKS,
 						    O_MSG, O_RULES,
 						    machine_fitted(base),
+						    base[O_OMPI_VERSION].i ==
+							ML_COLL_OMPI_50,
 						    ompi_rule);
 		if (rc)
 			return ML_EXIT_USAGE;
@@ -559,7 +576,7 @@ static const char *const fit_mechanisms[] = {"overhead", "nic-gap",
 static const char *const fit_inputs[] = {
     "op",     "library", "algorithm", "ranks",	"msg",	  "segment", "fanout",
     "radix",  "root", "ppn",     "sockets",   "nodes",	"map-by", "bind-to", "numa",
-    "channel", NULL};
+    "channel", "ompi-version", "han-segment", "han-simple", NULL};
 
 /* A broadcast row must say how many ranks, a ping-pong which channel. */
 static const char *fit_needs(const union ml_val *v, const bool *stated)

@@ -2,7 +2,8 @@
  * collective_ompi.c - `mcastlat collective --algorithm best --rules FILE`
  * for Open MPI: its coll/tuned dynamic rules file for MPI_Bcast
  * (mcastlat-collective(1), RULES; algorithm 0 where the pick is Open
- * MPI's own decision).
+ * MPI's own decision; where the pick is coll/han, which reads no tuned
+ * rule, 0 too, and a comment and a warning say what a han user sets).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,8 +68,17 @@ static int rules_for(const long long *msgs, size_t nm, const struct pick *pk,
 /* What the file is written from. */
 struct ompi_file {
 	const struct ml_coll_picks *pk;
-	bool fitted;
+	bool fitted, v50;
+	size_t han; /* points whose pick is han */
 };
+
+/* What a han user must set (mcastlat-collective(1), han). */
+#define HAN_HOW                                                                \
+	"coll/han is not a tuned algorithm: run it with --mca "              \
+	"coll_han_priority 100 in 4.1 (5.0 runs it by default on several "  \
+	"nodes with equal ranks a node); its segment is "                    \
+	"coll_han_bcast_segsize"
+
 
 static int write_rules(FILE *f, const void *arg)
 {
@@ -91,6 +101,15 @@ static int write_rules(FILE *f, const void *arg)
 	if (!of->fitted)
 		fprintf(f, "# Not fitted: the default machine of mcastlat "
 			   "collective(1), not yours.\n");
+	if (of->han)
+		fprintf(f, "# han is the pick at %zu points, written 0 here: "
+			   "%s.\n", of->han, HAN_HOW);
+	if (of->v50)
+		fprintf(f, "# Open MPI 5.0: where coll/han takes MPI_Bcast "
+			   "(several nodes, equal ranks a node) tuned reads "
+			   "these rules only inside it; for them to run on "
+			   "the whole communicator set --mca "
+			   "coll_han_priority 0.\n");
 	fprintf(f,
 		"1 # collectives\n7 # MPI_Bcast\n%zu # communicator "
 		"sizes\n",
@@ -101,8 +120,12 @@ static int write_rules(FILE *f, const void *arg)
 			k);
 		for (j = 0; j < (size_t)k; j++)
 			fprintf(f, "%lld %lld %lld %lld # %s\n", rs[j].msg,
-				rs[j].alg, rs[j].topo, rs[j].seg,
-				rs[j].alg == ML_COLL_DEFAULT
+				rs[j].alg == ML_COLL_HAN ? 0 : rs[j].alg,
+				rs[j].topo, rs[j].seg,
+				rs[j].alg == ML_COLL_HAN
+				    ? "han: tuned's fixed decision, han run "
+				      "by --mca coll_han_priority 100"
+				: rs[j].alg == ML_COLL_DEFAULT
 				    ? "ompi: Open MPI's fixed decision"
 				    : ml_collective_alg_name(
 					  (enum ml_coll_alg)rs[j].alg));
@@ -115,20 +138,30 @@ int ml_collective_ompi_rules(const struct ml_command *cmd, struct ml_ctx *ctx,
 			     const struct ml_vlist *const *vl,
 			     const union ml_val *base, size_t o_ranks,
 			     size_t o_msg, size_t o_rules, bool fitted,
-			     ml_coll_rule_fn pick)
+			     bool v50, ml_coll_rule_fn pick)
 {
 	struct picker pf = {pick};
 	struct ml_coll_picks pk;
-	struct ompi_file of = {&pk, fitted};
+	struct ompi_file of = {&pk, fitted, v50, 0};
+	const struct pick *x;
+	size_t i;
 	int rc;
 
 	/* Every pick first, on --jobs threads: a point that cannot be
 	 * evaluated leaves no file behind. */
 	rc = ml_coll_rules_picks(cmd, ctx, vl, base, o_ranks, o_msg,
 				 pick_point, &pf, sizeof(struct pick), &pk);
-	if (rc == ML_EXIT_OK)
+	if (rc == ML_EXIT_OK) {
+		x = pk.out;
+		for (i = 0; i < pk.np * pk.nm; i++)
+			of.han += x[i].alg == ML_COLL_HAN;
 		rc = ml_coll_rules_write(cmd, ctx, base[o_rules].s,
 					 write_rules, &of);
+	}
+	if (rc == ML_EXIT_OK && of.han)
+		ml_warn(ctx, "collective: --rules: han is the pick at %zu "
+			     "points, written as tuned's fixed decision: %s",
+			of.han, HAN_HOW);
 	ml_coll_picks_free(&pk);
 	return rc;
 }

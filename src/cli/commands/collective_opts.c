@@ -29,7 +29,9 @@ const char *const ml_collective_alg_names[] = {
     "best",
     "mpich",
     "default",
+    "han",
     NULL};
+static const char *const version_names[] = {"4.1", "5.0", NULL};
 static const char *const lib_names[] = {"openmpi", "mpich", NULL};
 static const char *const op_names[] = {"bcast", "p2p", NULL};
 static const char *const map_names[] = {"core", "socket", "node", NULL};
@@ -83,7 +85,8 @@ const struct ml_opt ml_collective_opts[NOPTS] = {
 			 "Open MPI: linear, chain, pipeline, split-binary, "
 			 "binary, binomial, knomial, scatter-allgather, "
 			 "scatter-allgather-ring (or its id 1-9), ompi (its "
-			 "fixed decision); MPICH: binomial, "
+			 "fixed decision; 5.0: han where it takes the "
+			 "broadcast), han (coll/han); MPICH: binomial, "
 			 "scatter_recursive_doubling_allgather, "
 			 "scatter_ring_allgather, smp, mpich (its decision); "
 			 "default (the library's decision), best, or all "
@@ -93,7 +96,7 @@ const struct ml_opt ml_collective_opts[NOPTS] = {
 		 .def = "2",
 		 .imin = 2,
 		 .imax = ML_COLL_MAX_RANKS,
-		 .help = "processes P, root 0"},
+		 .help = "processes P"},
     [O_MSG] = {.name = "msg",
 	       .kind = ML_OPT_INT,
 	       .def = "1",
@@ -127,6 +130,27 @@ const struct ml_opt ml_collective_opts[NOPTS] = {
 		.imax = ML_COLL_MAX_RANKS - 1,
 		.flags = ML_OPT_NOCOL,
 		.help = "the root rank (< ranks)"},
+    [O_OMPI_VERSION] = {.name = "ompi-version",
+			.kind = ML_OPT_CHOICE,
+			.def = "4.1",
+			.flags = ML_OPT_NOCOL,
+			.choices = version_names,
+			.help = "Open MPI 4.1 (default broadcast: tuned's fixed "
+				"decision) or 5.0 (coll/han where it takes the "
+				"broadcast)"},
+    [O_HAN_SEGMENT] = {.name = "han-segment",
+		       .kind = ML_OPT_INT,
+		       .def = "65536",
+		       .unit = "bytes",
+		       .imin = 0,
+		       .imax = ML_COLL_MAX_MSG,
+		       .flags = ML_OPT_NOCOL,
+		       .help = "han: coll_han_bcast_segsize, 0 = one segment"},
+    [O_HAN_SIMPLE] = {.name = "han-simple",
+		      .kind = ML_OPT_FLAG,
+		      .flags = ML_OPT_NOCOL,
+		      .help = "han: its simple broadcast "
+			      "(coll_han_use_simple_bcast), not the pipeline"},
     [O_PPN] = {.name = "ppn",
 	       .kind = ML_OPT_INT,
 	       .def = "1",
@@ -209,7 +233,8 @@ const struct ml_opt ml_collective_opts[NOPTS] = {
 		 .def = "all",
 		 .help = "best: the candidates, a list of algorithms and ompi "
 			 "(or mpich, default: the library's own decision), or "
-			 "all of the library's and its decision"},
+			 "all of the library's and its decision (han only when "
+			 "named)"},
     [O_OBJECTIVE] = {.name = "objective",
 		     .kind = ML_OPT_CHOICE,
 		     .def = "latency",

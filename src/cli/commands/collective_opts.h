@@ -18,6 +18,7 @@
 #define ALG_BEST 13
 #define ALG_MPICH 14
 #define ALG_DEFAULT 15
+#define ALG_HAN 16 /* Open MPI's coll/han, not among "all" */
 #define ALG_CONCRETE 12 /* what "all" lists: both libraries' */
 
 enum {
@@ -30,6 +31,9 @@ enum {
 	O_FANOUT,
 	O_RADIX,
 	O_ROOT,
+	O_OMPI_VERSION,
+	O_HAN_SEGMENT,
+	O_HAN_SIMPLE,
 	O_PPN,
 	O_SOCKETS,
 	O_NODES,

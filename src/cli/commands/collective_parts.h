@@ -51,7 +51,7 @@ int ml_collective_ompi_rules(const struct ml_command *cmd, struct ml_ctx *ctx,
 			     const struct ml_vlist *const *vl,
 			     const union ml_val *base, size_t o_ranks,
 			     size_t o_msg, size_t o_rules, bool fitted,
-			     ml_coll_rule_fn pick);
+			     bool v50, ml_coll_rule_fn pick);
 
 /* The command's fit_errmodel hook (cmd.h). */
 int ml_collective_fit_errmodel(const struct ml_fit_data *data,
