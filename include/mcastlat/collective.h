@@ -420,6 +420,74 @@ ml_collective_best_among(const struct ml_collective_params *p, unsigned among,
  * "scatter_ring_allgather"; "default" for ML_COLL_DEFAULT). */
 ML_API const char *ml_collective_alg_name(enum ml_coll_alg a);
 
+/* ------------------------------------------------------------------ */
+/* The measurement plan (SPEC 10.7): which broadcasts to measure on an
+ * allocation for a budget of points.  mcastlat-collective(1), PLAN.   */
+
+struct ml_coll_plan_params {
+	long long ppn, sockets, nodes; /* the allocation: P <= ppn x nodes */
+	unsigned maps;		       /* bit m: plan --map-by m (enum
+					* ml_coll_map) */
+	unsigned among;		       /* the candidates: ML_COLL_AMONG bits
+					* of Open MPI's (0: its decision,
+					* 1-9); every one at every cell */
+	long long budget;	       /* rows at most; 0: 5 % of the full
+					* grid (every P from 2, every size,
+					* candidate and placement), at least
+					* the minimum */
+	long long msg_min, msg_max;    /* the sizes: powers of two between
+					* and both ends */
+	long long eager;	       /* the eager limit, bytes */
+	const long long *ranks;	       /* if not NULL: the process counts to
+					* choose from (nranks), else every
+					* P in [2, ppn x nodes] */
+	size_t nranks;
+	const long long *msgs;	       /* if not NULL: the sizes to choose
+					* from (nmsgs), else the range */
+	size_t nmsgs;
+};
+
+/* One broadcast to measure: ML_COLL_DEFAULT is the library's own
+ * decision (nothing forced). */
+struct ml_coll_plan_row {
+	enum ml_coll_alg alg;
+	long long ranks, msg;
+	enum ml_coll_map map_by;
+};
+
+struct ml_coll_plan {
+	struct ml_coll_plan_row *rows; /* by placement, P, M, then candidate
+					* in id order */
+	size_t n;
+	long long *ranks, *msgs;       /* the planned P and M, ascending */
+	long long nranks, nmsgs;
+	long long budget;	       /* the budget used (0 resolved) */
+};
+
+/* Defaults: ppn 1, one socket, 2 nodes, --map-by core, every candidate
+ * (the nine and the decision), sizes 1 byte to 1 MiB, eager 4096, the
+ * budget 0 (5 %). */
+ML_API void ml_collective_plan_init(struct ml_coll_plan_params *pp);
+
+/*
+ * The plan: per placement a grid of nP process counts x nM sizes x every
+ * candidate.  With C = budget / (candidates x placements), nP =
+ * floor(sqrt(C)) (at least 2), nM = floor(C / nP), each at most as many
+ * as there are (a rest goes to nP).  Process counts log-spaced from 2
+ * to ppn x nodes, both included (the i-th of n the free count nearest
+ * in log to 2 (Pmax/2)^(i/(n-1))).  Sizes by priority: the least and
+ * the largest, the two around the eager limit (<= eager, > eager), the
+ * two around each size bound of Open MPI's fixed decision in the rows of
+ * the planned P (largest P first), then the size farthest in log from
+ * those taken.  *pl is allocated (ml_collective_plan_free).  ML_OK;
+ * ML_EINVAL with *d naming the parameter (a budget below 2 x 2 x
+ * candidates x placements among them); ML_ENOMEM.
+ */
+ML_API enum ml_status ml_collective_plan(const struct ml_coll_plan_params *pp,
+					 struct ml_coll_plan *pl,
+					 struct ml_diag *d);
+ML_API void ml_collective_plan_free(struct ml_coll_plan *pl);
+
 #ifdef __cplusplus
 }
 #endif

@@ -265,6 +265,18 @@ const struct ml_opt ml_collective_opts[NOPTS] = {
 				  "error model: scatter-allgather against the default"),
     [O_ERR_DIFF_ALG + 8] = ERROPT("err-diff-scatter-allgather-ring", "0.789",
 				  "error model: scatter-allgather-ring against the default"),
+    [O_PLAN] = {.name = "plan",
+		.kind = ML_OPT_FLAG,
+		.help = "print the broadcasts to measure on the allocation "
+			"(--ppn, --sockets, --nodes, --map-by list, --among, "
+			"--budget) as CSV instead"},
+    [O_BUDGET] = {.name = "budget",
+		  .kind = ML_OPT_INT,
+		  .def = "0",
+		  .imin = 0,
+		  .imax = 1LL << 30,
+		  .flags = ML_OPT_NOCOL | ML_OPT_NOEMIT,
+		  .help = "--plan: rows at most (0: 5 % of the full grid)"},
 };
 
 /* The interval columns exist when the machine has an error model. */
