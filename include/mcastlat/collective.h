@@ -116,6 +116,24 @@ enum ml_coll_bind {
 			       * else NUMA */
 };
 
+/* Open MPI's barriers (coll_tuned_barrier_algorithm ids 1-6), for the
+ * barrier osu_bcast runs before each broadcast; NONE: none modelled;
+ * OMPI: Open MPI 4.1's fixed decision for P
+ * (ml_collective_barrier_decide); OMPI_TREE: the tree where that
+ * decision is the tree (256 <= P < 512, 1024 <= P < 4096), none
+ * elsewhere. */
+enum ml_coll_barrier {
+	ML_COLL_BARRIER_NONE = 0,
+	ML_COLL_BARRIER_LINEAR = 1,
+	ML_COLL_BARRIER_DOUBLE_RING = 2,
+	ML_COLL_BARRIER_RECURSIVE_DOUBLING = 3,
+	ML_COLL_BARRIER_BRUCK = 4,
+	ML_COLL_BARRIER_TWO_PROC = 5,
+	ML_COLL_BARRIER_TREE = 6,
+	ML_COLL_BARRIER_OMPI = 7,
+	ML_COLL_BARRIER_OMPI_TREE = 8
+};
+
 /* Limits: 2^24 ranks, 2^40 bytes, 2^31 messages per evaluation. */
 #define ML_COLL_MAX_RANKS    (1LL << 24)
 #define ML_COLL_MAX_MSG	     (1LL << 40)
@@ -142,6 +160,11 @@ struct ml_collective_params {
 	long long eager;	       /* largest eager message, bytes */
 	enum ml_coll_library library;  /* whose algorithms (0: Open MPI) */
 	long long root;		       /* the broadcast's root, 0 <= root < P */
+	/* The barrier before each broadcast, whose exits the measured
+	 * times start from (osu_bcast, the probe): ML_COLL_BARRIER_NONE,
+	 * every rank starts at 0 (SPEC 10.2's latency); else each rank's
+	 * time as the benchmark measures it (ml_coll_barrier). */
+	enum ml_coll_barrier barrier;
 };
 
 struct ml_collective_result {
@@ -487,6 +510,32 @@ ML_API enum ml_status ml_collective_plan(const struct ml_coll_plan_params *pp,
 					 struct ml_coll_plan *pl,
 					 struct ml_diag *d);
 ML_API void ml_collective_plan_free(struct ml_coll_plan *pl);
+
+/* ------------------------------------------------------------------ */
+/* The benchmark's own barrier (SPEC 10.7): osu_bcast times each
+ * broadcast on each rank from its exit of the barrier before it.
+ * mcastlat-collective(1), "The benchmark's barrier".                  */
+
+/* The barrier Open MPI 4.1's fixed decision runs for P ranks
+ * (ompi_coll_tuned_barrier_intra_dec_fixed): recursive doubling below
+ * 4, linear below 8, recursive doubling below 64, Bruck below 256, the
+ * tree below 512, Bruck below 1024, the tree below 4096, then Bruck. */
+ML_API enum ml_coll_barrier ml_collective_barrier_decide(long long ranks);
+
+/*
+ * Each rank's exit time of barrier b (ML_COLL_BARRIER_OMPI: the fixed
+ * decision's at p->ranks) on the machine and placement of *p, every
+ * rank entering at 0, into x[0 .. P-1]: Open MPI's code's zero-byte
+ * messages run on the engine of ml_collective_eval.  With *p's barrier
+ * set, ml_collective_eval reports rank v's time as
+ * max(c_v - (x_v - x_0), f_v): c_v its leaving time with every rank
+ * starting at 0, f_v its own sends' port time (overhead + b G_c each).
+ * ML_OK, ML_EINVAL (b NONE or unknown, TWO_PROC for P != 2, an invalid
+ * machine), ML_ENOMEM.
+ */
+ML_API enum ml_status
+ml_collective_barrier_exits(const struct ml_collective_params *p,
+			    enum ml_coll_barrier b, double *x);
 
 #ifdef __cplusplus
 }

@@ -418,6 +418,10 @@ void ml_coll_prog_next(const struct coll_alg *a, long long v,
 		ml_coll_mpich_next(a, v, s, op);
 		return;
 	}
+	if (a->alg >= COLL_BARRIER_PROG) {
+		ml_coll_barrier_next(a, v, s, op);
+		return;
+	}
 	switch (a->alg) {
 	case ML_COLL_LINEAR:
 		prog_linear(a, v, s, op);

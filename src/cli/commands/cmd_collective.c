@@ -80,6 +80,7 @@ static enum ml_status to_params(const union ml_val *v,
 	p->fanout = v[O_FANOUT].i;
 	p->radix = v[O_RADIX].i;
 	p->root = v[O_ROOT].i;
+	p->barrier = (enum ml_coll_barrier)v[O_OSU_BARRIER].i;
 	p->ppn = v[O_PPN].i;
 	p->sockets = v[O_SOCKETS].i;
 	p->nodes = v[O_NODES].i == ML_AUTO_INT ? 0 : v[O_NODES].i;

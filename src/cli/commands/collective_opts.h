@@ -66,6 +66,7 @@ enum {
 	O_ERR_DIFF_ALG, /* then one per Open MPI algorithm, 1-9 in order */
 	O_PLAN = O_ERR_DIFF_ALG + ML_COLL_NALG, /* the error model ends here */
 	O_BUDGET,
+	O_OSU_BARRIER,
 	NOPTS
 };
 
