@@ -147,9 +147,9 @@ START_TEST(test_errors)
 	double x[4];
 
 	machine(&p, 4, 0);
-	ck_assert_int_eq(ml_collective_barrier_exits(&p, ML_COLL_BARRIER_NONE,
-						     x),
-			 ML_EINVAL);
+	ck_assert_int_eq(
+	    ml_collective_barrier_exits(&p, ML_COLL_BARRIER_NONE, x),
+	    ML_EINVAL);
 	ck_assert_int_eq(
 	    ml_collective_barrier_exits(&p, ML_COLL_BARRIER_TWO_PROC, x),
 	    ML_EINVAL);

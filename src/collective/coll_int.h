@@ -133,7 +133,7 @@ struct coll_ws;
 #define COLL_BARRIER_PROG 64
 void ml_coll_barrier_next(const struct coll_alg *a, long long v,
 			  struct coll_prog *s, struct coll_op *op);
-/* The broadcast *a as osu_bcast measures it after p->barrier (barrier.c):
+/* The broadcast *a as osu_bcast measures it after p->barrier (osu.c):
  * ml_coll_engine_run_ws's contract. */
 enum ml_status ml_coll_osu_run(struct coll_ws *ws,
 			       const struct ml_collective_params *p,
@@ -150,6 +150,13 @@ ml_coll_barrier_of(const struct ml_collective_params *p)
 		   ? ML_COLL_BARRIER_TREE
 		   : ML_COLL_BARRIER_NONE;
 }
+
+/* Barrier b's exit times of the P ranks of a valid *p into x, every
+ * rank entering at 0, in ws (osu.c); OMPI and OMPI_TREE resolved at P
+ * (NONE: every exit 0). */
+enum ml_status ml_coll_barrier_exits_ws(struct coll_ws *ws,
+					const struct ml_collective_params *p,
+					enum ml_coll_barrier b, double *x);
 
 /* Every rank's leaving time of the last run in ws (valid after a run
  * with a message function: the fast paths keep none). */

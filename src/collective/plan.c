@@ -101,7 +101,9 @@ static void log_spaced(const struct universe *u, long long n, long long *out)
 	long long i, k;
 
 	for (i = 0; i < n; i++) {
-		double x = n == 1 ? lo : lo * pow(hi / lo, (double)i / (double)(n - 1));
+		double x = n == 1
+			       ? lo
+			       : lo * pow(hi / lo, (double)i / (double)(n - 1));
 
 		/* Exact ends, whatever the rounding of pow. */
 		if (i == n - 1)
@@ -250,14 +252,16 @@ static enum ml_status check(const struct ml_coll_plan_params *pp,
 	if (pp->ppn < 1 || pp->ppn > ML_COLL_MAX_RANKS)
 		return ml_diag_set(d, "ppn", "must be in [1, 2^24]");
 	if (pp->sockets < 1 || pp->ppn % pp->sockets != 0)
-		return ml_diag_set(d, "sockets", "%lld does not divide ppn = %lld",
+		return ml_diag_set(d, "sockets",
+				   "%lld does not divide ppn = %lld",
 				   pp->sockets, pp->ppn);
 	if (pp->nodes < 1 || pp->nodes > ML_COLL_MAX_RANKS / pp->ppn)
 		return ml_diag_set(d, "nodes",
 				   "must be >= 1, and nodes x ppn <= 2^24");
 	if (pp->ppn * pp->nodes < 2)
-		return ml_diag_set(d, "nodes", "the allocation holds one rank: "
-					       "a broadcast needs two");
+		return ml_diag_set(d, "nodes",
+				   "the allocation holds one rank: "
+				   "a broadcast needs two");
 	if (pp->maps == 0 || pp->maps >> (ML_COLL_MAP_NODE + 1))
 		return ml_diag_set(d, "map-by", "no placement to plan");
 	if ((pp->among & ((1u << (ML_COLL_NALG + 1)) - 1)) == 0)
@@ -268,19 +272,24 @@ static enum ml_status check(const struct ml_coll_plan_params *pp,
 		return ml_diag_set(d, "eager", "must be >= 0");
 	if (!pp->msgs && (pp->msg_min < 1 || pp->msg_max < pp->msg_min ||
 			  pp->msg_max > ML_COLL_MAX_MSG))
-		return ml_diag_set(d, "msg", "the sizes' range must be 1 <= "
-					     "least <= largest <= 2^40");
+		return ml_diag_set(d, "msg",
+				   "the sizes' range must be 1 <= "
+				   "least <= largest <= 2^40");
 	for (i = 0; pp->msgs && i < pp->nmsgs; i++)
 		if (pp->msgs[i] < 1 || pp->msgs[i] > ML_COLL_MAX_MSG)
-			return ml_diag_set(d, "msg", "%lld is not a size in "
-					   "[1, 2^40]", pp->msgs[i]);
+			return ml_diag_set(d, "msg",
+					   "%lld is not a size in "
+					   "[1, 2^40]",
+					   pp->msgs[i]);
 	for (i = 0; pp->ranks && i < pp->nranks; i++)
 		if (pp->ranks[i] < 2 || pp->ranks[i] > pp->ppn * pp->nodes)
-			return ml_diag_set(d, "ranks", "%lld is not in [2, %lld] "
-					   "(ppn x nodes)", pp->ranks[i],
-					   pp->ppn * pp->nodes);
+			return ml_diag_set(d, "ranks",
+					   "%lld is not in [2, %lld] "
+					   "(ppn x nodes)",
+					   pp->ranks[i], pp->ppn * pp->nodes);
 	if ((pp->ranks && pp->nranks == 0) || (pp->msgs && pp->nmsgs == 0))
-		return ml_diag_set(d, pp->ranks && !pp->nranks ? "ranks" : "msg",
+		return ml_diag_set(d,
+				   pp->ranks && !pp->nranks ? "ranks" : "msg",
 				   "an empty list");
 	return ML_OK;
 }
@@ -337,7 +346,8 @@ enum ml_status ml_collective_plan(const struct ml_coll_plan_params *pp,
 	budget = pp->budget;
 	if (budget == 0) {
 		/* 5 % of the full grid, rounded up. */
-		double full = (double)pu.n * (double)mu.n * (double)(ncand * nmap);
+		double full =
+		    (double)pu.n * (double)mu.n * (double)(ncand * nmap);
 
 		budget = (long long)ceil(0.05 * full);
 		if (budget < minimum)

@@ -13,10 +13,17 @@
 #include "cli/engine/csvline.h"
 #include "probe/probe.h"
 
-static const char *const alg_names[] = {
-    "ompi", "linear", "chain", "pipeline", "split-binary", "binary",
-    "binomial", "knomial", "scatter-allgather", "scatter-allgather-ring",
-    NULL};
+static const char *const alg_names[] = {"ompi",
+					"linear",
+					"chain",
+					"pipeline",
+					"split-binary",
+					"binary",
+					"binomial",
+					"knomial",
+					"scatter-allgather",
+					"scatter-allgather-ring",
+					NULL};
 static const char *const map_names[] = {"core", "socket", "node", NULL};
 
 static int word(const char *const *names, const char *s)
@@ -35,9 +42,8 @@ static int number(const char *s, long long lo, long long hi, long long *v)
 
 	errno = 0;
 	*v = strtoll(s, &end, 10);
-	return end == s || *end != '\0' || errno != 0 || *v < lo || *v > hi
-		   ? -1
-		   : 0;
+	return end == s || *end != '\0' || errno != 0 || *v < lo || *v > hi ? -1
+									    : 0;
 }
 
 /* Rank 0: the whole file into a new buffer (*len bytes), or NULL with
@@ -49,7 +55,8 @@ static char *slurp(const char *path, size_t *len, char *err, size_t errlen)
 	size_t cap = 0, n = 0, got;
 
 	if (!f) {
-		snprintf(err, errlen, "--plan: '%s': %s", path, strerror(errno));
+		snprintf(err, errlen, "--plan: '%s': %s", path,
+			 strerror(errno));
 		return NULL;
 	}
 	do {
@@ -69,7 +76,8 @@ static char *slurp(const char *path, size_t *len, char *err, size_t errlen)
 		n += got;
 	} while (got > 0);
 	if (ferror(f)) {
-		snprintf(err, errlen, "--plan: '%s': %s", path, strerror(errno));
+		snprintf(err, errlen, "--plan: '%s': %s", path,
+			 strerror(errno));
 		free(buf);
 		fclose(f);
 		return NULL;
@@ -131,16 +139,21 @@ static int parse(char *text, struct probe_row **rows, size_t *n, char *err,
 		}
 		for (k = 0; k < NC; k++)
 			if ((size_t)col[k] >= nf) {
-				snprintf(err, errlen, "--plan: line %zu: no "
-					 "%s", lineno, need[k]);
+				snprintf(err, errlen,
+					 "--plan: line %zu: no "
+					 "%s",
+					 lineno, need[k]);
 				return -1;
 			}
 		r.algorithm = word(alg_names, f[col[C_ALG]]);
 		k = word(map_names, f[col[C_MAP]]);
 		if (r.algorithm < 0 || k < 0) {
-			snprintf(err, errlen, "--plan: line %zu: '%s' is not "
-				 "%s", lineno,
-				 r.algorithm < 0 ? f[col[C_ALG]] : f[col[C_MAP]],
+			snprintf(err, errlen,
+				 "--plan: line %zu: '%s' is not "
+				 "%s",
+				 lineno,
+				 r.algorithm < 0 ? f[col[C_ALG]]
+						 : f[col[C_MAP]],
 				 r.algorithm < 0 ? "an algorithm of Open MPI's "
 						   "or ompi"
 						 : "core, socket or node");
@@ -149,8 +162,10 @@ static int parse(char *text, struct probe_row **rows, size_t *n, char *err,
 		r.map_by = (enum ml_coll_map)k;
 		if (number(f[col[C_RANKS]], 2, 1 << 24, &r.ranks) != 0 ||
 		    number(f[col[C_MSG]], 1, 1LL << 30, &v) != 0) {
-			snprintf(err, errlen, "--plan: line %zu: ranks must be "
-				 "an integer >= 2, msg in [1, 2^30]", lineno);
+			snprintf(err, errlen,
+				 "--plan: line %zu: ranks must be "
+				 "an integer >= 2, msg in [1, 2^30]",
+				 lineno);
 			return -1;
 		}
 		r.msg = v;
