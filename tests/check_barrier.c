@@ -136,6 +136,44 @@ START_TEST(test_measured)
 	ck_assert_double_eq_tol(r.latency_avg, 1, 1e-12);
 	ck_assert_double_eq_tol(r.latency_min, 0.5, 1e-12);
 	ck_assert_int_eq(r.messages, 3);
+	/* ompi-tree: Open MPI runs no tree at P = 4 (linear): none. */
+	p.barrier = ML_COLL_BARRIER_OMPI_TREE;
+	ck_assert_int_eq(ml_collective_eval(&p, &r), ML_OK);
+	ck_assert_double_eq_tol(r.latency_avg, 1.5, 1e-12);
+}
+END_TEST
+
+/* ompi-tree's exits: none below 256 (every exit 0), the tree's at 256
+ * (rank 0 first, rank 255, the last leaf of the last subtree, last). */
+START_TEST(test_ompi_tree)
+{
+	static double x[256], y[256];
+	struct ml_collective_params p;
+	int i;
+
+	machine(&p, 255, 0.1);
+	ck_assert_int_eq(
+	    ml_collective_barrier_exits(&p, ML_COLL_BARRIER_OMPI_TREE, x),
+	    ML_OK);
+	for (i = 0; i < 255; i++)
+		ck_assert(x[i] == 0);
+	machine(&p, 256, 0.1);
+	ck_assert_int_eq(
+	    ml_collective_barrier_exits(&p, ML_COLL_BARRIER_OMPI_TREE, x),
+	    ML_OK);
+	ck_assert_int_eq(
+	    ml_collective_barrier_exits(&p, ML_COLL_BARRIER_TREE, y), ML_OK);
+	for (i = 0; i < 256; i++) {
+		ck_assert(x[i] == y[i]);
+		ck_assert(x[i] >= x[0]);
+		ck_assert(x[i] <= x[255]);
+	}
+	/* From the fan-in's end T, rank 0 sends the release to 128, 64,
+	 * ..., 1 (largest jump first) and leaves at T + 8 o = T + 0.8;
+	 * each rank's first send goes to the subtree holding 255, so the
+	 * release reaches 255 after 8 hops of L = 1, at T + 8: 7.2 us
+	 * after 0. */
+	ck_assert_double_eq_tol(x[255] - x[0], 7.2, 1e-9);
 }
 END_TEST
 
@@ -174,6 +212,7 @@ Suite *suite_barrier(void)
 	tcase_add_test(tc, test_tree);
 	tcase_add_test(tc, test_others);
 	tcase_add_test(tc, test_measured);
+	tcase_add_test(tc, test_ompi_tree);
 	tcase_add_test(tc, test_errors);
 	suite_add_tcase(s, tc);
 	return s;

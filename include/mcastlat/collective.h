@@ -121,7 +121,7 @@ enum ml_coll_bind {
  * OMPI: Open MPI 4.1's fixed decision for P
  * (ml_collective_barrier_decide); OMPI_TREE: the tree where that
  * decision is the tree (256 <= P < 512, 1024 <= P < 4096), none
- * elsewhere. */
+ * elsewhere and for MPICH. */
 enum ml_coll_barrier {
 	ML_COLL_BARRIER_NONE = 0,
 	ML_COLL_BARRIER_LINEAR = 1,

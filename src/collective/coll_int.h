@@ -139,13 +139,15 @@ enum ml_status ml_coll_osu_run(struct coll_ws *ws,
 			       const struct ml_collective_params *p,
 			       const struct coll_alg *a, ml_coll_msg_fn fn,
 			       void *arg, struct ml_collective_result *r);
-/* The barrier *p's times start from: OMPI_TREE resolved at p->ranks
- * (NONE: every rank starts at 0). */
+/* The barrier *p's times start from: OMPI_TREE resolved at p->ranks,
+ * none for MPICH (NONE: every rank starts at 0). */
 static inline enum ml_coll_barrier
 ml_coll_barrier_of(const struct ml_collective_params *p)
 {
 	if (p->barrier != ML_COLL_BARRIER_OMPI_TREE)
 		return p->barrier;
+	if (p->library != ML_COLL_OPENMPI)
+		return ML_COLL_BARRIER_NONE;
 	return ml_collective_barrier_decide(p->ranks) == ML_COLL_BARRIER_TREE
 		   ? ML_COLL_BARRIER_TREE
 		   : ML_COLL_BARRIER_NONE;

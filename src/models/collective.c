@@ -197,10 +197,13 @@ enum ml_status ml_collective_validate(const struct ml_collective_params *p,
 	    (p->barrier == ML_COLL_BARRIER_TWO_PROC && p->ranks != 2))
 		return ml_diag_set(d, "osu-barrier",
 				   "unknown barrier (two-proc: 2 ranks only)");
-	if (p->barrier != ML_COLL_BARRIER_NONE && p->library != ML_COLL_OPENMPI)
+	if (p->barrier != ML_COLL_BARRIER_NONE &&
+	    p->barrier != ML_COLL_BARRIER_OMPI_TREE &&
+	    p->library != ML_COLL_OPENMPI)
 		return ml_diag_set(d, "osu-barrier",
-				   "Open MPI's barriers only: none with "
-				   "--library mpich");
+				   "Open MPI's barriers only: none or "
+				   "ompi-tree (none for MPICH) with --library "
+				   "mpich");
 	if (p->fanout < 0 || p->fanout > 32)
 		return ml_diag_set(d, "fanout",
 				   "must be in [0, 32] (Open MPI's "
