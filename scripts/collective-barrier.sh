@@ -28,7 +28,8 @@
 # measured fastest of the four algorithms is predicted fastest (hit%).
 #
 # Env: MCASTLAT, HOLD, JOBS (the fits' threads, default the online
-# cores; the same output on any count).
+# cores; the same output on any count), SETS (e.g. "epycpl_core
+# epycpl_node": those only), BARRIERS (default "none ompi-tree ompi").
 set -eu
 here=${0%/*}
 [ "$here" != "$0" ] || here=.
@@ -51,6 +52,7 @@ for s in epycpl epycpl2; do
 		ml_has "$dir" "${s}_${m}_ompi" && sets="$sets ${s}_$m"
 	done
 done
+[ -z "${SETS:-}" ] || sets=$SETS
 [ -n "$sets" ] || ml_die "$dir: no epycpl*_MAP_ompi.csv (make them with" \
 	"scripts/orfeo-barrier-to-csv.sh)"
 ml_csvin "$dir" pp_epyc_net "$tmp"
@@ -152,7 +154,7 @@ for sm in $sets; do
 	place="--ppn $1 --sockets $2 --nodes $3 --map-by $4"
 	ranks=$(awk -F, '!s[$2]++ { printf "%s%s", n++ ? "," : "", $2 }' "$med")
 	msgs=$(awk -F, '!s[$3]++ { printf "%s%s", n++ ? "," : "", $3 }' "$med")
-	for b in none ompi-tree ompi; do
+	for b in ${BARRIERS:-none ompi-tree ompi}; do
 		# shellcheck disable=SC2086
 		"$bin" fit collective --jobs "$ml_jobs" $fit --osu-barrier $b \
 			--emit "$tmp/m.csv" > "$tmp/fit.out" 2>&1 || {

@@ -463,8 +463,9 @@ struct ml_coll_plan_params {
 	long long eager;	       /* the eager limit, bytes */
 	const long long *ranks;	       /* if not NULL: the process counts to
 					* choose from (nranks), else every
-					* P in [2, ppn x nodes] */
+					* P in [2, ranks_max] */
 	size_t nranks;
+	long long ranks_max;	       /* 0: ppn x nodes */
 	const long long *msgs;	       /* if not NULL: the sizes to choose
 					* from (nmsgs), else the range */
 	size_t nmsgs;

@@ -105,6 +105,7 @@ enum ml_status ml_coll_osu_run(struct coll_ws *ws,
 	       *x = malloc((size_t)P * sizeof *x),
 	       *f = calloc((size_t)P, sizeof *f);
 	struct osu_rec o = {p, f, fn, arg};
+	struct ml_collective_params q;
 	struct ml_collective_result br;
 	struct coll_times s;
 	enum ml_status st = ML_ENOMEM;
@@ -115,7 +116,13 @@ enum ml_status ml_coll_osu_run(struct coll_ws *ws,
 	if (st != ML_OK)
 		goto out;
 	memcpy(c, ml_coll_ws_times(ws), (size_t)P * sizeof *c);
-	st = ml_coll_barrier_exits_ws(ws, p, ml_coll_barrier_of(p), x);
+	/* The barrier's zero-byte messages take no NIC gap: the card
+	 * sends such control messages side by side (measured: with the
+	 * gap, the tree's skew at P = 256 by node is too large, rms ln
+	 * error 2.56 against 1.07 without any barrier). */
+	q = *p;
+	q.nic_gap = 0;
+	st = ml_coll_barrier_exits_ws(ws, &q, ml_coll_barrier_of(p), x);
 	if (st != ML_OK)
 		goto out;
 	ml_coll_times_init(&s);

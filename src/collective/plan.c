@@ -268,6 +268,11 @@ static enum ml_status check(const struct ml_coll_plan_params *pp,
 		return ml_diag_set(d, "among", "no candidate of Open MPI's");
 	if (pp->budget < 0)
 		return ml_diag_set(d, "budget", "must be >= 0");
+	if (pp->ranks_max != 0 &&
+	    (pp->ranks_max < 2 || pp->ranks_max > pp->ppn * pp->nodes))
+		return ml_diag_set(d, "ranks",
+				   "%lld is not in [2, %lld] (ppn x nodes)",
+				   pp->ranks_max, pp->ppn * pp->nodes);
 	if (pp->eager < 0)
 		return ml_diag_set(d, "eager", "must be >= 0");
 	if (!pp->msgs && (pp->msg_min < 1 || pp->msg_max < pp->msg_min ||
@@ -332,7 +337,7 @@ enum ml_status ml_collective_plan(const struct ml_coll_plan_params *pp,
 		pu.v = pv;
 	} else {
 		pu.lo = 2;
-		pu.hi = pp->ppn * pp->nodes;
+		pu.hi = pp->ranks_max ? pp->ranks_max : pp->ppn * pp->nodes;
 		pu.n = pu.hi - pu.lo + 1;
 	}
 	mu.n = pp->msgs ? sorted_copy(pp->msgs, pp->nmsgs, &mv)

@@ -71,11 +71,14 @@ int ml_collective_print_plan(const struct ml_command *cmd, struct ml_ctx *ctx,
 	for (i = 0; i < vl[O_MAP_BY]->count; i++)
 		pp.maps |= 1u << ml_vlist_at(vl[O_MAP_BY], i).i;
 	/* A list of --ranks or --msg: the plan chooses among its values;
-	 * one --msg above 1: the largest size. */
+	 * one --ranks above 2: the largest P; one --msg above 1: the
+	 * largest size. */
 	if (vl[O_RANKS]->count > 1 &&
 	    !(ranks = list_of(vl[O_RANKS], &pp.nranks)))
 		goto nomem;
 	pp.ranks = ranks;
+	if (!ranks && base[O_RANKS].i > 2)
+		pp.ranks_max = base[O_RANKS].i;
 	if (vl[O_MSG]->count > 1 && !(msgs = list_of(vl[O_MSG], &pp.nmsgs)))
 		goto nomem;
 	pp.msgs = msgs;
