@@ -95,7 +95,8 @@ static int parse(char *text, struct probe_row **rows, size_t *n, char *err,
 	enum { C_ALG, C_RANKS, C_MAP, C_MSG, NC };
 	static const char *const need[NC] = {"algorithm", "ranks", "map_by",
 					     "msg"};
-	int col[NC] = {-1, -1, -1, -1};
+	static const char *const alloc[3] = {"ppn", "sockets", "nodes"};
+	int col[NC] = {-1, -1, -1, -1}, acol[3] = {-1, -1, -1};
 	char *line, *next, *f[64];
 	size_t nf, cap = 0, lineno = 0, i;
 	bool header = false;
@@ -121,10 +122,14 @@ static int parse(char *text, struct probe_row **rows, size_t *n, char *err,
 			return -1;
 		}
 		if (!header) {
-			for (i = 0; i < nf; i++)
+			for (i = 0; i < nf; i++) {
 				for (k = 0; k < NC; k++)
 					if (strcmp(f[i], need[k]) == 0)
 						col[k] = (int)i;
+				for (k = 0; k < 3; k++)
+					if (strcmp(f[i], alloc[k]) == 0)
+						acol[k] = (int)i;
+			}
 			for (k = 0; k < NC; k++)
 				if (col[k] < 0) {
 					snprintf(err, errlen,
@@ -169,6 +174,16 @@ static int parse(char *text, struct probe_row **rows, size_t *n, char *err,
 			return -1;
 		}
 		r.msg = v;
+		/* The allocation the plan was made for, where it says. */
+		for (k = 0; k < 3; k++) {
+			long long *a = k == 0	? &r.ppn
+				       : k == 1 ? &r.sockets
+						: &r.nodes;
+
+			if (acol[k] < 0 || (size_t)acol[k] >= nf ||
+			    number(f[acol[k]], 1, 1 << 24, a) != 0)
+				*a = 0;
+		}
 		if (*n == cap) {
 			struct probe_row *more;
 

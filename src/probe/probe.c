@@ -464,6 +464,16 @@ static int plan_file(const struct opts *o, const struct run *r,
 		usage_error(r->rank, "%s", err);
 		return -1;
 	}
+	if (r->rank == 0 && rows[0].ppn > 0 &&
+	    (rows[0].ppn != probe_machine_ppn(&r->machine) ||
+	     rows[0].sockets != r->machine.sockets ||
+	     rows[0].nodes != r->machine.nodes))
+		fprintf(stderr, "mcastlat-probe: note: the plan is for %lld "
+			"nodes of ppn %lld in %lld sockets, this allocation has "
+			"%d of ppn %lld in %d: its rows are measured here\n",
+			rows[0].nodes, rows[0].ppn, rows[0].sockets,
+			r->machine.nodes, probe_machine_ppn(&r->machine),
+			r->machine.sockets);
 	for (i = 0; i < n; i++) {
 		if (rows[i].ranks > most) {
 			usage_error(r->rank, "--plan: ranks %lld is more than "

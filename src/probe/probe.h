@@ -102,6 +102,8 @@ struct probe_row {
 	int algorithm;
 	long long ranks, msg;
 	enum ml_coll_map map_by;
+	long long ppn, sockets, nodes; /* the plan's allocation, 0 if not
+					* given */
 };
 
 /* Reads the plan file path (collective --plan's CSV) on world's rank 0

@@ -115,6 +115,20 @@ awk -F, 'NR > 1 && $1 != "bcast" { exit 1 }' "$tmp/planned.csv" && ok ||
 	bad "--plan measured more than the plan's broadcasts"
 printf 'algorithm,ranks,msg\nompi,2,1\n' > "$tmp/noplan.csv"
 printf 'algorithm,ranks,map_by,msg\nompi,99,core,1\n' > "$tmp/big.csv"
+# A plan made for another allocation (8 cores a node) whose rows fit
+# here: measured, with a note that names both allocations.
+"$bin" collective --plan --ppn 8 --sockets 1 --nodes 1 --ranks 4 \
+	--among ompi --budget 4 > "$tmp/other.csv"
+if run_probe --plan "$tmp/other.csv" --reps 1 --budget 1 -o "$tmp/o.csv" \
+	2> "$tmp/err"; then
+	ok
+else
+	bad "--plan of another allocation: $(tail -n 3 "$tmp/err")"
+fi
+grep -q 'note: the plan is for 1 nodes of ppn 8 in 1 sockets' "$tmp/err" &&
+	ok || bad "no note of the plan's allocation: $(cat "$tmp/err")"
+[ "$(awk -F, 'NR > 1 && $1 == "bcast"' "$tmp/o.csv" | wc -l)" -eq 4 ] &&
+	ok || bad "--plan of another allocation: not its 4 rows"
 
 # Eight ranks taken for two nodes of two sockets (MCASTLAT_PROBE_PRETEND):
 # every channel's ping-pong, the node channel's fan-out, the placements
