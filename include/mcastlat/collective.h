@@ -127,6 +127,24 @@ enum ml_coll_bind {
 			       * else NUMA */
 };
 
+/* Open MPI's barriers (coll_tuned_barrier_algorithm ids 1-6), for the
+ * barrier osu_bcast runs before each broadcast; NONE: none modelled;
+ * OMPI: Open MPI 4.1's fixed decision for P
+ * (ml_collective_barrier_decide); OMPI_TREE: the tree where that
+ * decision is the tree (256 <= P < 512, 1024 <= P < 4096), none
+ * elsewhere and for MPICH. */
+enum ml_coll_barrier {
+	ML_COLL_BARRIER_NONE = 0,
+	ML_COLL_BARRIER_LINEAR = 1,
+	ML_COLL_BARRIER_DOUBLE_RING = 2,
+	ML_COLL_BARRIER_RECURSIVE_DOUBLING = 3,
+	ML_COLL_BARRIER_BRUCK = 4,
+	ML_COLL_BARRIER_TWO_PROC = 5,
+	ML_COLL_BARRIER_TREE = 6,
+	ML_COLL_BARRIER_OMPI = 7,
+	ML_COLL_BARRIER_OMPI_TREE = 8
+};
+
 /* Limits: 2^24 ranks, 2^40 bytes, 2^31 messages per evaluation. */
 #define ML_COLL_MAX_RANKS    (1LL << 24)
 #define ML_COLL_MAX_MSG	     (1LL << 40)
@@ -159,6 +177,11 @@ struct ml_collective_params {
 	enum ml_coll_ompi_version ompi_version;
 	long long han_segment;
 	bool han_simple;
+	/* The barrier before each broadcast, whose exits the measured
+	 * times start from (osu_bcast, the probe): ML_COLL_BARRIER_NONE,
+	 * every rank starts at 0 (SPEC 10.2's latency); else each rank's
+	 * time as the benchmark measures it (ml_coll_barrier). */
+	enum ml_coll_barrier barrier;
 };
 
 struct ml_collective_result {
@@ -448,6 +471,101 @@ ml_collective_best_among(const struct ml_collective_params *p, unsigned among,
 /* The algorithm's name as --algorithm takes it ("split-binary",
  * "scatter_ring_allgather"; "default" for ML_COLL_DEFAULT). */
 ML_API const char *ml_collective_alg_name(enum ml_coll_alg a);
+
+/* ------------------------------------------------------------------ */
+/* The measurement plan (SPEC 10.7): which broadcasts to measure on an
+ * allocation for a budget of points.  mcastlat-collective(1), PLAN.   */
+
+struct ml_coll_plan_params {
+	long long ppn, sockets, nodes; /* the allocation: P <= ppn x nodes */
+	unsigned maps;		       /* bit m: plan --map-by m (enum
+					* ml_coll_map) */
+	unsigned among;		       /* the candidates: ML_COLL_AMONG bits
+					* of Open MPI's (0: its decision,
+					* 1-9); every one at every cell */
+	long long budget;	       /* rows at most; 0: 5 % of the full
+					* grid (every P from 2, every size,
+					* candidate and placement), at least
+					* the minimum */
+	long long msg_min, msg_max;    /* the sizes: powers of two between
+					* and both ends */
+	long long eager;	       /* the eager limit, bytes */
+	const long long *ranks;	       /* if not NULL: the process counts to
+					* choose from (nranks), else every
+					* P in [2, ranks_max] */
+	size_t nranks;
+	long long ranks_max;	       /* 0: ppn x nodes */
+	const long long *msgs;	       /* if not NULL: the sizes to choose
+					* from (nmsgs), else the range */
+	size_t nmsgs;
+};
+
+/* One broadcast to measure: ML_COLL_DEFAULT is the library's own
+ * decision (nothing forced). */
+struct ml_coll_plan_row {
+	enum ml_coll_alg alg;
+	long long ranks, msg;
+	enum ml_coll_map map_by;
+};
+
+struct ml_coll_plan {
+	struct ml_coll_plan_row *rows; /* by placement, P, M, then candidate
+					* in id order */
+	size_t n;
+	long long *ranks, *msgs;       /* the planned P and M, ascending */
+	long long nranks, nmsgs;
+	long long budget;	       /* the budget used (0 resolved) */
+};
+
+/* Defaults: ppn 1, one socket, 2 nodes, --map-by core, every candidate
+ * (the nine and the decision), sizes 1 byte to 1 MiB, eager 4096, the
+ * budget 0 (5 %). */
+ML_API void ml_collective_plan_init(struct ml_coll_plan_params *pp);
+
+/*
+ * The plan: per placement a grid of nP process counts x nM sizes x every
+ * candidate.  With C = budget / (candidates x placements), nP =
+ * floor(sqrt(C)) (at least 2), nM = floor(C / nP), each at most as many
+ * as there are (a rest goes to nP).  Process counts log-spaced from 2
+ * to ppn x nodes, both included (the i-th of n the free count nearest
+ * in log to 2 (Pmax/2)^(i/(n-1))).  Sizes by priority: the least and
+ * the largest, the two around the eager limit (<= eager, > eager), the
+ * two around each size bound of Open MPI's fixed decision in the rows of
+ * the planned P (largest P first), then the size farthest in log from
+ * those taken.  *pl is allocated (ml_collective_plan_free).  ML_OK;
+ * ML_EINVAL with *d naming the parameter (a budget below 2 x 2 x
+ * candidates x placements among them); ML_ENOMEM.
+ */
+ML_API enum ml_status ml_collective_plan(const struct ml_coll_plan_params *pp,
+					 struct ml_coll_plan *pl,
+					 struct ml_diag *d);
+ML_API void ml_collective_plan_free(struct ml_coll_plan *pl);
+
+/* ------------------------------------------------------------------ */
+/* The benchmark's own barrier (SPEC 10.7): osu_bcast times each
+ * broadcast on each rank from its exit of the barrier before it.
+ * mcastlat-collective(1), "The benchmark's barrier".                  */
+
+/* The barrier Open MPI 4.1's fixed decision runs for P ranks
+ * (ompi_coll_tuned_barrier_intra_dec_fixed): recursive doubling below
+ * 4, linear below 8, recursive doubling below 64, Bruck below 256, the
+ * tree below 512, Bruck below 1024, the tree below 4096, then Bruck. */
+ML_API enum ml_coll_barrier ml_collective_barrier_decide(long long ranks);
+
+/*
+ * Each rank's exit time of barrier b (ML_COLL_BARRIER_OMPI: the fixed
+ * decision's at p->ranks) on the machine and placement of *p, every
+ * rank entering at 0, into x[0 .. P-1]: Open MPI's code's zero-byte
+ * messages run on the engine of ml_collective_eval.  With *p's barrier
+ * set, ml_collective_eval reports rank v's time as
+ * max(c_v - (x_v - x_0), f_v): c_v its leaving time with every rank
+ * starting at 0, f_v its own sends' port time (overhead + b G_c each).
+ * ML_OK, ML_EINVAL (b NONE or unknown, TWO_PROC for P != 2, an invalid
+ * machine), ML_ENOMEM.
+ */
+ML_API enum ml_status
+ml_collective_barrier_exits(const struct ml_collective_params *p,
+			    enum ml_coll_barrier b, double *x);
 
 #ifdef __cplusplus
 }

@@ -314,8 +314,9 @@ struct ml_command {
 			const struct ml_vlist *const *vl,
 			const union ml_val *base, const char *format,
 			struct ml_ctx *ctx);
-	/* The FLAG option under which takeover prints all the output (no
-	 * table header before an --input file's rows), or NULL. */
+	/* The FLAG options (a comma-separated list) under which takeover
+	 * prints all the output (no table header before an --input file's
+	 * rows), or NULL. */
 	const char *takeover_flag;
 	/*
 	 * Optional: true for a point of a sweep that has no row, its values

@@ -175,6 +175,42 @@ enum ml_status ml_coll_engine_run(const struct ml_collective_params *p,
 
 struct coll_ws;
 
+/* Barriers (barrier.c): coll_alg.alg COLL_BARRIER_PROG + b runs barrier
+ * b's program, on zero-byte messages. */
+#define COLL_BARRIER_PROG 64
+void ml_coll_barrier_next(const struct coll_alg *a, long long v,
+			  struct coll_prog *s, struct coll_op *op);
+/* The broadcast *a as osu_bcast measures it after p->barrier (osu.c):
+ * ml_coll_engine_run_ws's contract. */
+enum ml_status ml_coll_osu_run(struct coll_ws *ws,
+			       const struct ml_collective_params *p,
+			       const struct coll_alg *a, ml_coll_msg_fn fn,
+			       void *arg, struct ml_collective_result *r);
+/* The barrier *p's times start from: OMPI_TREE resolved at p->ranks,
+ * none for MPICH (NONE: every rank starts at 0). */
+static inline enum ml_coll_barrier
+ml_coll_barrier_of(const struct ml_collective_params *p)
+{
+	if (p->barrier != ML_COLL_BARRIER_OMPI_TREE)
+		return p->barrier;
+	if (p->library != ML_COLL_OPENMPI)
+		return ML_COLL_BARRIER_NONE;
+	return ml_collective_barrier_decide(p->ranks) == ML_COLL_BARRIER_TREE
+		   ? ML_COLL_BARRIER_TREE
+		   : ML_COLL_BARRIER_NONE;
+}
+
+/* Barrier b's exit times of the P ranks of a valid *p into x, every
+ * rank entering at 0, in ws (osu.c); OMPI and OMPI_TREE resolved at P
+ * (NONE: every exit 0). */
+enum ml_status ml_coll_barrier_exits_ws(struct coll_ws *ws,
+					const struct ml_collective_params *p,
+					enum ml_coll_barrier b, double *x);
+
+/* Every rank's leaving time of the last run in ws (valid after a run
+ * with a message function: the fast paths keep none). */
+const double *ml_coll_ws_times(const struct coll_ws *ws);
+
 /* ml_collective_schedule in the workspace ws (models/collective.c). */
 enum ml_status ml_coll_eval_ws(struct coll_ws *ws,
 			       const struct ml_collective_params *p,

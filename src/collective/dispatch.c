@@ -1,7 +1,8 @@
 /*
  * dispatch.c - which programs an evaluation runs: Open MPI's tuned
  * algorithms (programs.c), its coll/han (han.c, which runs tuned's on
- * its sub-communicators) or MPICH's (mpich_programs.c).  The model's
+ * its sub-communicators), its barriers (barrier.c, for osu.c) or MPICH's
+ * (mpich_programs.c).  The model's
  * interface and the engine call these three; each hands its library's
  * setup, message bound and next operation to that library's file.
  */
@@ -31,6 +32,8 @@ void ml_coll_prog_next(const struct coll_alg *a, long long v,
 {
 	if (a->library == ML_COLL_MPICH)
 		ml_coll_mpich_next(a, v, s, op);
+	else if (a->alg >= COLL_BARRIER_PROG) /* osu.c's barriers */
+		ml_coll_barrier_next(a, v, s, op);
 	else if (a->alg == ML_COLL_HAN)
 		ml_coll_han_next(a, v, s, op);
 	else

@@ -864,3 +864,8 @@ enum ml_status ml_coll_engine_run(const struct ml_collective_params *p,
 	ml_coll_ws_free(ws);
 	return st;
 }
+
+const double *ml_coll_ws_times(const struct coll_ws *ws)
+{
+	return ws->t;
+}

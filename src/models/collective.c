@@ -38,6 +38,7 @@ void ml_collective_params_init(struct ml_collective_params *p)
 	p->fanout = 4;
 	p->radix = 4;
 	p->root = 0;
+	p->barrier = ML_COLL_BARRIER_NONE;
 	p->ppn = 1;
 	p->sockets = 1;
 	p->nodes = 0;
@@ -205,6 +206,18 @@ enum ml_status ml_collective_validate(const struct ml_collective_params *p,
 		return ml_diag_set(d, "ompi-version", "must be 4.1 or 5.0");
 	if (p->han_segment < 0)
 		return ml_diag_set(d, "han-segment", "must be >= 0");
+	if ((int)p->barrier < ML_COLL_BARRIER_NONE ||
+	    p->barrier > ML_COLL_BARRIER_OMPI_TREE ||
+	    (p->barrier == ML_COLL_BARRIER_TWO_PROC && p->ranks != 2))
+		return ml_diag_set(d, "osu-barrier",
+				   "unknown barrier (two-proc: 2 ranks only)");
+	if (p->barrier != ML_COLL_BARRIER_NONE &&
+	    p->barrier != ML_COLL_BARRIER_OMPI_TREE &&
+	    p->library != ML_COLL_OPENMPI)
+		return ml_diag_set(d, "osu-barrier",
+				   "Open MPI's barriers only: none or "
+				   "ompi-tree (none for MPICH) with --library "
+				   "mpich");
 	if (p->fanout < 0 || p->fanout > 32)
 		return ml_diag_set(d, "fanout",
 				   "must be in [0, 32] (Open MPI's "
@@ -323,7 +336,9 @@ enum ml_status ml_coll_eval_ws(struct coll_ws *ws,
 	run_params(p, &q);
 	if (ml_coll_alg_setup(&q, &a) != ML_OK)
 		return ML_EINVAL;
-	st = ml_coll_engine_run_ws(ws, &q, &a, fn, arg, &tmp);
+	st = ml_coll_barrier_of(&q) != ML_COLL_BARRIER_NONE
+		 ? ml_coll_osu_run(ws, &q, &a, fn, arg, &tmp)
+		 : ml_coll_engine_run_ws(ws, &q, &a, fn, arg, &tmp);
 	if (st != ML_OK)
 		return st;
 	tmp.composition = a.composition;
@@ -474,6 +489,9 @@ double ml_coll_lower_bound(const struct ml_collective_params *p,
 	enum ml_coll_channel c;
 	double t = 0;
 
+	/* A barrier's skew can put any time below the engine's. */
+	if (ml_coll_barrier_of(p) != ML_COLL_BARRIER_NONE)
+		return 0;
 	if (a == ML_COLL_MPICH_SCATTER_RING_ALLGATHER)
 		return ring_bound_any(p);
 	if (a != ML_COLL_SCATTER_ALLGATHER_RING || p->msg < P ||

@@ -6,7 +6,7 @@
  *
  *   mpirun -np N mcastlat-probe [--budget S] [--msg LIST] [--algorithm
  *       LIST] [--ranks LIST] [--map-by LIST] [--channel LIST] [--reps R]
- *       [-o FILE]
+ *       [--plan FILE] [-o FILE]
  *
  * The plan, for each repetition (the outer loop, so that a drift of the
  * machine spreads over the repetitions rather than into one point):
@@ -14,7 +14,11 @@
  *   - root fan-out per channel: linear broadcasts (Open MPI's algorithm
  *     1, one rank sending to k others at once) to 2, 4, ... receivers on
  *     that channel;
- *   - broadcasts per algorithm, process count, placement and size.
+ *   - broadcasts: collective --plan's design (ml_collective_plan: P
+ *     log-spaced over the allocation, sizes around each protocol
+ *     switch, every algorithm at every cell) for 4 points a second of
+ *     --budget, or exactly the rows of --plan FILE (then ping-pongs and
+ *     fan-outs only for a --channel given).
  * Each point gets an equal share of --budget.  Every rank parses the
  * same command line and finds the same machine, so every rank computes
  * the same plan; rank 0 alone speaks (stderr) and writes.  The CSV is
@@ -75,12 +79,13 @@ struct opts {
 	double budget; /* seconds */
 	long reps;
 	const char *output;
+	const char *plan; /* --plan FILE */
 };
 
 static const char usage_line[] =
     "usage: mpirun -np N mcastlat-probe [--budget SECONDS] [--msg LIST] "
     "[--algorithm LIST] [--ranks LIST] [--map-by LIST] [--channel LIST] "
-    "[--reps N] [-o FILE]";
+    "[--reps N] [--plan FILE] [-o FILE]";
 
 /* One measurement of the plan. */
 enum point_kind { PT_PINGPONG, PT_FANOUT, PT_BCAST };
@@ -186,6 +191,7 @@ static int parse_opts(int argc, char **argv, struct opts *o, int rank)
 	    {"map-by", required_argument, NULL, 'y'},
 	    {"msg", required_argument, NULL, 'm'},
 	    {"output", required_argument, NULL, 'o'},
+	    {"plan", required_argument, NULL, 'P'},
 	    {"ranks", required_argument, NULL, 'p'},
 	    {"reps", required_argument, NULL, 'r'},
 	    {"version", no_argument, NULL, 'V'},
@@ -222,6 +228,9 @@ static int parse_opts(int argc, char **argv, struct opts *o, int rank)
 			break;
 		case 'p':
 			rc = parse_list(&o->ranks, &opt_ranks, optarg, rank);
+			break;
+		case 'P':
+			o->plan = optarg;
 			break;
 		case 'r':
 			rc = parse_number("reps", optarg, 1, 1000, &v, rank);
@@ -300,7 +309,7 @@ static int pick_channels(const struct opts *o, const struct run *r,
 		bool exists =
 		    probe_channel_place(&r->machine, (enum ml_coll_channel)c,
 					2, &pl) == 0;
-		bool asked = !o->channel.given;
+		bool asked = !o->channel.given && !o->plan;
 
 		for (i = 0; i < o->channel.n; i++)
 			asked = asked || o->channel.v[i] == c;
@@ -375,35 +384,123 @@ static void plan_channels(const struct opts *o, const struct run *r,
 	}
 }
 
-/* Default process counts: every usable rank, and half of them. */
-static void default_ranks(const struct run *r, struct list *l)
-{
-	long long all = r->machine.nodes * probe_machine_ppn(&r->machine);
+/* The sizes the default plan chooses from when --msg is not given:
+ * ml_collective_plan's range, 1 byte to 1 MiB. */
+#define PLAN_MSG_MAX (1LL << 20)
 
-	if (all >= 2)
-		l->v[l->n++] = all;
-	if (all >= 8)
-		l->v[l->n++] = all / 2;
-}
-
-static void plan_bcasts(const struct opts *o, const struct run *r,
-			struct plan *pl)
+/* The default plan's broadcasts: ml_collective_plan for the machine,
+ * the placements, the algorithms, --ranks and --msg as lists to choose
+ * from, and 4 points a second of --budget (at least the plan's
+ * minimum); -1 on an error. */
+static int plan_bcasts(const struct opts *o, const struct run *r,
+		       struct plan *pl)
 {
 	struct point p = {.kind = PT_BCAST};
-	int a, k, y, i;
+	struct ml_coll_plan_params pp;
+	struct ml_coll_plan plan;
+	struct ml_diag d = {NULL, ""};
+	long long nr, nm, ncand = 0, nmap = 0, minimum;
+	size_t i;
+	int k;
 
-	for (y = 0; y < o->map_by.n; y++)
-		for (k = 0; k < o->ranks.n; k++)
-			for (a = 0; a < o->algorithm.n; a++)
-				for (i = 0; i < o->msg.n; i++) {
-					p.algorithm = (int)o->algorithm.v[a];
-					p.place.ranks = o->ranks.v[k];
-					p.place.map_by =
-					    (enum ml_coll_map)o->map_by.v[y];
-					p.place.nodes = r->machine.nodes;
-					p.msg = o->msg.v[i];
-					plan_add(pl, &p);
-				}
+	ml_collective_plan_init(&pp);
+	pp.ppn = probe_machine_ppn(&r->machine);
+	pp.sockets = r->machine.sockets;
+	pp.nodes = r->machine.nodes;
+	pp.maps = 0;
+	for (k = 0; k < o->map_by.n; k++)
+		pp.maps |= 1u << o->map_by.v[k];
+	pp.among = 0;
+	for (k = 0; k < o->algorithm.n; k++)
+		pp.among |= ML_COLL_AMONG(o->algorithm.v[k]);
+	if (o->ranks.given) {
+		pp.ranks = o->ranks.v;
+		pp.nranks = (size_t)o->ranks.n;
+	}
+	if (o->msg.given) {
+		pp.msgs = o->msg.v;
+		pp.nmsgs = (size_t)o->msg.n;
+	}
+	pp.msg_max = PLAN_MSG_MAX;
+	for (k = 0; k <= ML_COLL_NALG; k++)
+		ncand += pp.among >> k & 1;
+	for (k = 0; k <= ML_COLL_MAP_NODE; k++)
+		nmap += pp.maps >> k & 1;
+	nr = o->ranks.given ? o->ranks.n : pp.ppn * pp.nodes - 1;
+	nm = o->msg.given ? o->msg.n : 21;
+	minimum = (nr < 2 ? nr : 2) * (nm < 2 ? nm : 2) * ncand * nmap;
+	pp.budget = (long long)(4 * o->budget);
+	if (pp.budget < minimum)
+		pp.budget = minimum;
+	if (ml_collective_plan(&pp, &plan, &d) != ML_OK) {
+		usage_error(r->rank, "the plan: --%s: %s",
+			    d.param ? d.param : "budget", d.msg);
+		return -1;
+	}
+	for (i = 0; i < plan.n; i++) {
+		p.algorithm = (int)plan.rows[i].alg;
+		p.place.ranks = plan.rows[i].ranks;
+		p.place.map_by = plan.rows[i].map_by;
+		p.place.nodes = r->machine.nodes;
+		p.msg = plan.rows[i].msg;
+		plan_add(pl, &p);
+	}
+	ml_collective_plan_free(&plan);
+	return 0;
+}
+
+/* --plan FILE: its rows, each checked against the allocation; -1 on an
+ * error. */
+static int plan_file(const struct opts *o, const struct run *r,
+		     struct plan *pl)
+{
+	struct point p = {.kind = PT_BCAST};
+	struct probe_row *rows;
+	long long most = r->machine.nodes * probe_machine_ppn(&r->machine);
+	char err[256];
+	size_t i, n;
+
+	if (probe_plan_read(r->world, o->plan, &rows, &n, err, sizeof err)) {
+		usage_error(r->rank, "%s", err);
+		return -1;
+	}
+	if (r->rank == 0 && rows[0].ppn > 0 &&
+	    (rows[0].ppn != probe_machine_ppn(&r->machine) ||
+	     rows[0].sockets != r->machine.sockets ||
+	     rows[0].nodes != r->machine.nodes))
+		fprintf(stderr, "mcastlat-probe: note: the plan is for %lld "
+			"nodes of ppn %lld in %lld sockets, this allocation has "
+			"%d of ppn %lld in %d: its rows are measured here\n",
+			rows[0].nodes, rows[0].ppn, rows[0].sockets,
+			r->machine.nodes, probe_machine_ppn(&r->machine),
+			r->machine.sockets);
+	for (i = 0; i < n; i++) {
+		if (rows[i].ranks > most) {
+			usage_error(r->rank, "--plan: ranks %lld is more than "
+				    "the %lld usable ranks here",
+				    rows[i].ranks, most);
+			free(rows);
+			return -1;
+		}
+		if (rows[i].algorithm != ALG_OMPI &&
+		    (!r->tuned.ok || r->rules)) {
+			usage_error(r->rank, "--plan: '%s' cannot be forced "
+				    "here (%s)",
+				    alg_choices[rows[i].algorithm - 1],
+				    r->rules ? "a rules file is loaded"
+					     : "no coll/tuned dynamic rules");
+			free(rows);
+			return -1;
+		}
+		p.algorithm = rows[i].algorithm;
+		p.place.ranks = rows[i].ranks;
+		p.place.map_by = rows[i].map_by;
+		p.place.nodes = r->machine.nodes;
+		p.msg = rows[i].msg;
+		plan_add(pl, &p);
+	}
+	free(rows);
+	return 0;
 }
 
 /* The broadcast part's defaults and checks; -1 on an error. */
@@ -440,8 +537,6 @@ static int bcast_options(struct opts *o, const struct run *r)
 			return -1;
 		}
 	}
-	if (!o->ranks.given)
-		default_ranks(r, &o->ranks);
 	for (i = 0; i < o->ranks.n; i++)
 		if (o->ranks.v[i] > most) {
 			usage_error(r->rank, "--ranks: '%lld' is more than "
@@ -460,15 +555,22 @@ static int bcast_options(struct opts *o, const struct run *r)
 static int make_plan(struct opts *o, struct run *r, struct plan *pl)
 {
 	bool use[ML_COLL_NCHANNEL];
+	struct list sizes = o->msg;
+	struct opts oc;
 	int c;
 
 	if (!o->msg.given)
-		default_msgs(&o->msg);
-	if (pick_channels(o, r, use) != 0 || bcast_options(o, r) != 0)
+		default_msgs(&sizes);
+	if (pick_channels(o, r, use) != 0 ||
+	    (!o->plan && bcast_options(o, r) != 0))
 		return -1;
-	plan_channels(o, r, use, pl);
-	plan_bcasts(o, r, pl);
-	for (c = 0; c < ML_COLL_NCHANNEL && r->rank == 0; c++)
+	/* The ping-pongs and fan-outs at --msg, or 1 B to 1 MiB by 16. */
+	oc = *o;
+	oc.msg = sizes;
+	plan_channels(&oc, r, use, pl);
+	if (o->plan ? plan_file(o, r, pl) != 0 : plan_bcasts(o, r, pl) != 0)
+		return -1;
+	for (c = 0; c < ML_COLL_NCHANNEL && r->rank == 0 && !o->plan; c++)
 		if (!use[c] && !o->channel.given)
 			fprintf(stderr,
 				"mcastlat-probe: note: no %s channel (it %s): "

@@ -7,6 +7,7 @@
  *   measure.c   ping-pong and broadcast timings, algorithms forced
  *               through Open MPI's MPI_T control variables
  *   probe.c     options, the plan, the CSV
+ *   planfile.c  --plan FILE: the broadcasts of collective --plan
  */
 #ifndef MCASTLAT_PROBE_H
 #define MCASTLAT_PROBE_H
@@ -94,5 +95,21 @@ void probe_pingpong(MPI_Comm comm, long long msg, double seconds,
  * `seconds`; result on rank 0. */
 void probe_bcast(MPI_Comm comm, long long msg, double seconds,
 		 struct probe_times *out);
+
+/* One broadcast of a plan file: algorithm 0 = ompi (nothing forced),
+ * else Open MPI's id. */
+struct probe_row {
+	int algorithm;
+	long long ranks, msg;
+	enum ml_coll_map map_by;
+	long long ppn, sockets, nodes; /* the plan's allocation, 0 if not
+					* given */
+};
+
+/* Reads the plan file path (collective --plan's CSV) on world's rank 0
+ * and parses it on every rank into *rows (*n, malloc'ed); collective
+ * over world.  0, or -1 with a one-line message in err (every rank). */
+int probe_plan_read(MPI_Comm world, const char *path, struct probe_row **rows,
+		    size_t *n, char *err, size_t errlen);
 
 #endif

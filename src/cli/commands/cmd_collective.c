@@ -85,6 +85,7 @@ static enum ml_status to_params(const union ml_val *v,
 	p->ompi_version = (enum ml_coll_ompi_version)v[O_OMPI_VERSION].i;
 	p->han_segment = v[O_HAN_SEGMENT].i;
 	p->han_simple = v[O_HAN_SIMPLE].i != 0;
+	p->barrier = (enum ml_coll_barrier)v[O_OSU_BARRIER].i;
 	p->ppn = v[O_PPN].i;
 	p->sockets = v[O_SOCKETS].i;
 	p->nodes = v[O_NODES].i == ML_AUTO_INT ? 0 : v[O_NODES].i;
@@ -489,7 +490,7 @@ static bool machine_fitted(const union ml_val *base)
 {
 	size_t i;
 
-	for (i = O_ERR_RANKS; i < NOPTS; i++) {
+	for (i = O_ERR_RANKS; i < O_PLAN; i++) {
 		const struct ml_opt *o = &ml_collective_opts[i];
 
 		if (o->kind == ML_OPT_INT ? base[i].i != strtoll(o->def, NULL, 10)
@@ -505,10 +506,18 @@ static int takeover(const struct ml_command *cmd,
 		    const struct ml_vlist *const *vl, const union ml_val *base,
 		    const char *format, struct ml_ctx *ctx)
 {
+	unsigned among;
+	size_t at, len;
 	int rc;
 
 	if (base[O_SCHEDULE].i)
 		return run_schedule(cmd, ctx, format, vl, base);
+	if (base[O_PLAN].i) {
+		if (parse_among(base[O_AMONG].s, &among, &at, &len))
+			return ml_usage_err(ctx, cmd->name, "among",
+					    "not a candidate");
+		return ml_collective_print_plan(cmd, ctx, vl, base, among);
+	}
 	if (base[O_RULES].s) {
 		if (ml_choice_of(base[O_ALGORITHM].i) != ALG_BEST ||
 		    base[O_OP].i != 0)
@@ -632,7 +641,7 @@ const struct ml_command ml_cmd_collective = {
     .unused = unused,
     .statuses = statuses,
     .takeover = takeover,
-    .takeover_flag = "schedule",
+    .takeover_flag = "schedule,plan",
     .skip = skip,
     .prepare = prepare,
     .release = free,

@@ -38,6 +38,10 @@ static const char *const map_names[] = {"core", "socket", "node", NULL};
 static const char *const bind_names[] = {"core", "socket", "numa", "default",
 					 NULL};
 static const char *const chan_names[] = {"socket", "node", "net", NULL};
+/* --osu-barrier: in enum ml_coll_barrier's order. */
+static const char *const barrier_names[] = {
+    "none",  "linear", "double-ring", "recursive-doubling", "bruck",
+    "two-proc", "tree", "ompi", "ompi-tree", NULL};
 static const char *const objective_names[] = {"latency", "latency_avg", NULL};
 
 #define TIMEOPT(n, d, h)                                                       \
@@ -290,6 +294,30 @@ const struct ml_opt ml_collective_opts[NOPTS] = {
 				  "error model: scatter-allgather against the default"),
     [O_ERR_DIFF_ALG + 8] = ERROPT("err-diff-scatter-allgather-ring", "0.789",
 				  "error model: scatter-allgather-ring against the default"),
+    [O_PLAN] = {.name = "plan",
+		.kind = ML_OPT_FLAG,
+		.help = "print the broadcasts to measure on the allocation "
+			"(--ppn, --sockets, --nodes, --map-by list, --among, "
+			"--budget) as CSV instead"},
+    [O_BUDGET] = {.name = "budget",
+		  .kind = ML_OPT_INT,
+		  .def = "0",
+		  .imin = 0,
+		  .imax = 1LL << 30,
+		  .flags = ML_OPT_NOCOL | ML_OPT_NOEMIT,
+		  .help = "--plan: rows at most (0: 5 % of the full grid)"},
+    [O_OSU_BARRIER] = {.name = "osu-barrier",
+		       .kind = ML_OPT_CHOICE,
+		       .def = "none",
+		       .flags = ML_OPT_NOCOL,
+		       .choices = barrier_names,
+		       .help = "the times as osu_bcast measures them, from the "
+			       "exit of this barrier before each broadcast: "
+			       "none (every rank starts at 0), ompi (Open MPI "
+			       "4.1's choice at P), ompi-tree (its tree where "
+			       "it runs the tree, else none), or linear, "
+			       "double-ring, recursive-doubling, bruck, "
+			       "two-proc, tree"},
 };
 
 /* The interval columns exist when the machine has an error model. */

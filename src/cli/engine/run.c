@@ -122,6 +122,18 @@ static int finish_output(struct run *r, struct ml_outfile *of, int rc,
 	return rc;
 }
 
+/* Is name one of the comma-separated list (a command's takeover_flag)? */
+static bool flag_listed(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p;
+
+	for (p = list; p; p = strchr(p, ','), p = p ? p + 1 : NULL)
+		if (strncmp(p, name, n) == 0 && (p[n] == ',' || p[n] == '\0'))
+			return true;
+	return false;
+}
+
 int ml_run(const struct ml_command *cmd, int argc, char **argv,
 	   struct ml_ctx *ctx)
 {
@@ -196,8 +208,8 @@ int ml_run(const struct ml_command *cmd, int argc, char **argv,
 	}
 	r.format = a.format;
 	for (i = 0; cmd->takeover_flag && i < n; i++)
-		if (strcmp(cmd->opts[i].name, cmd->takeover_flag) == 0)
-			r.own_output = base[i].i != 0;
+		if (flag_listed(cmd->takeover_flag, cmd->opts[i].name))
+			r.own_output = r.own_output || base[i].i != 0;
 	if (cmd->takeover && !a.input) {
 		rc = cmd->takeover(cmd, vlp, base, a.format, ctx);
 		if (rc >= 0)

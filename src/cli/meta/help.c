@@ -42,7 +42,9 @@ static void opt_arg(const struct ml_opt *o, char *buf, size_t len)
 		break;
 	}
 	buf[0] = '\0';
-	if (choices_width(o) > 90) { /* the help text and the page list them */
+	/* Too wide for its line (80 columns): the help text and the page
+	 * list them. */
+	if (choices_width(o) > 90 || 4 + strlen(o->name) + choices_width(o) > 86) {
 		snprintf(buf, len, "WORD");
 		return;
 	}

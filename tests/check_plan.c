@@ -1,0 +1,215 @@
+/*
+ * check_plan.c - the measurement plan (SPEC 10.7, ml_collective_plan):
+ * its grid worked out by hand from the rules in collective.h (budget
+ * split, log-spaced process counts, sizes by priority), and its
+ * properties on a real allocation (the budget kept, 2 and the largest P
+ * in it, every candidate at every cell, 4096 bracketed).
+ */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "mcastlat/collective.h"
+
+static unsigned among2(void)
+{
+	return ML_COLL_AMONG(ML_COLL_DEFAULT) | ML_COLL_AMONG(ML_COLL_LINEAR);
+}
+
+/* 4 nodes of 4 cores: P in [2, 16]; 2 candidates, budget 36: C = 18
+ * cells, nP = floor(sqrt(18)) = 4, nM = floor(18 / 4) = 4.  P aims at
+ * 2 * 8^(i/3) = 2, 4, 8, 16; sizes: 1 and 1 MiB (the ends), 4096 and
+ * 8192 (around the eager limit).  32 rows, ompi before linear. */
+START_TEST(test_by_hand)
+{
+	static const long long P[] = {2, 4, 8, 16},
+			       M[] = {1, 4096, 8192, 1048576};
+	struct ml_coll_plan_params pp;
+	struct ml_coll_plan pl;
+	struct ml_diag d = {NULL, ""};
+	int i;
+
+	ml_collective_plan_init(&pp);
+	pp.ppn = 4;
+	pp.nodes = 4;
+	pp.among = among2();
+	pp.budget = 36;
+	ck_assert_int_eq(ml_collective_plan(&pp, &pl, &d), ML_OK);
+	ck_assert_int_eq(pl.nranks, 4);
+	ck_assert_int_eq(pl.nmsgs, 4);
+	for (i = 0; i < 4; i++) {
+		ck_assert_int_eq(pl.ranks[i], P[i]);
+		ck_assert_int_eq(pl.msgs[i], M[i]);
+	}
+	ck_assert_uint_eq(pl.n, 32);
+	ck_assert_int_eq(pl.rows[0].alg, ML_COLL_DEFAULT);
+	ck_assert_int_eq(pl.rows[1].alg, ML_COLL_LINEAR);
+	ck_assert_int_eq(pl.rows[1].ranks, 2);
+	ck_assert_int_eq(pl.rows[1].msg, 1);
+	ck_assert_int_eq(pl.rows[31].ranks, 16);
+	ck_assert_int_eq(pl.rows[31].msg, 1048576);
+	ml_collective_plan_free(&pl);
+}
+END_TEST
+
+/* Budget 0: 5 % of the full grid, 15 P x 21 sizes x 10 candidates =
+ * 3150 -> 158 rows at most; C = 15, nP = 3, nM = 5.  P: 2, 2 * 8^(1/2)
+ * = 5.66 -> 6, 16.  Sizes: 1, 1 MiB, 4096, 8192, then Open MPI's
+ * decision at P = 16 (knomial below 4096, binomial below 1 MiB): 2048
+ * below 4096 (4096 is taken), and the budget is full. */
+START_TEST(test_default_budget)
+{
+	static const long long P[] = {2, 6, 16},
+			       M[] = {1, 2048, 4096, 8192, 1048576};
+	struct ml_coll_plan_params pp;
+	struct ml_coll_plan pl;
+	int i;
+
+	ml_collective_plan_init(&pp);
+	pp.ppn = 4;
+	pp.nodes = 4;
+	ck_assert_int_eq(ml_collective_plan(&pp, &pl, NULL), ML_OK);
+	ck_assert_int_eq(pl.budget, 158);
+	ck_assert_int_eq(pl.nranks, 3);
+	ck_assert_int_eq(pl.nmsgs, 5);
+	for (i = 0; i < 3; i++)
+		ck_assert_int_eq(pl.ranks[i], P[i]);
+	for (i = 0; i < 5; i++)
+		ck_assert_int_eq(pl.msgs[i], M[i]);
+	ck_assert_uint_eq(pl.n, 150);
+	ml_collective_plan_free(&pl);
+}
+END_TEST
+
+/* The EPYC allocation (2 nodes of 2 x 64 cores), two placements, five
+ * candidates: for every budget the rows fit it, P = 2 and 256 are in,
+ * every cell has every candidate once, and a size <= 4096 and one
+ * above are in as soon as there are three sizes. */
+START_TEST(test_properties)
+{
+	static const long long budgets[] = {40, 41, 100, 335, 1000, 5000};
+	struct ml_coll_plan_params pp;
+	struct ml_coll_plan pl;
+	size_t b, k;
+
+	ml_collective_plan_init(&pp);
+	pp.ppn = 128;
+	pp.sockets = 2;
+	pp.nodes = 2;
+	pp.maps = 1u << ML_COLL_MAP_CORE | 1u << ML_COLL_MAP_NODE;
+	pp.among = among2() | ML_COLL_AMONG(ML_COLL_CHAIN) |
+		   ML_COLL_AMONG(ML_COLL_BINARY) |
+		   ML_COLL_AMONG(ML_COLL_BINOMIAL);
+	for (b = 0; b < sizeof budgets / sizeof *budgets; b++) {
+		bool under = false, over = false, p2 = false, p256 = false;
+
+		pp.budget = budgets[b];
+		ck_assert_int_eq(ml_collective_plan(&pp, &pl, NULL), ML_OK);
+		ck_assert_uint_le(pl.n, (size_t)budgets[b]);
+		ck_assert_uint_eq(pl.n % 10, 0);
+		for (k = 0; k < pl.n; k += 5) {
+			/* A cell: five rows of one P, M and placement, the
+			 * candidates in id order 0, 1, 2, 5, 6. */
+			static const int ids[] = {0, 1, 2, 5, 6};
+			int c;
+
+			for (c = 0; c < 5; c++) {
+				ck_assert_int_eq(pl.rows[k + c].alg, ids[c]);
+				ck_assert_int_eq(pl.rows[k + c].ranks,
+						 pl.rows[k].ranks);
+				ck_assert_int_eq(pl.rows[k + c].msg,
+						 pl.rows[k].msg);
+				ck_assert_int_eq(pl.rows[k + c].map_by,
+						 pl.rows[k].map_by);
+			}
+			p2 = p2 || pl.rows[k].ranks == 2;
+			p256 = p256 || pl.rows[k].ranks == 256;
+			under = under || pl.rows[k].msg <= 4096;
+			over = over || pl.rows[k].msg > 4096;
+		}
+		ck_assert(p2 && p256 && under && over);
+		if (pl.nmsgs >= 3)
+			ck_assert(pl.msgs[0] == 1 &&
+				  pl.msgs[pl.nmsgs - 1] == 1048576);
+		ml_collective_plan_free(&pl);
+	}
+}
+END_TEST
+
+/* A budget under 2 P x 2 sizes x candidates x placements, and bad
+ * allocations, name their parameter. */
+START_TEST(test_errors)
+{
+	static const long long ranks[] = {2, 17};
+	struct ml_coll_plan_params pp;
+	struct ml_coll_plan pl;
+	struct ml_diag d = {NULL, ""};
+
+	ml_collective_plan_init(&pp);
+	pp.ppn = 4;
+	pp.nodes = 4;
+	pp.among = among2();
+	pp.budget = 7;
+	ck_assert_int_eq(ml_collective_plan(&pp, &pl, &d), ML_EINVAL);
+	ck_assert_str_eq(d.param, "budget");
+	ck_assert_ptr_null(pl.rows);
+	pp.budget = 8;
+	ck_assert_int_eq(ml_collective_plan(&pp, &pl, &d), ML_OK);
+	ck_assert_uint_eq(pl.n, 8);
+	ml_collective_plan_free(&pl);
+	pp.ranks = ranks;
+	pp.nranks = 2;
+	ck_assert_int_eq(ml_collective_plan(&pp, &pl, &d), ML_EINVAL);
+	ck_assert_str_eq(d.param, "ranks");
+	pp.ranks = NULL;
+	pp.sockets = 3;
+	ck_assert_int_eq(ml_collective_plan(&pp, &pl, &d), ML_EINVAL);
+	ck_assert_str_eq(d.param, "sockets");
+	pp.sockets = 1;
+	pp.among = ML_COLL_AMONG(ML_COLL_MPICH_SMP);
+	ck_assert_int_eq(ml_collective_plan(&pp, &pl, &d), ML_EINVAL);
+	ck_assert_str_eq(d.param, "among");
+}
+END_TEST
+
+/* Lists: the plan chooses among the caller's P and sizes (here all of
+ * them: 3 P x 3 sizes x 2 candidates = 18 <= 50). */
+START_TEST(test_lists)
+{
+	static const long long ranks[] = {10, 3, 16}, msgs[] = {64, 8, 100000};
+	struct ml_coll_plan_params pp;
+	struct ml_coll_plan pl;
+
+	ml_collective_plan_init(&pp);
+	pp.ppn = 4;
+	pp.nodes = 4;
+	pp.among = among2();
+	pp.budget = 50;
+	pp.ranks = ranks;
+	pp.nranks = 3;
+	pp.msgs = msgs;
+	pp.nmsgs = 3;
+	ck_assert_int_eq(ml_collective_plan(&pp, &pl, NULL), ML_OK);
+	ck_assert_uint_eq(pl.n, 18);
+	ck_assert_int_eq(pl.ranks[0], 3);
+	ck_assert_int_eq(pl.ranks[2], 16);
+	ck_assert_int_eq(pl.msgs[1], 64);
+	ml_collective_plan_free(&pl);
+}
+END_TEST
+
+Suite *suite_plan(void);
+
+Suite *suite_plan(void)
+{
+	Suite *s = suite_create("plan");
+	TCase *tc = tcase_create("plan");
+
+	tcase_add_test(tc, test_by_hand);
+	tcase_add_test(tc, test_default_budget);
+	tcase_add_test(tc, test_properties);
+	tcase_add_test(tc, test_errors);
+	tcase_add_test(tc, test_lists);
+	suite_add_tcase(s, tc);
+	return s;
+}
