@@ -599,6 +599,7 @@ static const struct ml_status_doc statuses[] = {
 
 const struct ml_command ml_cmd_collective = {
     .name = "collective",
+    .machine = "default (THIN fit)",
     .summary = "Open MPI's and MPICH's broadcast algorithms on a node "
 	       "hierarchy "
 	       "(ranks per node, sockets, NIC)",

@@ -356,8 +356,9 @@ static int batch_header(struct batch *bt, char *line, char **f, size_t maxf,
 				return ML_EXIT_USAGE;
 			}
 		bt->colopt[k] = i;
-		r->given[i] = r->varies[i] = true;
+		r->given[i] = r->varies[i] = r->infile[i] = true;
 	}
+	r->input_name = bt->fname;
 	bt->ncols = nf;
 	if (r->spec.fmt == ML_FMT_TABLE && !r->collist && !r->allcols)
 		batch_constants(bt);

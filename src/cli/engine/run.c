@@ -170,7 +170,8 @@ int ml_run(const struct ml_command *cmd, int argc, char **argv,
 	}
 	r.given = calloc(n + 1, sizeof(*r.given));
 	r.varies = calloc(n + 1, sizeof(*r.varies));
-	if (!r.given || !r.varies) {
+	r.infile = calloc(n + 1, sizeof(*r.infile));
+	if (!r.given || !r.varies || !r.infile) {
 		rc = ml_usage_err(ctx, cmd->name, NULL, "out of memory");
 		goto out;
 	}
@@ -208,6 +209,7 @@ int ml_run(const struct ml_command *cmd, int argc, char **argv,
 	r.allcols = a.allcols;
 	r.keep = a.keep;
 	r.base = base;
+	r.vl = (const struct ml_vlist *const *)vlp;
 	if (a.keep && !a.input) {
 		rc = ml_usage_err(ctx, cmd->name, "keep",
 				  "copies columns of an --input file: give one");
@@ -272,6 +274,7 @@ out:
 	ml_free_columns(&r);
 	free(r.given);
 	free(r.varies);
+	free(r.infile);
 	if (r.prep != NULL)
 		cmd->release((void *)r.prep);
 	return rc;
