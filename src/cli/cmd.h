@@ -333,11 +333,15 @@ struct ml_command {
 	 * engine run the point or sweep as usual, or an exit status when
 	 * it has done the work itself (collective --schedule prints
 	 * messages, not rows); in a batch row, nonzero rejects the row.
+	 * prep is what prepare() made for the sweep that follows (NULL
+	 * without prepare): the takeover may leave in it what the sweep's
+	 * eval() then reads instead of computing again (collective --rules
+	 * leaves best's picks), before any eval() runs.
 	 */
 	int (*takeover)(const struct ml_command *cmd,
 			const struct ml_vlist *const *vl,
 			const union ml_val *base, const char *format,
-			struct ml_ctx *ctx);
+			struct ml_ctx *ctx, void *prep);
 	/* The FLAG option under which takeover prints all the output (no
 	 * table header before an --input file's rows), or NULL. */
 	const char *takeover_flag;

@@ -34,8 +34,9 @@
 
 /* best's pick at the point v (ranks and msg set): Open MPI's algorithm id
  * (0: its fixed decision), the chain's fanout and the segment size; or
- * ML_EINVAL with *d. */
-typedef enum ml_status (*ml_coll_rule_fn)(const union ml_val *v,
+ * ML_EINVAL with *d.  arg is the rules writer's pick_arg. */
+typedef enum ml_status (*ml_coll_rule_fn)(const void *arg,
+					  const union ml_val *v,
 					  long long *alg, long long *fanout,
 					  long long *segment,
 					  struct ml_diag *d);
@@ -51,7 +52,7 @@ int ml_collective_ompi_rules(const struct ml_command *cmd, struct ml_ctx *ctx,
 			     const struct ml_vlist *const *vl,
 			     const union ml_val *base, size_t o_ranks,
 			     size_t o_msg, size_t o_rules, bool fitted,
-			     ml_coll_rule_fn pick);
+			     ml_coll_rule_fn pick, const void *pick_arg);
 
 /* The command's fit_errmodel hook (cmd.h). */
 int ml_collective_fit_errmodel(const struct ml_fit_data *data,

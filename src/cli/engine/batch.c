@@ -537,7 +537,7 @@ static int batch_row(struct batch *bt, char *line, unsigned long lineno,
 	}
 	if (cmd->takeover) {
 		int t = cmd->takeover(cmd, vl, base, bt->r->format,
-				      bt->r->ctx);
+				      bt->r->ctx, (void *)sw.prep);
 
 		if (t >= 0) { /* done by the command, or refused */
 			rc = t == 0 ? 0 : 1;

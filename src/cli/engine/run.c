@@ -199,8 +199,21 @@ int ml_run(const struct ml_command *cmd, int argc, char **argv,
 	for (i = 0; cmd->takeover_flag && i < n; i++)
 		if (strcmp(cmd->opts[i].name, cmd->takeover_flag) == 0)
 			r.own_output = base[i].i != 0;
+	/* prepare() first: the takeover may leave its work in the prep. */
+	if (cmd->prepare) {
+		struct ml_diag dg = {NULL, ""};
+		void *prep = NULL;
+
+		if (cmd->prepare(base, &prep, &dg) != ML_OK) {
+			rc = ml_usage_err(ctx, cmd->name,
+					  dg.param ? dg.param : "?", dg.msg);
+			goto out;
+		}
+		r.prep = prep;
+	}
 	if (cmd->takeover && !a.input) {
-		rc = cmd->takeover(cmd, vlp, base, a.format, ctx);
+		rc = cmd->takeover(cmd, vlp, base, a.format, ctx,
+				   (void *)r.prep);
 		if (rc >= 0)
 			goto out;
 		rc = 0;
@@ -220,17 +233,6 @@ int ml_run(const struct ml_command *cmd, int argc, char **argv,
 		rc = ml_sink_columns(&sk, &r);
 		if (rc)
 			goto out;
-	}
-	if (cmd->prepare) {
-		struct ml_diag dg = {NULL, ""};
-		void *prep = NULL;
-
-		if (cmd->prepare(base, &prep, &dg) != ML_OK) {
-			rc = ml_usage_err(ctx, cmd->name,
-					  dg.param ? dg.param : "?", dg.msg);
-			goto out;
-		}
-		r.prep = prep;
 	}
 	sweep_order(&a, vl, n);
 	if (a.output && strcmp(a.output, "-") != 0 && !a.dryrun) {
