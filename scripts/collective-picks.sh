@@ -54,8 +54,10 @@
 # HOLD (default 32), VERBOSE (1: every point's pick on stderr, the
 # fitted machine's and the default's), FITARGS
 # (more options for fit, e.g. to try a model option), DMACARGS (options
-# for the dmac rows: another machine than the default), JOBS (the fit's
-# threads, default the online cores; the same output on any count).
+# for the dmac rows: another machine than the default, or its rule at
+# another --level), DMAC (only: the dmac rows alone, no fit: seconds),
+# JOBS (the fit's threads, default the online cores; the same output on
+# any count).
 set -eu
 here=${0%/*}
 [ "$here" != "$0" ] || here=.
@@ -121,12 +123,19 @@ dataset() {
 		fit="$fit --data $tmp/in/${pre}_$a.fit.csv"
 		files="$files $tmp/in/${pre}_$a.csv"
 	done
-	# shellcheck disable=SC2086
-	"$bin" fit collective --jobs "$ml_jobs" $fit --emit "$tmp/fitted.csv" \
-		> "$tmp/fit.out" 2>&1 || {
-		cat "$tmp/fit.out" >&2
-		exit 1
-	}
+	# DMAC=only: no fit; the default machine stands in for it (its rows
+	# alone are printed).
+	if [ "${DMAC:-}" = only ]; then
+		echo "op" > "$tmp/fitted.csv"
+		echo "bcast" >> "$tmp/fitted.csv"
+	else
+		# shellcheck disable=SC2086
+		"$bin" fit collective --jobs "$ml_jobs" $fit \
+			--emit "$tmp/fitted.csv" > "$tmp/fit.out" 2>&1 || {
+			cat "$tmp/fit.out" >&2
+			exit 1
+		}
+	fi
 	# shellcheck disable=SC2086
 	medians $files > "$tmp/med.csv"
 	# The placement, and the swept P and M, from the files.
@@ -245,7 +254,7 @@ dataset() {
 			}
 		}
 		for (s = 1; s <= 3; s++) {
-			if (!n[s]) continue
+			if (!n[s] || (dmaconly && s < 3)) continue
 			printf "%-" nw "s %-4s %4d %5.1f %6.3f %6.3f %6.3f %5.2f %5.1f %5.1f %5.2f\n",
 			    name, s == 1 ? "P>" hold : s == 2 ? "all" : "dmac", n[s],
 			    100 * hit[s] / n[s], exp(l1[s] / n[s]),
@@ -254,11 +263,12 @@ dataset() {
 			    nr[s] ? 100 * inr[s] / nr[s] : 0,
 			    nr[s] ? exp(lw[s] / nr[s]) : 0
 		}
-		for (i = 1; i <= nao; i++)
+		for (i = 1; i <= nao && !dmaconly; i++)
 			printf "%-" nw "s %-23s %6d %5.1f\n", name, ao[i],
 			    na1[ao[i]], 100 * in1[ao[i]] / na1[ao[i]] \
 			    >> byalg
-	}' byalg="$tmp/byalg" nw="$nw" "$tmp/predd.csv" "$tmp/pred.csv" \
+	}' byalg="$tmp/byalg" nw="$nw" dmaconly="$([ "${DMAC:-}" = only ] &&
+		echo 1 || echo 0)" "$tmp/predd.csv" "$tmp/pred.csv" \
 		"$tmp/pick.csv" "$tmp/pickd.csv" "$tmp/med.csv" $files
 }
 

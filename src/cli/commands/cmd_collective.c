@@ -118,6 +118,7 @@ static void to_errmodel(const union ml_val *v, struct ml_coll_errmodel *em)
 	em->diff_alg[0] = 0;
 	for (a = 1; a <= ML_COLL_NALG; a++)
 		em->diff_alg[a] = v[O_ERR_DIFF_ALG + a - 1].r;
+	em->fit_socket_ranks = v[O_ERR_SOCKET_RANKS].i;
 }
 
 /* The ML_COLL_AMONG bits of one --among item (a name of --algorithm, an

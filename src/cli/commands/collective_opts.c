@@ -277,6 +277,9 @@ const struct ml_opt ml_collective_opts[NOPTS] = {
 				  "error model: scatter-allgather against the default"),
     [O_ERR_DIFF_ALG + 8] = ERROPT("err-diff-scatter-allgather-ring", "0.789",
 				  "error model: scatter-allgather-ring against the default"),
+    [O_ERR_SOCKET_RANKS] =
+	ERRINT("err-socket-ranks", DEF_ERR_SOCKET_RANKS,
+	       "error model: the most ranks a socket held (0: not known)"),
 };
 
 /* The interval columns exist when the machine has an error model. */

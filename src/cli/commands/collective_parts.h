@@ -31,6 +31,10 @@
 #define DEF_ERR_GROWTH_LARGE  "0.0719"
 #define DEF_ERR_DIFF	      "0.704"
 #define DEF_ERR_DIFF_GROWTH   "0.187"
+/* The most ranks a socket of the THIN fit held: its sockets' 12 cores
+ * (--map-by core, P >= 12).  A pick that differs from the default where
+ * a socket holds more must hold on 12-core sockets too (issue 48). */
+#define DEF_ERR_SOCKET_RANKS  "12"
 
 /* best's pick at the point v (ranks and msg set): Open MPI's algorithm id
  * (0: its fixed decision), the chain's fanout and the segment size; or
