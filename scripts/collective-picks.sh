@@ -138,13 +138,16 @@ dataset() {
 	fi
 	# shellcheck disable=SC2086
 	medians $files > "$tmp/med.csv"
-	# The placement, and the swept P and M, from the files.
+	# The placement, and the swept P and M, from the files (the binding
+	# as the fit reads it: core and 1 NUMA domain where not stated).
 	# shellcheck disable=SC2046,SC2086
 	set -- $(awk -F, '/^#/ { next }
 	!h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
-	{ print $c["ppn"], $c["sockets"], $c["nodes"], $c["map_by"]; exit }' \
-		"$tmp/in/${pre}_ompi.csv")
-	ppn=$1 sockets=$2 nodes=$3 map=$4
+	{ b = ("bind_to" in c) && $c["bind_to"] != "" ? $c["bind_to"] : "core"
+	  u = ("numa" in c) && $c["numa"] != "" ? $c["numa"] : 1
+	  print $c["ppn"], $c["sockets"], $c["nodes"], $c["map_by"], b, u
+	  exit }' "$tmp/in/${pre}_ompi.csv")
+	ppn=$1 sockets=$2 nodes=$3 map=$4 bind=$5 numa=$6
 	ranks=$(awk -F, '!s[$2]++ { printf "%s%s", n++ ? "," : "", $2 }' \
 		"$tmp/med.csv")
 	msgs=$(awk -F, '!s[$3]++ { printf "%s%s", n++ ? "," : "", $3 }' \
@@ -153,6 +156,7 @@ dataset() {
 	"$bin" collective --input "$tmp/fitted.csv" --algorithm "$alist,ompi" \
 		--ranks "$ranks" --msg "$msgs" --ppn "$ppn" \
 		--sockets "$sockets" --nodes "$nodes" --map-by "$map" \
+		--bind-to "$bind" --numa "$numa" \
 		--format csv --precision 9 \
 		--columns algorithm,ranks,msg,latency_avg,latency_avg_lo,latency_avg_hi,status \
 		> "$tmp/pred.csv"
@@ -160,6 +164,7 @@ dataset() {
 	"$bin" collective ${DMACARGS:-} --algorithm "$alist,ompi" \
 		--ranks "$ranks" --msg "$msgs" --ppn "$ppn" \
 		--sockets "$sockets" --nodes "$nodes" --map-by "$map" \
+		--bind-to "$bind" --numa "$numa" \
 		--format csv --precision 9 \
 		--columns algorithm,ranks,msg,latency_avg,latency_avg_lo,latency_avg_hi,status \
 		> "$tmp/predd.csv" 2> /dev/null ||
@@ -169,6 +174,7 @@ dataset() {
 		--among "$alist,ompi" --objective latency_avg \
 		--ranks "$ranks" --msg "$msgs" --ppn "$ppn" \
 		--sockets "$sockets" --nodes "$nodes" --map-by "$map" \
+		--bind-to "$bind" --numa "$numa" \
 		--format csv --columns ranks,msg,best,status > "$tmp/pick.csv"
 	# The default machine's picks (no fit), judged on every point.
 	# shellcheck disable=SC2086
@@ -176,6 +182,7 @@ dataset() {
 		--among "$alist,ompi" --objective latency_avg \
 		--ranks "$ranks" --msg "$msgs" --ppn "$ppn" \
 		--sockets "$sockets" --nodes "$nodes" --map-by "$map" \
+		--bind-to "$bind" --numa "$numa" \
 		--format csv --columns ranks,msg,best,status > "$tmp/pickd.csv"
 	# shellcheck disable=SC2086
 	awk -F, -v name="$name" -v hold="$hold" -v verbose="${VERBOSE:-0}" '

@@ -3,7 +3,9 @@
  * that do no harm (SPEC 10.5): the error model's interval at a point,
  * and best among a list of candidates with the library's own decision
  * kept unless the model can tell a candidate apart from it (and the
- * plain fastest, ml_collective_best, as its special case).  The error
+ * plain fastest, ml_collective_best, as its special case), and the
+ * most ranks a placement puts on one socket, which tells a pick on
+ * denser sockets than were fitted from one inside them.  The error
  * model itself is measured by `mcastlat fit collective` (forward
  * validation, src/fit/fit_coll_err.c).
  */
@@ -203,9 +205,12 @@ static bool clearly_better(const struct ml_collective_params *p,
 		return true;
 	if (q.ranks > em->fit_ranks)
 		q.ranks = em->fit_ranks;
-	if (dense) {
+	/* Fewer ranks may already sit as densely as was fitted; else the
+	 * sockets shrink, on the same nodes while they hold the ranks. */
+	if (dense && ml_coll_socket_ranks(&q) > em->fit_socket_ranks) {
 		q.ppn = q.sockets * em->fit_socket_ranks;
-		q.nodes = 0;
+		if (q.nodes * q.ppn < q.ranks)
+			q.nodes = 0;
 		if (em->fit_socket_ranks % q.numa != 0)
 			q.numa = 1;
 	}
