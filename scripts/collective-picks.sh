@@ -54,8 +54,10 @@
 # HOLD (default 32), VERBOSE (1: every point's pick on stderr, the
 # fitted machine's and the default's), FITARGS
 # (more options for fit, e.g. to try a model option), DMACARGS (options
-# for the dmac rows: another machine than the default), JOBS (the fit's
-# threads, default the online cores; the same output on any count).
+# for the dmac rows: another machine than the default, or its rule at
+# another --level), DMAC (only: the dmac rows alone, no fit: seconds),
+# JOBS (the fit's threads, default the online cores; the same output on
+# any count).
 set -eu
 here=${0%/*}
 [ "$here" != "$0" ] || here=.
@@ -121,21 +123,31 @@ dataset() {
 		fit="$fit --data $tmp/in/${pre}_$a.fit.csv"
 		files="$files $tmp/in/${pre}_$a.csv"
 	done
-	# shellcheck disable=SC2086
-	"$bin" fit collective --jobs "$ml_jobs" $fit --emit "$tmp/fitted.csv" \
-		> "$tmp/fit.out" 2>&1 || {
-		cat "$tmp/fit.out" >&2
-		exit 1
-	}
+	# DMAC=only: no fit; the default machine stands in for it (its rows
+	# alone are printed).
+	if [ "${DMAC:-}" = only ]; then
+		echo "op" > "$tmp/fitted.csv"
+		echo "bcast" >> "$tmp/fitted.csv"
+	else
+		# shellcheck disable=SC2086
+		"$bin" fit collective --jobs "$ml_jobs" $fit \
+			--emit "$tmp/fitted.csv" > "$tmp/fit.out" 2>&1 || {
+			cat "$tmp/fit.out" >&2
+			exit 1
+		}
+	fi
 	# shellcheck disable=SC2086
 	medians $files > "$tmp/med.csv"
-	# The placement, and the swept P and M, from the files.
+	# The placement, and the swept P and M, from the files (the binding
+	# as the fit reads it: core and 1 NUMA domain where not stated).
 	# shellcheck disable=SC2046,SC2086
 	set -- $(awk -F, '/^#/ { next }
 	!h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
-	{ print $c["ppn"], $c["sockets"], $c["nodes"], $c["map_by"]; exit }' \
-		"$tmp/in/${pre}_ompi.csv")
-	ppn=$1 sockets=$2 nodes=$3 map=$4
+	{ b = ("bind_to" in c) && $c["bind_to"] != "" ? $c["bind_to"] : "core"
+	  u = ("numa" in c) && $c["numa"] != "" ? $c["numa"] : 1
+	  print $c["ppn"], $c["sockets"], $c["nodes"], $c["map_by"], b, u
+	  exit }' "$tmp/in/${pre}_ompi.csv")
+	ppn=$1 sockets=$2 nodes=$3 map=$4 bind=$5 numa=$6
 	ranks=$(awk -F, '!s[$2]++ { printf "%s%s", n++ ? "," : "", $2 }' \
 		"$tmp/med.csv")
 	msgs=$(awk -F, '!s[$3]++ { printf "%s%s", n++ ? "," : "", $3 }' \
@@ -144,6 +156,7 @@ dataset() {
 	"$bin" collective --input "$tmp/fitted.csv" --algorithm "$alist,ompi" \
 		--ranks "$ranks" --msg "$msgs" --ppn "$ppn" \
 		--sockets "$sockets" --nodes "$nodes" --map-by "$map" \
+		--bind-to "$bind" --numa "$numa" \
 		--format csv --precision 9 \
 		--columns algorithm,ranks,msg,latency_avg,latency_avg_lo,latency_avg_hi,status \
 		> "$tmp/pred.csv"
@@ -151,6 +164,7 @@ dataset() {
 	"$bin" collective ${DMACARGS:-} --algorithm "$alist,ompi" \
 		--ranks "$ranks" --msg "$msgs" --ppn "$ppn" \
 		--sockets "$sockets" --nodes "$nodes" --map-by "$map" \
+		--bind-to "$bind" --numa "$numa" \
 		--format csv --precision 9 \
 		--columns algorithm,ranks,msg,latency_avg,latency_avg_lo,latency_avg_hi,status \
 		> "$tmp/predd.csv" 2> /dev/null ||
@@ -160,6 +174,7 @@ dataset() {
 		--among "$alist,ompi" --objective latency_avg \
 		--ranks "$ranks" --msg "$msgs" --ppn "$ppn" \
 		--sockets "$sockets" --nodes "$nodes" --map-by "$map" \
+		--bind-to "$bind" --numa "$numa" \
 		--format csv --columns ranks,msg,best,status > "$tmp/pick.csv"
 	# The default machine's picks (no fit), judged on every point.
 	# shellcheck disable=SC2086
@@ -167,6 +182,7 @@ dataset() {
 		--among "$alist,ompi" --objective latency_avg \
 		--ranks "$ranks" --msg "$msgs" --ppn "$ppn" \
 		--sockets "$sockets" --nodes "$nodes" --map-by "$map" \
+		--bind-to "$bind" --numa "$numa" \
 		--format csv --columns ranks,msg,best,status > "$tmp/pickd.csv"
 	# shellcheck disable=SC2086
 	awk -F, -v name="$name" -v hold="$hold" -v verbose="${VERBOSE:-0}" '
@@ -245,7 +261,7 @@ dataset() {
 			}
 		}
 		for (s = 1; s <= 3; s++) {
-			if (!n[s]) continue
+			if (!n[s] || (dmaconly && s < 3)) continue
 			printf "%-" nw "s %-4s %4d %5.1f %6.3f %6.3f %6.3f %5.2f %5.1f %5.1f %5.2f\n",
 			    name, s == 1 ? "P>" hold : s == 2 ? "all" : "dmac", n[s],
 			    100 * hit[s] / n[s], exp(l1[s] / n[s]),
@@ -254,11 +270,12 @@ dataset() {
 			    nr[s] ? 100 * inr[s] / nr[s] : 0,
 			    nr[s] ? exp(lw[s] / nr[s]) : 0
 		}
-		for (i = 1; i <= nao; i++)
+		for (i = 1; i <= nao && !dmaconly; i++)
 			printf "%-" nw "s %-23s %6d %5.1f\n", name, ao[i],
 			    na1[ao[i]], 100 * in1[ao[i]] / na1[ao[i]] \
 			    >> byalg
-	}' byalg="$tmp/byalg" nw="$nw" "$tmp/predd.csv" "$tmp/pred.csv" \
+	}' byalg="$tmp/byalg" nw="$nw" dmaconly="$([ "${DMAC:-}" = only ] &&
+		echo 1 || echo 0)" "$tmp/predd.csv" "$tmp/pred.csv" \
 		"$tmp/pick.csv" "$tmp/pickd.csv" "$tmp/med.csv" $files
 }
 

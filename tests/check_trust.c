@@ -478,6 +478,107 @@ START_TEST(test_default_machine_not_linear)
 }
 END_TEST
 
+/*
+ * The most ranks a socket holds, by hand: 2 nodes of 2 x 64 cores.
+ * --map-by core fills node 0's socket 0 first: P = 40 puts 40 there,
+ * P = 100 its 64 cores.  --map-by socket alternates the sockets of a
+ * node: 40 ranks are 20 a socket.  --map-by node deals P = 40 over 2
+ * nodes, 20 each, filling cores in order (--bind-to core): 20 on
+ * socket 0; bound to NUMA domains (bind-to default, 4 a socket), the
+ * node's i-th rank goes to domain i mod 8, socket 0 holding domains 0-3:
+ * ranks 0-3, 8-11 and 16-19 of the node, 12.
+ */
+START_TEST(test_socket_ranks)
+{
+	static const struct {
+		long long ranks;
+		enum ml_coll_map map;
+		enum ml_coll_bind bind;
+		long long numa, want;
+	} c[] = {{40, ML_COLL_MAP_CORE, ML_COLL_BIND_CORE, 1, 40},
+		 {100, ML_COLL_MAP_CORE, ML_COLL_BIND_CORE, 1, 64},
+		 {40, ML_COLL_MAP_SOCKET, ML_COLL_BIND_CORE, 1, 20},
+		 {40, ML_COLL_MAP_NODE, ML_COLL_BIND_CORE, 1, 20},
+		 {40, ML_COLL_MAP_NODE, ML_COLL_BIND_DEFAULT, 4, 12}};
+	struct ml_collective_params p;
+	size_t i;
+
+	for (i = 0; i < sizeof c / sizeof c[0]; i++) {
+		ml_collective_params_init(&p);
+		p.ranks = c[i].ranks;
+		p.ppn = 128;
+		p.sockets = 2;
+		p.nodes = 2;
+		p.map_by = c[i].map;
+		p.bind_to = c[i].bind;
+		p.numa = c[i].numa;
+		ck_assert_int_eq(ml_coll_socket_ranks(&p), c[i].want);
+	}
+	p.ranks = 1; /* not valid: 0 */
+	ck_assert_int_eq(ml_coll_socket_ranks(&p), 0);
+}
+END_TEST
+
+/*
+ * A pick the model makes only on sockets denser than any fitted is
+ * kept back (issue 48).  The default machine at P = 40, 1 byte, on
+ * 64-core sockets (--map-by core: all 40 on one socket), by
+ * latency_avg: linear's root sends 39 messages at a per-message cost of
+ * 0.0008 us, so linear is predicted faster than Open MPI's binomial by
+ * more than e^0.5; on 12-core sockets (2 nodes of 2 x 12) the same 40
+ * ranks cross sockets and nodes and its predicted gain is under 0.5.
+ * With a difference rms of 0.25 (threshold 1.645 x 0.25 = 0.41) and
+ * every P fitted, linear replaces the default when the fitted sockets
+ * held 64 ranks or nothing is known (0), and the default stays when
+ * they held 12.
+ */
+START_TEST(test_dense_sockets_kept)
+{
+	struct ml_collective_params p, q;
+	struct ml_collective_result rl, rd;
+	struct ml_coll_errmodel em;
+	struct ml_coll_pick pick;
+	unsigned among = ML_COLL_AMONG(0) | ML_COLL_AMONG(ML_COLL_LINEAR);
+
+	ml_collective_params_init(&p);
+	p.ranks = 40;
+	p.msg = 1;
+	p.ppn = 128;
+	p.sockets = 2;
+	p.nodes = 2;
+	/* the premise, by the model's own two runs at each density */
+	q = p;
+	q.algorithm = ML_COLL_LINEAR;
+	ck_assert_int_eq(ml_collective_eval(&q, &rl), ML_OK);
+	q.algorithm = ML_COLL_DEFAULT;
+	ck_assert_int_eq(ml_collective_eval(&q, &rd), ML_OK);
+	ck_assert_double_gt(log(rd.latency_avg / rl.latency_avg), 0.5);
+	q.ppn = 24;
+	q.nodes = 0;
+	q.algorithm = ML_COLL_LINEAR;
+	ck_assert_int_eq(ml_collective_eval(&q, &rl), ML_OK);
+	q.algorithm = rd.ran;
+	ck_assert_int_eq(ml_collective_eval(&q, &rd), ML_OK);
+	ck_assert_double_lt(log(rd.latency_avg / rl.latency_avg), 0.41);
+
+	ml_coll_errmodel_init(&em);
+	em.fit_ranks = 1024;
+	em.diff_sd = 0.25;
+	ck_assert_int_eq(ml_collective_best_among(&p, among, ML_COLL_BY_AVG,
+						  &em, 0.9, &pick),
+			 ML_OK);
+	ck_assert_int_eq(pick.alg, ML_COLL_LINEAR);
+	em.fit_socket_ranks = 64;
+	ml_collective_best_among(&p, among, ML_COLL_BY_AVG, &em, 0.9, &pick);
+	ck_assert_int_eq(pick.alg, ML_COLL_LINEAR);
+	em.fit_socket_ranks = 12;
+	ml_collective_best_among(&p, among, ML_COLL_BY_AVG, &em, 0.9, &pick);
+	ck_assert_int_eq(pick.alg, ML_COLL_DEFAULT);
+	ck_assert(pick.kept);
+	ck_assert_int_eq(pick.fastest, ML_COLL_LINEAR);
+}
+END_TEST
+
 Suite *suite_trust(void);
 
 Suite *suite_trust(void)
@@ -497,6 +598,8 @@ Suite *suite_trust(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_best_among);
 	tcase_add_test(tc, test_default_machine_not_linear);
+	tcase_add_test(tc, test_socket_ranks);
+	tcase_add_test(tc, test_dense_sockets_kept);
 	suite_add_tcase(s, tc);
 	return s;
 }

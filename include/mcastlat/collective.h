@@ -379,7 +379,10 @@ ML_API enum ml_status ml_collective_best(const struct ml_collective_params *p,
  * rms is diff_sd (pooled over the algorithms measured beside the
  * default), or diff_alg[a] for Open MPI's algorithm a where that is
  * larger (0: not measured), growing by diff_growth^2 per doubling.
- * fit_ranks = 0: no error model.
+ * fit_ranks = 0: no error model.  fit_socket_ranks: the most ranks one
+ * socket held in a fitted broadcast (ml_coll_socket_ranks), 0 when not
+ * known; a pick that differs from the default where a socket holds more
+ * must hold at that density too (ml_collective_best_among).
  */
 struct ml_coll_errmodel {
 	long long fit_ranks;
@@ -387,7 +390,13 @@ struct ml_coll_errmodel {
 	double growth[ML_COLL_NCLASS];
 	double diff_sd, diff_growth;
 	double diff_alg[ML_COLL_NALG + 1];
+	long long fit_socket_ranks;
 };
+
+/* The most ranks one socket holds in p's placement (that of node 0's
+ * socket 0, where every --map-by puts the most), or 0 when p is not
+ * valid. */
+ML_API long long ml_coll_socket_ranks(const struct ml_collective_params *p);
 
 /* No error model (fit_ranks 0, every term 0). */
 ML_API void ml_coll_errmodel_init(struct ml_coll_errmodel *em);

@@ -61,6 +61,16 @@ enum ml_opt_kind {
 			       * offers file names) */
 #define ML_OPT_NOEMIT	0x40u /* how to use a model, not part of it: fit
 			       * --emit leaves it out (collective --level) */
+#define ML_OPT_MACHINE	0x80u /* a parameter of the machine (collective's
+			       * channel times): the default table's "#"
+			       * line names the machine (the command's
+			       * machine, or the --input file) instead of
+			       * listing such options, but for those given
+			       * on the command line */
+#define ML_OPT_TERSE	0x100u /* a detail at its default: the default
+				* table's "#" line leaves it out unless given
+				* (collective --fanout; --all-columns shows
+				* it) */
 
 struct ml_opt {
 	const char *name;	/* long option; with '-' -> '_' the column and
@@ -131,6 +141,16 @@ struct ml_col {
 	 * the run's first values (collective's intervals: a machine with an
 	 * error model). */
 	bool (*visible)(const union ml_val *base);
+	/* When not NULL the column applies only if applies(vl) holds for
+	 * the run's value lists (vl[i] the list of opts[i]; NULL for an
+	 * option an --input file gives, which may take any value): CSV,
+	 * JSON and the default table leave out a column that does not
+	 * apply (collective's best only for --algorithm best); --columns
+	 * may still name it. */
+	bool (*applies)(const struct ml_vlist *const *vl);
+	/* true: a detail, not in the default table (--all-columns and
+	 * --columns show it; CSV and JSON keep it). */
+	bool detail;
 };
 
 /* Bytes of text scratch each row offers its TEXT cells (struct ml_point). */
@@ -186,6 +206,10 @@ struct ml_fit_errout {
 
 struct ml_command {
 	const char *name;
+	/* The machine its ML_OPT_MACHINE options' defaults describe, for
+	 * the table's "# machine=..." (collective: "default (THIN fit)"),
+	 * or NULL. */
+	const char *machine;
 	const char *summary;	/* one line for `mcastlat list` */
 	const char *source;	/* the source paper, short */
 	const char *time_unit;	/* "us" or "cycles" */
@@ -309,11 +333,15 @@ struct ml_command {
 	 * engine run the point or sweep as usual, or an exit status when
 	 * it has done the work itself (collective --schedule prints
 	 * messages, not rows); in a batch row, nonzero rejects the row.
+	 * prep is what prepare() made for the sweep that follows (NULL
+	 * without prepare): the takeover may leave in it what the sweep's
+	 * eval() then reads instead of computing again (collective --rules
+	 * leaves best's picks), before any eval() runs.
 	 */
 	int (*takeover)(const struct ml_command *cmd,
 			const struct ml_vlist *const *vl,
 			const union ml_val *base, const char *format,
-			struct ml_ctx *ctx);
+			struct ml_ctx *ctx, void *prep);
 	/* The FLAG options (a comma-separated list) under which takeover
 	 * prints all the output (no table header before an --input file's
 	 * rows), or NULL. */

@@ -542,6 +542,29 @@ static int estimate(const struct obs_set *s, struct ml_coll_errmodel *em,
 	return 0;
 }
 
+/* The most ranks one socket held in a fitted broadcast (each run of
+ * points of one placement placed once). */
+static long long socket_ranks(const struct ml_fit_data *data)
+{
+	const struct ml_collective_params *last = NULL;
+	long long most = 0, n = 0;
+	size_t i;
+
+	for (i = 0; i < data->n; i++) {
+		const struct ml_collective_params *p = &pt_at(data, i)->p;
+
+		if (!used(data, i) || !is_bcast(data, i))
+			continue;
+		if (!last || ml_collective_place_cmp(last, p) != 0 ||
+		    last->ranks != p->ranks)
+			n = ml_coll_socket_ranks(p);
+		last = p;
+		if (n > most)
+			most = n;
+	}
+	return most;
+}
+
 enum ml_status ml_fit_collective_errmodel(const struct ml_fit_data *data,
 					  const char *const *freeset,
 					  size_t nfree,
@@ -571,6 +594,7 @@ enum ml_status ml_fit_collective_errmodel(const struct ml_fit_data *data,
 		goto out;
 	}
 	em->fit_ranks = ps[np - 1];
+	em->fit_socket_ranks = socket_ranks(data);
 	for (i = 0; i < data->n; i++)
 		if (used(data, i) && is_bcast(data, i) &&
 		    record(&s, data, keys, -1, i, 0, full->pred[i])) {

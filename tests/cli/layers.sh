@@ -13,7 +13,14 @@
 #   - a circle of includes: header A includes B which (through others)
 #     includes A;
 #   - a circle of calls between files: file A calls a function defined in
-#     B, and B (through others) calls one of A's.
+#     B, and B (through others) calls one of A's;
+#   - an upward call between rooms: the rooms stand in layers, the
+#     programs (cli/, probe/) over fit/ over models/ (the library's
+#     fronts: params in, result out) over the engines (collective/,
+#     sim/); a file may call into its own room, a lower one, and the
+#     leaves every layer shares (models/status.c, models/version.c),
+#     never into a higher room (the collective engine calling the
+#     front's ml_collective_best, issue 48).
 #
 # A function is a file's when the file defines it with external linkage
 # (a line that starts with its type, not `static`, and holds "name(");
@@ -33,12 +40,17 @@ if [ "${1-}" = --self-test ]; then
 	printf 'int ml_c(void)\n{\n\treturn 0;\n}\n' > "$t/src/cli/engine/c.c"
 	printf 'int ml_d(void)\n{\n\treturn ml_c();\n}\n' > "$t/src/cli/stray.c"
 	seq 1001 | sed 's|^|/* |; s|$| */|' > "$t/src/lib/long.c"
+	mkdir -p "$t/src/models" "$t/src/collective"
+	printf 'int ml_front(void)\n{\n\treturn 1;\n}\n' > "$t/src/models/front.c"
+	printf 'int ml_status_str(void)\n{\n\treturn 0;\n}\n' > "$t/src/models/status.c"
+	printf 'int ml_engine(void)\n{\n\treturn ml_front() + ml_status_str();\n}\n' > "$t/src/collective/engine.c"
 	self=$(cd "$(dirname "$0")" && pwd)/${0##*/}
 	out=$(cd "$t" && sh "$self" src 2>&1)
 	n=0
 	for want in 'src/lib/long.c: 1001 lines' 'src/cli/stray.c: not in a room' \
 		'include circle: src/lib/.\.h -> src/lib/.\.h -> src/lib/.\.h' \
-		'call circle: src/lib/.\.c -> src/lib/.\.c -> src/lib/.\.c'; do
+		'call circle: src/lib/.\.c -> src/lib/.\.c -> src/lib/.\.c' \
+		'upward call: src/collective/engine.c -> src/models/front.c'; do
 		if printf '%s\n' "$out" | grep -q "$want"; then
 			n=$((n + 1))
 		else
@@ -47,8 +59,10 @@ if [ "${1-}" = --self-test ]; then
 	done
 	printf '%s\n' "$out" | grep -q 'stray.c -> src/cli/engine/c.c' &&
 		echo "layers --self-test: a call down reported as a circle" >&2 && n=0
-	echo "layers --self-test: $n of 4 faults found"
-	[ $n = 4 ]
+	printf '%s\n' "$out" | grep -q 'upward call: .*status.c' &&
+		echo "layers --self-test: a call to a shared leaf reported" >&2 && n=0
+	echo "layers --self-test: $n of 5 faults found"
+	[ $n = 5 ]
 	exit
 fi
 dir=${1:-src}
@@ -177,6 +191,24 @@ awk 'NR == FNR { own[$1] = $2; next }
 if ! circles "$tmp/calls" > "$tmp/ccirc"; then
 	while read -r c; do bad "call circle: $c"; done < "$tmp/ccirc"
 fi
+
+# 5. Rooms in layers: no call from a lower room into a higher one.
+awk -v d="$dir" '
+	function rank(f,    r) {
+		r = substr(f, length(d) + 2)
+		if (r == "models/status.c" || r == "models/version.c")
+			return -1
+		sub(/\/.*/, "", r)
+		if (r == "cli" || r == "probe") return 3
+		if (r == "fit") return 2
+		if (r == "models") return 1
+		if (r == "collective" || r == "sim") return 0
+		return ""
+	}
+	{ a = rank($1); b = rank($2)
+	  if (a != "" && b != "" && b > a) print $1 " -> " $2 }
+' "$tmp/calls" > "$tmp/up"
+while read -r c; do bad "upward call: $c"; done < "$tmp/up"
 
 echo "layers: $(wc -l < "$tmp/files") files, $nlong over 1000 lines," \
 	"$(wc -l < "$tmp/incl") includes, $(wc -l < "$tmp/calls") file-to-file" \

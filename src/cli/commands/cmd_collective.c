@@ -124,6 +124,7 @@ static void to_errmodel(const union ml_val *v, struct ml_coll_errmodel *em)
 	em->diff_alg[0] = 0;
 	for (a = 1; a <= ML_COLL_NALG; a++)
 		em->diff_alg[a] = v[O_ERR_DIFF_ALG + a - 1].r;
+	em->fit_socket_ranks = v[O_ERR_SOCKET_RANKS].i;
 }
 
 /* The ML_COLL_AMONG bits of one --among item (a name of --algorithm, an
@@ -178,19 +179,45 @@ static int parse_among(const char *s, unsigned *mask, size_t *at, size_t *len)
 	return 0;
 }
 
+/* A point as run.  best: p.algorithm is the pick, ML_COLL_DEFAULT for
+ * the library's own decision. */
+struct outcome {
+	struct ml_collective_params p;
+	struct ml_collective_result r;
+	double margin, vs_ompi;
+};
+
+/* What every point of a sweep shares (*pt->prep): --among's candidates,
+ * and with --rules best's outcome at each (ranks, msg) of the grid
+ * (picks.out, struct outcome; NULL otherwise), left by the takeover so
+ * that the rows after the file are not evaluated again (issue 48). */
+struct coll_prep {
+	unsigned among;
+	struct ml_coll_picks picks;
+};
+
+static void release(void *prep)
+{
+	struct coll_prep *cp = prep;
+
+	if (cp)
+		ml_coll_picks_free(&cp->picks);
+	free(cp);
+}
+
 /* --among is read once, before the sweep (a bad item is a usage error,
- * not a row); its candidates are the rows' *pt->prep. */
+ * not a row). */
 static enum ml_status prepare(const union ml_val *base, void **prep,
 			      struct ml_diag *d)
 {
-	unsigned *among = malloc(sizeof *among);
+	struct coll_prep *cp = calloc(1, sizeof *cp);
 	size_t at, len;
 
-	*prep = among;
-	if (!among)
+	*prep = cp;
+	if (!cp)
 		return ml_diag_set(d, "among", "out of memory");
-	if (parse_among(base[O_AMONG].s, among, &at, &len)) {
-		free(among);
+	if (parse_among(base[O_AMONG].s, &cp->among, &at, &len)) {
+		free(cp);
 		*prep = NULL;
 		return ml_diag_set(d, "among",
 				   "'%.*s' is not a candidate (an algorithm "
@@ -201,19 +228,44 @@ static enum ml_status prepare(const union ml_val *base, void **prep,
 	return ML_OK;
 }
 
+/* The index of x in the sorted a[0..n-1], or n. */
+static size_t find_ll(const long long *a, size_t n, long long x)
+{
+	size_t lo = 0, hi = n;
 
-/* A point as run.  best: p.algorithm is the pick, ML_COLL_DEFAULT for
- * the library's own decision. */
-struct outcome {
-	struct ml_collective_params p;
-	struct ml_collective_result r;
-	double margin, vs_ompi;
-};
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (a[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && a[lo] == x ? lo : n;
+}
+
+/* best's outcome at v's (ranks, msg) as --rules left it, or NULL. */
+static const struct outcome *cached(const struct coll_prep *cp,
+				    const union ml_val *v)
+{
+	const struct ml_coll_picks *pk;
+	size_t i, j;
+
+	if (!cp || !cp->picks.out)
+		return NULL;
+	pk = &cp->picks;
+	i = find_ll(pk->ps, pk->np, v[O_RANKS].i);
+	j = find_ll(pk->ms, pk->nm, v[O_MSG].i);
+	if (i == pk->np || j == pk->nm)
+		return NULL;
+	return (const struct outcome *)pk->out + i * pk->nm + j;
+}
 
 /* best at the point: the pick among --among, do no harm by the error
  * model (ml_collective_best_among). */
-static enum ml_status best_of(const union ml_val *v, const unsigned *prep,
-			      struct outcome *o, struct ml_diag *d)
+static enum ml_status best_of(const union ml_val *v,
+			      const struct coll_prep *prep, struct outcome *o,
+			      struct ml_diag *d)
 {
 	struct ml_coll_errmodel em;
 	struct ml_coll_pick pick;
@@ -222,7 +274,7 @@ static enum ml_status best_of(const union ml_val *v, const unsigned *prep,
 	enum ml_status st;
 
 	if (prep)
-		among = *prep;
+		among = prep->among;
 	else if (parse_among(v[O_AMONG].s, &among, &at, &len))
 		return ml_diag_set(d, "among", "not a candidate");
 	to_errmodel(v, &em);
@@ -243,8 +295,9 @@ static enum ml_status best_of(const union ml_val *v, const unsigned *prep,
 }
 
 /* Resolve the point into the params actually run (default, best). */
-static enum ml_status resolve(const union ml_val *v, const unsigned *among,
-			      struct outcome *o, struct ml_diag *d)
+static enum ml_status resolve(const union ml_val *v,
+			      const struct coll_prep *among, struct outcome *o,
+			      struct ml_diag *d)
 {
 	int word;
 	enum ml_status st;
@@ -265,33 +318,43 @@ static enum ml_status resolve(const union ml_val *v, const unsigned *among,
 /* best's pick at v for Open MPI's rules file (collective_ompi.c): the
  * algorithm (0: its fixed decision), the chain's fanout and the
  * segment size. */
-static enum ml_status ompi_rule(const union ml_val *v, long long *alg,
-				long long *fanout, long long *segment,
-				struct ml_diag *d)
+static enum ml_status ompi_rule(const void *arg, const union ml_val *v,
+				long long *alg, long long *fanout,
+				long long *segment, struct ml_diag *d)
 {
+	const struct outcome *c = cached(arg, v);
 	struct outcome o;
-	enum ml_status st = resolve(v, NULL, &o, d);
+	enum ml_status st = c ? ML_OK : resolve(v, arg, &o, d);
 
 	if (st != ML_OK)
 		return st;
-	*alg = o.p.algorithm;
-	*fanout = o.p.fanout;
-	*segment = o.p.segment;
+	if (!c)
+		c = &o;
+	*alg = c->p.algorithm;
+	*fanout = c->p.fanout;
+	*segment = c->p.segment;
 	return ML_OK;
 }
 
 /* best's pick at v, for MPICH's tuning file (collective_mpich.c):
  * ML_EINVAL without a message unless the algorithm is best. */
-static enum ml_status resolve_best(const union ml_val *v, enum ml_coll_alg *alg,
-				   struct ml_diag *d)
+static enum ml_status resolve_best(const void *arg, const union ml_val *v,
+				   enum ml_coll_alg *alg, struct ml_diag *d)
 {
+	const struct outcome *c = cached(arg, v);
 	struct outcome o;
 	enum ml_status st;
 	unsigned spans;
 
 	if (ml_choice_of(v[O_ALGORITHM].i) != ALG_BEST || v[O_OP].i != 0)
 		return ML_EINVAL;
-	st = resolve(v, NULL, &o, d);
+	if (c) {
+		o = *c;
+		st = ML_OK;
+	} else {
+		st = resolve(v, arg, &o, d);
+	}
+
 	if (st != ML_OK || (st = ml_collective_spans(&o.p, &spans)) != ML_OK)
 		return st;
 	/* MPICH's own decision in a tuning file read with the device
@@ -437,9 +500,13 @@ static enum ml_status eval(const struct ml_point *pt, union ml_val *out)
 
 	if (pt->v[O_OP].i == 1)
 		return eval_p2p(pt->v, out);
-	st = resolve(pt->v, pt->prep, &o, NULL);
-	if (st != ML_OK)
-		return st;
+	if (best && cached(pt->prep, pt->v)) {
+		o = *cached(pt->prep, pt->v);
+	} else {
+		st = resolve(pt->v, pt->prep, &o, NULL);
+		if (st != ML_OK)
+			return st;
+	}
 	out[C_LATENCY].r = o.r.latency;
 	out[C_LATENCY_AVG].r = o.r.latency_avg;
 	out[C_LATENCY_MIN].r = o.r.latency_min;
@@ -502,12 +569,21 @@ static bool machine_fitted(const union ml_val *base)
 
 /* --schedule runs here; --rules writes its file, then the engine
  * prints the sweep's rows as usual. */
+/* The grid's point function for --rules: best's whole outcome at v,
+ * kept for the file and for the rows after it. */
+static enum ml_status keep_point(void *arg, const union ml_val *v, void *out,
+				 struct ml_diag *d)
+{
+	return resolve(v, arg, out, d);
+}
+
 static int takeover(const struct ml_command *cmd,
 		    const struct ml_vlist *const *vl, const union ml_val *base,
-		    const char *format, struct ml_ctx *ctx)
+		    const char *format, struct ml_ctx *ctx, void *prep)
 {
 	unsigned among;
 	size_t at, len;
+	struct coll_prep *cp = prep;
 	int rc;
 
 	if (base[O_SCHEDULE].i)
@@ -524,15 +600,27 @@ static int takeover(const struct ml_command *cmd,
 			return ml_usage_err(ctx, cmd->name, "rules",
 					    "needs --algorithm best (and --op "
 					    "bcast)");
+		/* best at every point once, on --jobs threads: the file is
+		 * written from these and the rows printed from them. */
+		if (cp) {
+			ml_coll_picks_free(&cp->picks);
+			rc = ml_coll_rules_picks(cmd, ctx, vl, base, O_RANKS,
+						 O_MSG, keep_point, cp,
+						 sizeof(struct outcome),
+						 &cp->picks);
+			if (rc)
+				return ML_EXIT_USAGE;
+		}
 		rc = base[O_LIBRARY].i == 1
 			 ? ml_collective_mpich_rules(cmd, ctx, vl, base, O_RANKS,
-						     O_MSG, O_RULES, resolve_best)
+						     O_MSG, O_RULES, resolve_best,
+						     cp)
 			 : ml_collective_ompi_rules(cmd, ctx, vl, base, O_RANKS,
 						    O_MSG, O_RULES,
 						    machine_fitted(base),
 						    base[O_OMPI_VERSION].i ==
 							ML_COLL_OMPI_50,
-						    ompi_rule);
+						    ompi_rule, cp);
 		if (rc)
 			return ML_EXIT_USAGE;
 		if (!machine_fitted(base))
@@ -625,6 +713,7 @@ static const struct ml_status_doc statuses[] = {
 
 const struct ml_command ml_cmd_collective = {
     .name = "collective",
+    .machine = "default (THIN fit)",
     .summary = "Open MPI's and MPICH's broadcast algorithms on a node "
 	       "hierarchy "
 	       "(ranks per node, sockets, NIC)",
@@ -644,7 +733,7 @@ const struct ml_command ml_cmd_collective = {
     .takeover_flag = "schedule,plan",
     .skip = skip,
     .prepare = prepare,
-    .release = free,
+    .release = release,
     .fit_model = &ml_fit_collective,
     .fit_params = fit_params,
     .fit_inputs = fit_inputs,

@@ -102,7 +102,7 @@ int ml_collective_fit_errmodel(const struct ml_fit_data *data,
 	    "err-diff-linear", "err-diff-chain", "err-diff-pipeline",
 	    "err-diff-split-binary", "err-diff-binary", "err-diff-binomial",
 	    "err-diff-knomial", "err-diff-scatter-allgather",
-	    "err-diff-scatter-allgather-ring"};
+	    "err-diff-scatter-allgather-ring", "err-socket-ranks"};
 	struct ml_coll_errmodel em;
 	struct ml_coll_errfit info;
 	struct ml_diag d = {NULL, ""};
@@ -127,6 +127,7 @@ int ml_collective_fit_errmodel(const struct ml_fit_data *data,
 	out->vals[8] = em.diff_growth;
 	for (j = 1; j <= ML_COLL_NALG; j++)
 		out->vals[8 + j] = em.diff_alg[j];
+	out->vals[9 + ML_COLL_NALG] = (double)em.fit_socket_ranks;
 	if (st != ML_OK) {
 		snprintf(out->note, sizeof out->note,
 			 "# error model: none (%s)\n", d.msg);

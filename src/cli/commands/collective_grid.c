@@ -2,9 +2,11 @@
  * collective_grid.c - what both rules files (collective_ompi.c,
  * collective_mpich.c) share: best's picks over the grid of every swept
  * --ranks by every swept --msg, on --jobs threads, and the file's
- * writing through a temporary that is renamed when complete.  The rows printed after the
- * file are the engine's sweep, threaded too: without this the file's
- * picks, run one after another, took longer than the rows (issue 36).
+ * writing through a temporary that is renamed when complete.  collective
+ * runs best once at each point of the grid, keeping the whole outcome
+ * (cmd_collective.c, struct coll_prep): the file is written from it and
+ * the rows printed after the file are read from it (issue 48), so the
+ * grid is evaluated once, on --jobs threads (issue 36).
  */
 #include <errno.h>
 #include <pthread.h>

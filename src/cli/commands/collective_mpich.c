@@ -104,6 +104,7 @@ int ml_collective_mpich_json(FILE *f, const long long *ps, size_t np,
  * in a void *). */
 struct pick {
 	ml_coll_pick_fn fn;
+	const void *arg;
 };
 
 static enum ml_status pick_point(void *arg, const union ml_val *v, void *out,
@@ -111,7 +112,7 @@ static enum ml_status pick_point(void *arg, const union ml_val *v, void *out,
 {
 	const struct pick *pk = arg;
 
-	return pk->fn(v, out, d);
+	return pk->fn(pk->arg, v, out, d);
 }
 
 /* What the file is written from. */
@@ -127,9 +128,9 @@ int ml_collective_mpich_rules(const struct ml_command *cmd, struct ml_ctx *ctx,
 			      const struct ml_vlist *const *vl,
 			      const union ml_val *base, size_t o_ranks,
 			      size_t o_msg, size_t o_rules,
-			      ml_coll_pick_fn pick)
+			      ml_coll_pick_fn pick, const void *pick_arg)
 {
-	struct pick pf = {pick};
+	struct pick pf = {pick, pick_arg};
 	struct ml_coll_picks pk;
 	int rc;
 

@@ -15,8 +15,10 @@
  * "collective=NAME":{...} member, NULL-terminated. */
 extern const char *const ml_mpich_generic_other[];
 
-/* best's pick at the point v (ranks and msg set), or ML_EINVAL with *d. */
-typedef enum ml_status (*ml_coll_pick_fn)(const union ml_val *v,
+/* best's pick at the point v (ranks and msg set), or ML_EINVAL with *d;
+ * arg is the rules writer's pick_arg. */
+typedef enum ml_status (*ml_coll_pick_fn)(const void *arg,
+					  const union ml_val *v,
 					  enum ml_coll_alg *alg,
 					  struct ml_diag *d);
 
@@ -31,7 +33,7 @@ int ml_collective_mpich_rules(const struct ml_command *cmd, struct ml_ctx *ctx,
 			      const struct ml_vlist *const *vl,
 			      const union ml_val *base, size_t o_ranks,
 			      size_t o_msg, size_t o_rules,
-			      ml_coll_pick_fn pick);
+			      ml_coll_pick_fn pick, const void *pick_arg);
 
 /* The pure part, for the tests: write the JSON for ranks ps[0..np-1] and
  * sizes ms[0..nm-1] (both sorted ascending, no repeats), alg[i * nm + j]

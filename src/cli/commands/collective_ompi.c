@@ -28,6 +28,7 @@ struct pick {
  * travel in a void *). */
 struct picker {
 	ml_coll_rule_fn fn;
+	const void *arg;
 };
 
 static enum ml_status pick_point(void *arg, const union ml_val *v, void *out,
@@ -36,7 +37,7 @@ static enum ml_status pick_point(void *arg, const union ml_val *v, void *out,
 	const struct picker *pk = arg;
 	struct pick *x = out;
 
-	return pk->fn(v, &x->alg, &x->fanout, &x->segment, d);
+	return pk->fn(pk->arg, v, &x->alg, &x->fanout, &x->segment, d);
 }
 
 /* The rules of one communicator size from its picks pk[0..nm-1],
@@ -138,9 +139,9 @@ int ml_collective_ompi_rules(const struct ml_command *cmd, struct ml_ctx *ctx,
 			     const struct ml_vlist *const *vl,
 			     const union ml_val *base, size_t o_ranks,
 			     size_t o_msg, size_t o_rules, bool fitted,
-			     bool v50, ml_coll_rule_fn pick)
+			     bool v50, ml_coll_rule_fn pick, const void *pick_arg)
 {
-	struct picker pf = {pick};
+	struct picker pf = {pick, pick_arg};
 	struct ml_coll_picks pk;
 	struct ompi_file of = {&pk, fitted, v50, 0};
 	const struct pick *x;

@@ -3,12 +3,15 @@
  * (the broadcast, the placement, the machine, best and --rules, the
  * error model; defaults, bounds and help) and its result columns, in
  * the order of collective_opts.h's indices.  Data only, but for the
- * rule that shows the interval columns.
+ * rules that say which result columns a run has: the intervals with an
+ * error model, chosen for the library's decision and best, best's
+ * columns for best, the broadcast's for --op bcast.
  */
 #include <stddef.h>
 
 #include "cli/commands/collective_opts.h"
 #include "cli/commands/collective_parts.h"
+#include "cli/engine/parse.h"
 
 /* --algorithm: Open MPI's ids 1-9 in order, MPICH's other three (its
  * binomial is Open MPI's name), then the words. */
@@ -46,22 +49,24 @@ static const char *const objective_names[] = {"latency", "latency_avg", NULL};
 
 #define TIMEOPT(n, d, h)                                                       \
 	{                                                                      \
-		.name = n, .kind = ML_OPT_TIME, .def = d, .help = h            \
+		.name = n, .kind = ML_OPT_TIME, .def = d,                      \
+		.flags = ML_OPT_MACHINE, .help = h                             \
 	}
 #define ERROPT(n, d, h)                                                        \
 	{                                                                      \
 		.name = n, .kind = ML_OPT_REAL, .def = d, .min = 0,            \
-		.max = 100, .flags = ML_OPT_NOCOL, .help = h                   \
+		.max = 100, .flags = ML_OPT_NOCOL | ML_OPT_MACHINE, .help = h  \
 	}
 #define ERRINT(n, d, h)                                                        \
 	{                                                                      \
 		.name = n, .kind = ML_OPT_INT, .def = d, .imin = 0,            \
-		.imax = ML_COLL_MAX_RANKS, .flags = ML_OPT_NOCOL, .help = h    \
+		.imax = ML_COLL_MAX_RANKS,                                     \
+		.flags = ML_OPT_NOCOL | ML_OPT_MACHINE, .help = h              \
 	}
 #define BYTEOPT(n, d, h)                                                       \
 	{                                                                      \
 		.name = n, .kind = ML_OPT_REAL, .def = d, .unit = "us/byte",   \
-		.help = h                                                      \
+		.flags = ML_OPT_MACHINE, .help = h                             \
 	}
 
 const struct ml_opt ml_collective_opts[NOPTS] = {
@@ -114,18 +119,21 @@ const struct ml_opt ml_collective_opts[NOPTS] = {
 		   .unit = "bytes",
 		   .imin = 0,
 		   .imax = ML_COLL_MAX_MSG,
+		   .flags = ML_OPT_TERSE,
 		   .help = "segment size, 0 = unsegmented"},
     [O_FANOUT] = {.name = "fanout",
 		  .kind = ML_OPT_INT,
 		  .def = "4",
 		  .imin = 0,
 		  .imax = 32,
+		  .flags = ML_OPT_TERSE,
 		  .help = "chain: number of chains (0 = 1)"},
     [O_RADIX] = {.name = "radix",
 		 .kind = ML_OPT_INT,
 		 .def = "4",
 		 .imin = 2,
 		 .imax = ML_COLL_MAX_RANKS,
+		 .flags = ML_OPT_TERSE,
 		 .help = "knomial: radix k"},
     [O_ROOT] = {.name = "root",
 		.kind = ML_OPT_INT,
@@ -171,6 +179,7 @@ const struct ml_opt ml_collective_opts[NOPTS] = {
 		 .kind = ML_OPT_INT,
 		 .imin = 1,
 		 .imax = ML_COLL_MAX_RANKS,
+		 .flags = ML_OPT_TERSE,
 		 .help = "nodes allocated, auto = ceil(P / ppn)"},
     [O_MAP_BY] = {.name = "map-by",
 		  .kind = ML_OPT_CHOICE,
@@ -181,6 +190,7 @@ const struct ml_opt ml_collective_opts[NOPTS] = {
 		   .kind = ML_OPT_CHOICE,
 		   .def = "core",
 		   .choices = bind_names,
+		   .flags = ML_OPT_TERSE,
 		   .help = "as mpirun --bind-to: with --map-by node a node's "
 			   "ranks fill its cores (core) or go round-robin over "
 			   "its sockets or NUMA domains; the word default is "
@@ -190,6 +200,7 @@ const struct ml_opt ml_collective_opts[NOPTS] = {
 		.def = "1",
 		.imin = 1,
 		.imax = ML_COLL_MAX_RANKS,
+		.flags = ML_OPT_TERSE,
 		.help = "NUMA domains per socket (divides ppn / sockets)"},
     [O_CHANNEL] = {.name = "channel",
 		   .kind = ML_OPT_CHOICE,
@@ -223,6 +234,7 @@ const struct ml_opt ml_collective_opts[NOPTS] = {
 		 .unit = "bytes",
 		 .imin = 0,
 		 .imax = ML_COLL_MAX_MSG,
+		 .flags = ML_OPT_MACHINE,
 		 .help = "largest eager message (rendezvous above)"},
     [O_SCHEDULE] = {.name = "schedule",
 		    .kind = ML_OPT_FLAG,
@@ -294,6 +306,9 @@ const struct ml_opt ml_collective_opts[NOPTS] = {
 				  "error model: scatter-allgather against the default"),
     [O_ERR_DIFF_ALG + 8] = ERROPT("err-diff-scatter-allgather-ring", "0.789",
 				  "error model: scatter-allgather-ring against the default"),
+    [O_ERR_SOCKET_RANKS] =
+	ERRINT("err-socket-ranks", DEF_ERR_SOCKET_RANKS,
+	       "error model: the most ranks a socket held (0: not known)"),
     [O_PLAN] = {.name = "plan",
 		.kind = ML_OPT_FLAG,
 		.help = "print the broadcasts to measure on the allocation "
@@ -326,6 +341,49 @@ bool ml_collective_has_errmodel(const union ml_val *base)
 	return base[O_ERR_RANKS].i > 0;
 }
 
+/* Some value of the --algorithm list (NULL: an --input column, any)
+ * is one of the words from..to of ml_collective_alg_names. */
+static bool some_alg(const struct ml_vlist *const *vl, long long from,
+		     long long to)
+{
+	unsigned long long k;
+
+	if (vl[O_ALGORITHM] == NULL)
+		return true;
+	for (k = 0; k < vl[O_ALGORITHM]->count; k++) {
+		long long c = ml_choice_of(ml_vlist_at(vl[O_ALGORITHM], k).i);
+
+		if (c >= from && c <= to)
+			return true;
+	}
+	return false;
+}
+
+/* Some point is a broadcast (--op bcast). */
+static bool some_bcast(const struct ml_vlist *const *vl)
+{
+	unsigned long long k;
+
+	if (vl[O_OP] == NULL)
+		return true;
+	for (k = 0; k < vl[O_OP]->count; k++)
+		if (ml_vlist_at(vl[O_OP], k).i == 0)
+			return true;
+	return false;
+}
+
+/* best, margin and vs_ompi: --algorithm best. */
+static bool for_best(const struct ml_vlist *const *vl)
+{
+	return some_bcast(vl) && some_alg(vl, ALG_BEST, ALG_BEST);
+}
+
+/* chosen: a decision (ompi, mpich, default) or best picks what runs. */
+static bool for_decision(const struct ml_vlist *const *vl)
+{
+	return some_bcast(vl) && some_alg(vl, ALG_OMPI, ALG_DEFAULT);
+}
+
 const struct ml_col ml_collective_cols[NCOLS] = {
     [C_LATENCY] = {.name = "latency",
 		   .kind = ML_COL_TIME,
@@ -334,50 +392,67 @@ const struct ml_col ml_collective_cols[NCOLS] = {
 		      .kind = ML_COL_TIME,
 		      .na = true,
 		      .visible = ml_collective_has_errmodel,
+		      .applies = some_bcast,
 		      .help = "prediction interval of latency at --level: low"},
     [C_LATENCY_HI] = {.name = "latency_hi",
 		      .kind = ML_COL_TIME,
 		      .na = true,
 		      .visible = ml_collective_has_errmodel,
+		      .applies = some_bcast,
 		      .help = "prediction interval of latency: high"},
     [C_LATENCY_AVG] = {.name = "latency_avg",
 		       .kind = ML_COL_TIME,
 		       .na = true,
+		       .applies = some_bcast,
 		       .help = "mean over ranks (OSU's Avg)"},
     [C_LATENCY_AVG_LO] = {.name = "latency_avg_lo",
 			  .kind = ML_COL_TIME,
 			  .na = true,
 			  .visible = ml_collective_has_errmodel,
+			  .applies = some_bcast,
+			  .detail = true,
 			  .help = "prediction interval of latency_avg: low"},
     [C_LATENCY_AVG_HI] = {.name = "latency_avg_hi",
 			  .kind = ML_COL_TIME,
 			  .na = true,
 			  .visible = ml_collective_has_errmodel,
+			  .applies = some_bcast,
+			  .detail = true,
 			  .help = "prediction interval of latency_avg: high"},
     [C_LATENCY_MIN] = {.name = "latency_min",
 		       .kind = ML_COL_TIME,
 		       .na = true,
+		       .applies = some_bcast,
+		       .detail = true,
 		       .help = "the first rank leaves"},
     [C_MESSAGES] = {.name = "messages",
 		    .kind = ML_COL_INT,
 		    .help = "messages sent"},
     [C_SEGMENTS] = {.name = "segments",
 		    .kind = ML_COL_INT,
+		    .applies = some_bcast,
+		    .detail = true,
 		    .help = "segments the message was cut into"},
     [C_CHOSEN] = {.name = "chosen",
 		  .kind = ML_COL_TEXT,
+		  .applies = for_decision,
 		  .help = "the algorithm run (after the library's decision and "
 			  "fall-backs; MPICH: composition/algorithm)"},
     [C_BEST] = {.name = "best",
 		.kind = ML_COL_TEXT,
+		.applies = for_best,
 		.help = "best: the fastest algorithm (else -)"},
     [C_MARGIN] = {.name = "margin",
 		  .kind = ML_COL_REAL,
 		  .na = true,
+		  .applies = for_best,
+		  .detail = true,
 		  .help = "best: runner-up's latency / best's"},
     [C_VS_OMPI] = {.name = "vs_ompi",
 		   .kind = ML_COL_REAL,
 		   .na = true,
+		   .applies = for_best,
+		   .detail = true,
 		   .help = "best: the library's own decision's latency / the "
 			   "pick's"},
 };

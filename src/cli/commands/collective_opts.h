@@ -68,7 +68,8 @@ enum {
 	O_ERR_DIFF,
 	O_ERR_DIFF_GROWTH,
 	O_ERR_DIFF_ALG, /* then one per Open MPI algorithm, 1-9 in order */
-	O_PLAN = O_ERR_DIFF_ALG + ML_COLL_NALG, /* the error model ends here */
+	O_ERR_SOCKET_RANKS = O_ERR_DIFF_ALG + ML_COLL_NALG,
+	O_PLAN, /* the error model ends here */
 	O_BUDGET,
 	O_OSU_BARRIER,
 	NOPTS

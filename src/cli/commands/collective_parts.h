@@ -31,11 +31,16 @@
 #define DEF_ERR_GROWTH_LARGE  "0.0719"
 #define DEF_ERR_DIFF	      "0.704"
 #define DEF_ERR_DIFF_GROWTH   "0.187"
+/* The most ranks a socket of the THIN fit held: its sockets' 12 cores
+ * (--map-by core, P >= 12).  A pick that differs from the default where
+ * a socket holds more must hold on 12-core sockets too (issue 48). */
+#define DEF_ERR_SOCKET_RANKS  "12"
 
 /* best's pick at the point v (ranks and msg set): Open MPI's algorithm id
  * (0: its fixed decision), the chain's fanout and the segment size; or
- * ML_EINVAL with *d. */
-typedef enum ml_status (*ml_coll_rule_fn)(const union ml_val *v,
+ * ML_EINVAL with *d.  arg is the rules writer's pick_arg. */
+typedef enum ml_status (*ml_coll_rule_fn)(const void *arg,
+					  const union ml_val *v,
 					  long long *alg, long long *fanout,
 					  long long *segment,
 					  struct ml_diag *d);
@@ -51,7 +56,7 @@ int ml_collective_ompi_rules(const struct ml_command *cmd, struct ml_ctx *ctx,
 			     const struct ml_vlist *const *vl,
 			     const union ml_val *base, size_t o_ranks,
 			     size_t o_msg, size_t o_rules, bool fitted,
-			     bool v50, ml_coll_rule_fn pick);
+			     bool v50, ml_coll_rule_fn pick, const void *pick_arg);
 
 /* The command's fit_errmodel hook (cmd.h). */
 int ml_collective_fit_errmodel(const struct ml_fit_data *data,

@@ -356,8 +356,9 @@ static int batch_header(struct batch *bt, char *line, char **f, size_t maxf,
 				return ML_EXIT_USAGE;
 			}
 		bt->colopt[k] = i;
-		r->given[i] = r->varies[i] = true;
+		r->given[i] = r->varies[i] = r->infile[i] = true;
 	}
+	r->input_name = bt->fname;
 	bt->ncols = nf;
 	if (r->spec.fmt == ML_FMT_TABLE && !r->collist && !r->allcols)
 		batch_constants(bt);
@@ -536,7 +537,7 @@ static int batch_row(struct batch *bt, char *line, unsigned long lineno,
 	}
 	if (cmd->takeover) {
 		int t = cmd->takeover(cmd, vl, base, bt->r->format,
-				      bt->r->ctx);
+				      bt->r->ctx, (void *)sw.prep);
 
 		if (t >= 0) { /* done by the command, or refused */
 			rc = t == 0 ? 0 : 1;

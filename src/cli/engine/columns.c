@@ -10,8 +10,14 @@
  * NOCOL option (a detail, or one a result column echoes) is a column
  * only when the user gave it; an option the mode ignores (only_with /
  * only_without) is none; a result column of the same name stands for
- * the option (it echoes the value used).  Adding a column is one entry
- * in a command's table: nothing here names a command.
+ * the option (it echoes the value used).  A result column that does
+ * not apply to the run's values (struct ml_col applies) is left out
+ * unless --columns names it; a detail (struct ml_col detail) is left out
+ * of the default table.  The table's "#" line names the machine (struct
+ * ml_command machine, or the --input file) rather than listing the
+ * ML_OPT_MACHINE options the user did not give, and leaves out the
+ * ML_OPT_TERSE ones not given.  Adding a column is one
+ * entry in a command's table: nothing here names a command.
  */
 #include <math.h>
 #include <stdio.h>
@@ -46,6 +52,21 @@ static bool res_visible(const struct ml_command *cmd, const union ml_val *base,
 	if (c->visible && !c->visible(base))
 		return false;
 	return true;
+}
+
+/* Result column j applies to the run's value lists (an option of the
+ * --input file: any value). */
+static bool res_applies(const struct run *r, size_t j)
+{
+	const struct ml_col *c = &r->cmd->cols[j];
+	const struct ml_vlist *vl[256];
+	size_t i, n = r->cmd->nopts;
+
+	if (c->applies == NULL || r->vl == NULL || n > 256)
+		return true;
+	for (i = 0; i < n; i++)
+		vl[i] = r->infile && r->infile[i] ? NULL : r->vl[i];
+	return c->applies(vl);
 }
 
 /* n bytes of a and b are equal, '-' and '_' alike. */
@@ -346,6 +367,8 @@ static size_t all_columns(struct run *r, struct ml_outcol *oc,
 		oc[n].name = add_name(r, c->name, c->kind == ML_COL_TIME, NULL);
 		oc[n].left = c->kind == ML_COL_TEXT;
 		refs[n].src = SRC_RES;
+		refs[n].noapply = !res_applies(r, i);
+		refs[n].detail = c->detail;
 		refs[n++].idx = i;
 	}
 	oc[n].name = "status";
@@ -492,20 +515,64 @@ static void const_item(struct run *r, size_t i, struct ml_buf *b)
 		ml_buf_put(b, r->unit_name, strlen(r->unit_name));
 }
 
+/* A constant ML_OPT_MACHINE option that the "# machine=" item stands
+ * for: one the user did not give on the command line. */
+static bool by_machine(const struct run *r, size_t i)
+{
+	return (r->cmd->opts[i].flags & ML_OPT_MACHINE) &&
+	       (!r->given[i] || (r->infile && r->infile[i]));
+}
+
+/* " machine=NAME": the --input file if it gives a machine option, else
+ * the command's machine; nothing if no option needs it. */
+static void machine_item(const struct run *r, const struct colref *refs,
+			 size_t nall, struct ml_buf *b)
+{
+	const char *name = r->cmd->machine;
+	bool any = false;
+	size_t k, i;
+
+	for (k = 0; k < nall; k++) {
+		if (refs[k].src != SRC_OPT || r->varies[refs[k].idx] ||
+		    !by_machine(r, refs[k].idx))
+			continue;
+		i = refs[k].idx;
+		any = true;
+		if (r->infile && r->infile[i] && r->input_name)
+			name = r->input_name;
+	}
+	if (!any || name == NULL)
+		return;
+	ml_buf_put(b, " machine=", 9);
+	ml_buf_put(b, name, strlen(name));
+}
+
 /*
- * The default table: the inputs that vary, then results and status; the
- * constant inputs go on the "# name=value ..." line (r->constline).
+ * The default table: the inputs that vary, then the results that apply
+ * and are not details, and status; the constant inputs go on the "#
+ * name=value ..." line (r->constline), the machine's by its name.
  */
 static int table_columns(struct run *r, size_t nall,
 			 const struct ml_outcol *oc, const struct colref *refs)
 {
 	struct ml_buf b = {0};
 	size_t k, n = 0;
+	bool named = r->cmd->machine != NULL || r->input_name != NULL;
 
 	ml_buf_put(&b, "#", 1);
+	if (named)
+		machine_item(r, refs, nall, &b);
 	for (k = 0; k < nall; k++) {
+		if (refs[k].noapply || refs[k].detail)
+			continue;
 		if (refs[k].src == SRC_OPT && !r->varies[refs[k].idx]) {
-			const_item(r, refs[k].idx, &b);
+			size_t i = refs[k].idx;
+
+			if ((named && by_machine(r, i)) ||
+			    ((r->cmd->opts[i].flags & ML_OPT_TERSE) &&
+			     !r->given[i]))
+				continue;
+			const_item(r, i, &b);
 			continue;
 		}
 		r->ocols[n] = oc[k];
@@ -559,9 +626,15 @@ int ml_setup_columns(struct run *r)
 	} else if (r->spec.fmt == ML_FMT_TABLE && !r->allcols) {
 		rc = table_columns(r, nall, oc, refs);
 	} else {
-		memcpy(r->ocols, oc, nall * sizeof(*oc));
-		memcpy(r->refs, refs, nall * sizeof(*refs));
-		r->spec.ncols = nall;
+		size_t n = 0;
+
+		for (k = 0; k < nall; k++) {
+			if (refs[k].noapply)
+				continue;
+			r->ocols[n] = oc[k];
+			r->refs[n++] = refs[k];
+		}
+		r->spec.ncols = n;
 	}
 	r->spec.cols = r->ocols;
 out:

@@ -32,6 +32,9 @@ enum colsrc { SRC_OPT, SRC_RES, SRC_STATUS, SRC_KEEP };
 struct colref {
 	enum colsrc src;
 	size_t idx;
+	bool noapply;	/* a result column whose applies() fails: only
+			 * --columns prints it */
+	bool detail;	/* a result column left out of the default table */
 };
 
 /* Everything fixed for a run. */
@@ -64,6 +67,12 @@ struct run {
 	bool *varies;		/* per option: more than one value in the
 				 * run (a swept list or an --input column) */
 	const union ml_val *base;
+	/* The command line's value lists (vl[i] of option i), for the
+	 * columns' applies(); with --input, infile[i] marks the options the
+	 * file gives and input_name is the file's name (else NULL). */
+	const struct ml_vlist *const *vl;
+	bool *infile;
+	const char *input_name;
 	/* The values of the table's "# name=value" line where they differ
 	 * from base (an --input column the same on every row: batch.c),
 	 * or NULL: base. */

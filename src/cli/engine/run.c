@@ -182,7 +182,8 @@ int ml_run(const struct ml_command *cmd, int argc, char **argv,
 	}
 	r.given = calloc(n + 1, sizeof(*r.given));
 	r.varies = calloc(n + 1, sizeof(*r.varies));
-	if (!r.given || !r.varies) {
+	r.infile = calloc(n + 1, sizeof(*r.infile));
+	if (!r.given || !r.varies || !r.infile) {
 		rc = ml_usage_err(ctx, cmd->name, NULL, "out of memory");
 		goto out;
 	}
@@ -210,27 +211,7 @@ int ml_run(const struct ml_command *cmd, int argc, char **argv,
 	for (i = 0; cmd->takeover_flag && i < n; i++)
 		if (flag_listed(cmd->takeover_flag, cmd->opts[i].name))
 			r.own_output = r.own_output || base[i].i != 0;
-	if (cmd->takeover && !a.input) {
-		rc = cmd->takeover(cmd, vlp, base, a.format, ctx);
-		if (rc >= 0)
-			goto out;
-		rc = 0;
-	}
-	r.collist = a.value ? a.value : a.columns;
-	r.allcols = a.allcols;
-	r.keep = a.keep;
-	r.base = base;
-	if (a.keep && !a.input) {
-		rc = ml_usage_err(ctx, cmd->name, "keep",
-				  "copies columns of an --input file: give one");
-		goto out;
-	}
-	/* With --input the columns are known once its header is read. */
-	if (!a.input) {
-		rc = ml_sink_columns(&sk, &r);
-		if (rc)
-			goto out;
-	}
+	/* prepare() first: the takeover may leave its work in the prep. */
 	if (cmd->prepare) {
 		struct ml_diag dg = {NULL, ""};
 		void *prep = NULL;
@@ -241,6 +222,29 @@ int ml_run(const struct ml_command *cmd, int argc, char **argv,
 			goto out;
 		}
 		r.prep = prep;
+	}
+	if (cmd->takeover && !a.input) {
+		rc = cmd->takeover(cmd, vlp, base, a.format, ctx,
+				   (void *)r.prep);
+		if (rc >= 0)
+			goto out;
+		rc = 0;
+	}
+	r.collist = a.value ? a.value : a.columns;
+	r.allcols = a.allcols;
+	r.keep = a.keep;
+	r.base = base;
+	r.vl = (const struct ml_vlist *const *)vlp;
+	if (a.keep && !a.input) {
+		rc = ml_usage_err(ctx, cmd->name, "keep",
+				  "copies columns of an --input file: give one");
+		goto out;
+	}
+	/* With --input the columns are known once its header is read. */
+	if (!a.input) {
+		rc = ml_sink_columns(&sk, &r);
+		if (rc)
+			goto out;
 	}
 	sweep_order(&a, vl, n);
 	if (a.output && strcmp(a.output, "-") != 0 && !a.dryrun) {
@@ -284,6 +288,7 @@ out:
 	ml_free_columns(&r);
 	free(r.given);
 	free(r.varies);
+	free(r.infile);
 	if (r.prep != NULL)
 		cmd->release((void *)r.prep);
 	return rc;
