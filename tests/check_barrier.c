@@ -143,6 +143,31 @@ START_TEST(test_measured)
 }
 END_TEST
 
+/*
+ * The same from root 3.  Open MPI's linear sends in rank order, skipping
+ * the root: to 0, 1, 2 at 0, 0.5, 1 (arrivals 1, 1.5, 2), the root
+ * leaving at 1.5: c = (1, 1.5, 2, 1.5).  The broadcast starts when its
+ * root leaves the barrier: the tree's exits (3, 3.5, 3.5, 4) less rank
+ * 3's, (-1, -0.5, -0.5, 0); measured c - that = (2, 2, 2.5, 1.5), the
+ * root's floor 1.5: latency 2.5, latency_avg 2, latency_min 1.5 (less
+ * rank 0's exit instead would give 1.5, 1.25, 1).
+ */
+START_TEST(test_measured_root)
+{
+	struct ml_collective_params p;
+	struct ml_collective_result r;
+
+	machine(&p, 4, 0.5);
+	p.algorithm = ML_COLL_LINEAR;
+	p.root = 3;
+	p.barrier = ML_COLL_BARRIER_TREE;
+	ck_assert_int_eq(ml_collective_eval(&p, &r), ML_OK);
+	ck_assert_double_eq_tol(r.latency, 2.5, 1e-12);
+	ck_assert_double_eq_tol(r.latency_avg, 2, 1e-12);
+	ck_assert_double_eq_tol(r.latency_min, 1.5, 1e-12);
+}
+END_TEST
+
 /* ompi-tree's exits: none below 256 (every exit 0), the tree's at 256
  * (rank 0 first, rank 255, the last leaf of the last subtree, last). */
 START_TEST(test_ompi_tree)
@@ -212,6 +237,7 @@ Suite *suite_barrier(void)
 	tcase_add_test(tc, test_tree);
 	tcase_add_test(tc, test_others);
 	tcase_add_test(tc, test_measured);
+	tcase_add_test(tc, test_measured_root);
 	tcase_add_test(tc, test_ompi_tree);
 	tcase_add_test(tc, test_errors);
 	suite_add_tcase(s, tc);
