@@ -13,17 +13,6 @@
 #include "cli/engine/csvline.h"
 #include "probe/probe.h"
 
-static const char *const alg_names[] = {"ompi",
-					"linear",
-					"chain",
-					"pipeline",
-					"split-binary",
-					"binary",
-					"binomial",
-					"knomial",
-					"scatter-allgather",
-					"scatter-allgather-ring",
-					NULL};
 static const char *const map_names[] = {"core", "socket", "node", NULL};
 
 static int word(const char *const *names, const char *s)
@@ -33,6 +22,20 @@ static int word(const char *const *names, const char *s)
 	for (i = 0; names[i]; i++)
 		if (strcmp(names[i], s) == 0)
 			return i;
+	return -1;
+}
+
+/* An Open MPI algorithm by the name collective --plan writes: "ompi"
+ * (0, its own decision) or one of ml_collective_alg_name's 1-9; -1. */
+static int alg_word(const char *s)
+{
+	int a;
+
+	if (strcmp(s, "ompi") == 0)
+		return 0;
+	for (a = 1; a <= ML_COLL_NALG; a++)
+		if (strcmp(ml_collective_alg_name((enum ml_coll_alg)a), s) == 0)
+			return a;
 	return -1;
 }
 
@@ -150,7 +153,7 @@ static int parse(char *text, struct probe_row **rows, size_t *n, char *err,
 					 lineno, need[k]);
 				return -1;
 			}
-		r.algorithm = word(alg_names, f[col[C_ALG]]);
+		r.algorithm = alg_word(f[col[C_ALG]]);
 		k = word(map_names, f[col[C_MAP]]);
 		if (r.algorithm < 0 || k < 0) {
 			snprintf(err, errlen,
