@@ -55,7 +55,8 @@
 # ONLY (a space-separated list of prefixes to judge; default every
 # one), FITARGS (more options for fit), TUNEARGS (more options for
 # the picks and predictions), JOBS (the fit's threads), VERBOSE (1:
-# each cell's picks on stderr).
+# each cell's picks on stderr), KEEP (a directory: each fit's
+# machine and planned broadcasts kept there).
 set -eu
 here=${0%/*}
 [ "$here" != "$0" ] || here=.
@@ -160,7 +161,8 @@ planof() {
 		budget=$(wc -l < "$tmp/plan_sparse.txt")
 		"$bin" collective --plan --budget "$budget" \
 			--among "$alist,ompi" --ppn "$ppn" --sockets "$sockets" \
-			--nodes "$nodes" --map-by "$map" --format csv \
+			--nodes "$nodes" --map-by "$map" --bind-to "$bind" \
+			--numa "$numa" --format csv \
 			> "$tmp/planout.csv" 2> "$tmp/plan.err" || {
 			echo "$ml_script: $name: plan skipped (collective" \
 				"--plan: $(head -n 1 "$tmp/plan.err"))" >&2
@@ -213,9 +215,11 @@ dataset() {
 	# shellcheck disable=SC2046,SC2086
 	set -- $(awk -F, '/^#/ { next }
 	!h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
-	{ print $c["ppn"], $c["sockets"], $c["nodes"], $c["map_by"]; exit }' \
+	{ print $c["ppn"], $c["sockets"], $c["nodes"], $c["map_by"],
+	    ("bind_to" in c) ? $c["bind_to"] : "core",
+	    ("numa" in c) ? $c["numa"] : 1; exit }' \
 		"$tmp/in/${name}_ompi.csv")
-	ppn=$1 sockets=$2 nodes=$3 map=$4
+	ppn=$1 sockets=$2 nodes=$3 map=$4 bind=$5 numa=$6
 	alist=$(echo "$algs" | tr ' ' ',')
 	ranks=$(awk -F, '!s[$2]++ { printf "%s%s", n++ ? "," : "", $2 }' \
 		"$tmp/med.csv")
@@ -238,7 +242,7 @@ dataset() {
 				> "$tmp/planned_$a.csv"
 			[ "$(wc -l < "$tmp/planned_$a.csv")" -gt 1 ] || continue
 			fit="$fit --data $tmp/planned_$a.csv"
-			pdata="$pdata --data $tmp/planned_$a.csv"
+			pdata="$pdata${pdata:+,}$tmp/planned_$a.csv"
 		done
 		for f in $pp; do fit="$fit --data $tmp/in/$f.csv"; done
 		# shellcheck disable=SC2086
@@ -248,10 +252,16 @@ dataset() {
 			tail -n 3 "$tmp/fit.out" >&2
 			continue
 		fi
+		if [ -n "${KEEP:-}" ]; then
+			mkdir -p "$KEEP/$name.$plan"
+			cp "$tmp"/planned_*.csv "$tmp/fitted.csv" "$tmp/med.csv" \
+				"$tmp/plan.txt" "$KEEP/$name.$plan/"
+		fi
 		extra=${TUNEARGS:-}
-		[ -z "$hasdata" ] || extra="$extra $pdata"
+		[ -z "$hasdata" ] || extra="$extra --data $pdata"
 		common="--ranks $ranks --msg $msgs --ppn $ppn --sockets $sockets
-			--nodes $nodes --map-by $map --format csv $extra"
+			--nodes $nodes --map-by $map --bind-to $bind --numa $numa
+			--format csv $extra"
 		# shellcheck disable=SC2086
 		"$bin" collective --input "$tmp/fitted.csv" \
 			--algorithm "$alist,ompi" $common --precision 9 \

@@ -265,6 +265,12 @@ const struct ml_opt ml_collective_opts[NOPTS] = {
 				  "error model: scatter-allgather against the default"),
     [O_ERR_DIFF_ALG + 8] = ERROPT("err-diff-scatter-allgather-ring", "0.789",
 				  "error model: scatter-allgather-ring against the default"),
+    [O_DATA] = {.name = "data",
+		.kind = ML_OPT_TEXT,
+		.flags = ML_OPT_FILE,
+		.help = "measured broadcasts (fit's CSV; FILE,FILE...): "
+			"measured cells decide, the model corrected between "
+			"(mcastlat-collective(1), MEASUREMENTS)"},
 };
 
 /* The interval columns exist when the machine has an error model. */

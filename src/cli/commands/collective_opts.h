@@ -64,7 +64,9 @@ enum {
 	O_ERR_DIFF,
 	O_ERR_DIFF_GROWTH,
 	O_ERR_DIFF_ALG, /* then one per Open MPI algorithm, 1-9 in order */
-	NOPTS = O_ERR_DIFF_ALG + ML_COLL_NALG
+	O_ERR_LAST = O_ERR_DIFF_ALG + ML_COLL_NALG - 1,
+	O_DATA, /* measured broadcasts (SPEC 10.7) */
+	NOPTS
 };
 
 enum {
