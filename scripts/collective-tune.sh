@@ -56,7 +56,8 @@
 # one), FITARGS (more options for fit), TUNEARGS (more options for
 # the picks and predictions), JOBS (the fit's threads), VERBOSE (1:
 # each cell's picks on stderr), KEEP (a directory: each fit's
-# machine and planned broadcasts kept there).
+# machine and planned broadcasts kept there), REUSE (such a
+# directory: its machines instead of fitting again).
 set -eu
 here=${0%/*}
 [ "$here" != "$0" ] || here=.
@@ -245,8 +246,10 @@ dataset() {
 			pdata="$pdata${pdata:+,}$tmp/planned_$a.csv"
 		done
 		for f in $pp; do fit="$fit --data $tmp/in/$f.csv"; done
+		if [ -n "${REUSE:-}" ] && [ -r "$REUSE/$name.$plan/fitted.csv" ]; then
+			cp "$REUSE/$name.$plan/fitted.csv" "$tmp/fitted.csv"
 		# shellcheck disable=SC2086
-		if ! "$bin" fit collective --jobs "$ml_jobs" --no-progress $fit \
+		elif ! "$bin" fit collective --jobs "$ml_jobs" --no-progress $fit \
 			--emit "$tmp/fitted.csv" > "$tmp/fit.out" 2>&1; then
 			echo "$ml_script: $name $plan: the fit failed:" >&2
 			tail -n 3 "$tmp/fit.out" >&2
@@ -264,7 +267,8 @@ dataset() {
 			--format csv $extra"
 		# shellcheck disable=SC2086
 		"$bin" collective --input "$tmp/fitted.csv" \
-			--algorithm "$alist,ompi" $common --precision 9 \
+			--algorithm "$alist,ompi" --objective latency_avg $common \
+			--precision 9 \
 			--columns algorithm,ranks,msg,latency_avg,latency_avg_lo,latency_avg_hi,status \
 			> "$tmp/pred.csv"
 		# shellcheck disable=SC2086

@@ -55,7 +55,7 @@ static void run_at(struct ml_coll_run *r, const struct ml_collective_params *m,
 	r->value = value;
 }
 
-/* Three runs 1, 2, 4: median 2, sd of ln = ln 2 (sd of 0, 1, 2 is 1);
+/* Three runs 1, 2, 4: median 2, spread 1.4826 x MAD of ln = 1.4826 ln 2;
  * one run: no spread; a time <= 0 is rejected. */
 START_TEST(test_cells_by_hand)
 {
@@ -75,7 +75,9 @@ START_TEST(test_cells_by_hand)
 	ck_assert_int_eq(t.cell[0].runs, 1);
 	ck_assert(isnan(t.cell[0].spread));
 	ck_assert_double_eq_tol(t.cell[1].median, 2, 1e-12);
-	ck_assert_double_eq_tol(t.cell[1].spread, log(2.0), 1e-12);
+	/* 1.4826 x the median absolute deviation of ln: ln 2 */
+	ck_assert_double_eq_tol(t.cell[1].spread, 1.482602218505602 * log(2.0),
+				1e-9);
 	ck_assert_int_eq(t.cell[1].runs, 3);
 	ml_coll_meas_free(&t);
 	r[1].value = 0;

@@ -79,7 +79,7 @@ enum ml_status ml_coll_meas_build(const struct ml_coll_run *runs, size_t n,
 	if (n == 0)
 		return ML_OK;
 	s = malloc(n * sizeof *s);
-	v = malloc(n * sizeof *v);
+	v = malloc(2 * n * sizeof *v);
 	out->cell = malloc(n * sizeof *out->cell);
 	if (!s || !v || !out->cell) {
 		free(s);
@@ -100,9 +100,12 @@ enum ml_status ml_coll_meas_build(const struct ml_coll_run *runs, size_t n,
 		c->median = gsl_stats_median_from_sorted_data(v, 1, j - i);
 		c->spread = NAN;
 		if (j - i >= 3) {
+			/* robust: 1.4826 x the median absolute deviation
+			 * of ln (a run of 53 us among 9 us ones is one
+			 * run, not the spread) */
 			for (k = 0; k < j - i; k++)
 				v[k] = log(v[k]);
-			c->spread = gsl_stats_sd(v, 1, j - i);
+			c->spread = gsl_stats_mad(v, 1, j - i, v + (j - i));
 		}
 	}
 	free(s);
@@ -124,6 +127,8 @@ void ml_coll_meas_free(struct ml_coll_meas *m)
 struct tpt {
 	long long msg;
 	double lm, r, median, spread;
+	double se; /* the median's standard error, ln */
+	int runs;
 };
 
 struct trow {
@@ -141,7 +146,9 @@ struct ml_coll_tune {
 	struct tpt *pt;
 	size_t npt;
 	double z;
+	enum ml_coll_objective obj; /* the table's */
 	double gdiff; /* the difference's growth per doubling */
+	double se;    /* rms of the medians' standard errors */
 	struct ml_coll_tune_info info;
 };
 
@@ -357,6 +364,24 @@ out:
 	return st;
 }
 
+/* Each measured point's median's standard error: sqrt(pi / 2) s /
+ * sqrt(runs), s its runs' spread or the noise; and their rms. */
+static void set_se(struct ml_coll_tune *t)
+{
+	size_t i;
+	double s2 = 0;
+
+	for (i = 0; i < t->npt; i++) {
+		struct tpt *x = &t->pt[i];
+		double s = isnan(x->spread) ? t->info.noise : x->spread;
+
+		x->se = x->runs > 1 ? 1.2533141373155001 * s / sqrt(x->runs)
+				    : s;
+		s2 += x->se * x->se;
+	}
+	t->se = t->npt ? sqrt(s2 / (double)t->npt) : 0;
+}
+
 /* A run's sd of ln: pooled over cells of 3 runs or more; else from
  * neighbouring cells, the median |difference| of the residuals of
  * adjacent sizes at one P, / (0.6745 sqrt 2) (their sd, were the
@@ -374,6 +399,7 @@ static enum ml_status noise_of(struct ml_coll_tune *t)
 	if (n) {
 		t->info.noise = sqrt(s2 / (double)n);
 		t->info.noise_runs = true;
+		set_se(t);
 		return ML_OK;
 	}
 	d = malloc((t->npt + 1) * sizeof *d);
@@ -392,6 +418,7 @@ static enum ml_status noise_of(struct ml_coll_tune *t)
 	}
 	t->info.noise_runs = false;
 	free(d);
+	set_se(t);
 	return ML_OK;
 }
 
@@ -411,6 +438,7 @@ enum ml_status ml_coll_tune_new(const struct ml_coll_meas *m,
 	if (!t)
 		return ML_ENOMEM;
 	t->machine = *machine;
+	t->obj = m->obj;
 	t->z = gsl_cdf_ugaussian_Pinv((1 + level) / 2);
 	t->pt = malloc((m->ncell + 1) * sizeof *t->pt);
 	t->row = calloc(m->ncell + 1, sizeof *t->row);
@@ -439,6 +467,7 @@ enum ml_status ml_coll_tune_new(const struct ml_coll_meas *m,
 		p->r = log(c->median / y);
 		p->median = c->median;
 		p->spread = c->spread;
+		p->runs = c->runs;
 		if (t->an[a] == 0)
 			t->afirst[a] = t->nrow;
 		if (t->an[a] == 0 || t->row[t->nrow - 1].ranks != c->p.ranks) {
@@ -586,6 +615,75 @@ enum ml_status ml_coll_tune_predict(const struct ml_coll_tune *t,
 	return ML_OK;
 }
 
+/* The measured sizes of row w nearest msg below and above (the same
+ * one where msg is measured; the edge one beyond). */
+static void bracket(const struct ml_coll_tune *t, const struct trow *w,
+		    long long msg, long long *lo, long long *hi)
+{
+	size_t k;
+
+	*lo = *hi = 0;
+	for (k = w->first; k < w->first + w->n; k++) {
+		if (t->pt[k].msg <= msg)
+			*lo = t->pt[k].msg;
+		if (t->pt[k].msg >= msg && *hi == 0)
+			*hi = t->pt[k].msg;
+	}
+	if (*lo == 0)
+		*lo = *hi;
+	if (*hi == 0)
+		*hi = *lo;
+}
+
+/*
+ * What the measured cells around *p say of candidate a against the
+ * default: the cells of a's measured P rows nearest p's P below and
+ * above (the one beyond the edge), at each row's measured sizes nearest
+ * p's size below and above, where the default was measured too.  +1
+ * when a is faster at every one by more than the two medians' standard
+ * errors (sqrt(se_a^2 + se_d^2)), -1 when at none, 0 when they
+ * disagree or a corner lacks the default.
+ */
+static int corners(const struct ml_coll_tune *t,
+		   const struct ml_collective_params *p, int a)
+{
+	size_t i, lo = (size_t)-1, hi = (size_t)-1, r[2];
+	int k, j, n = 0, wins = 0;
+
+	for (i = t->afirst[a]; i < t->afirst[a] + t->an[a]; i++) {
+		if (t->row[i].ranks <= p->ranks)
+			lo = i;
+		if (t->row[i].ranks >= p->ranks && hi == (size_t)-1)
+			hi = i;
+	}
+	if (lo == (size_t)-1)
+		lo = hi;
+	if (hi == (size_t)-1)
+		hi = lo;
+	if (lo == (size_t)-1)
+		return 0;
+	r[0] = lo;
+	r[1] = hi;
+	for (k = 0; k < 2; k++) {
+		long long m[2];
+
+		bracket(t, &t->row[r[k]], p->msg, &m[0], &m[1]);
+		for (j = 0; j < 2; j++) {
+			const struct tpt *xa =
+			    measured(t, a, t->row[r[k]].ranks, m[j]);
+			const struct tpt *xd =
+			    measured(t, 0, t->row[r[k]].ranks, m[j]);
+
+			if (!xa || !xd)
+				return 0;
+			n++;
+			wins += log(xd->median / xa->median) >
+				sqrt(xa->se * xa->se + xd->se * xd->se);
+		}
+	}
+	return wins == n ? 1 : wins == 0 ? -1 : 0;
+}
+
 /* Is a a candidate of library lib in among? */
 static bool is_candidate(unsigned among, enum ml_coll_library lib, int a)
 {
@@ -657,17 +755,23 @@ enum ml_status ml_coll_tune_best(const struct ml_coll_tune *t,
 				    measured(t, a, p->ranks, p->msg);
 				const struct tpt *xd =
 				    measured(t, 0, p->ranks, p->msg);
-				double sa = run_sd(t, xa), sd = run_sd(t, xd);
-
-				thr = sqrt(sa * sa + sd * sd);
+				thr = sqrt(xa->se * xa->se + xd->se * xd->se);
 			} else {
 				thr = t->info.qdiff *
 				      sqrt(fmax(y[a].dist, y[0].dist));
 				thr = sqrt(thr * thr +
 					   t->z * t->z * t->gdiff * t->gdiff * b);
 			}
-			if (!(gain > thr))
+			if (!(y[a].measured && y[0].measured)) {
+				/* the measured cells around decide where
+				 * they agree */
+				int v = corners(t, p, a);
+
+				if (v < 0 || (v == 0 && !(gain > thr)))
+					continue;
+			} else if (!(gain > thr)) {
 				continue;
+			}
 			if (pick == 0 || y[a].value < y[pick].value)
 				pick = a;
 		}

@@ -45,7 +45,7 @@ static size_t col_opt(const char *s)
 
 /* One file's rows into *runs (grown); -1 with d set. */
 static int read_file(const char *path, const union ml_val *base,
-		     ml_coll_params_fn conv, int *obj,
+		     ml_coll_params_fn conv, const int *obj,
 		     struct ml_coll_run **runs, size_t *n, size_t *cap,
 		     struct ml_diag *d)
 {
@@ -92,10 +92,6 @@ static int read_file(const char *path, const union ml_val *base,
 					    "latency_avg column", path);
 				goto out;
 			}
-			if (*obj < 0)
-				*obj = ycol[*obj == -2 ? 0 : 1] >= 0
-					   ? (*obj == -2 ? 0 : 1)
-					   : ycol[1] >= 0;
 			continue;
 		}
 		if (nf != ncol) {
@@ -170,6 +166,35 @@ out:
 	return rc;
 }
 
+/* Which measured columns the header of path has: bit 0 latency, bit 1
+ * latency_avg; -1 with d set when unreadable. */
+static int header_cols(const char *path, struct ml_diag *d)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL, *fld[MAXF];
+	size_t cap = 0, len, nf, k;
+	int r, has = 0;
+
+	if (!f) {
+		ml_diag_set(d, "data", "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	while ((r = ml_read_line(f, &line, &cap, &len)) == 1) {
+		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+			line[--len] = '\0';
+		if (len == 0 || line[0] == '#')
+			continue;
+		if (ml_csv_split(line, fld, MAXF, &nf) == 0)
+			for (k = 0; k < nf; k++)
+				has |= (strcmp(fld[k], "latency") == 0) |
+				       (strcmp(fld[k], "latency_avg") == 0) << 1;
+		break;
+	}
+	free(line);
+	fclose(f);
+	return has;
+}
+
 int ml_collective_data_read(const char *list, const union ml_val *base,
 			    ml_coll_params_fn conv, bool avg,
 			    struct ml_coll_meas *m, struct ml_diag *d)
@@ -177,25 +202,51 @@ int ml_collective_data_read(const char *list, const union ml_val *base,
 	struct ml_coll_run *runs = NULL;
 	size_t n = 0, cap = 0, i = 0, len;
 	char path[4096];
-	int obj = avg ? -1 : -2; /* the objective's column, else the other */
+	int pass;
+	int obj = 0, all = 3, h;
 	enum ml_status st;
 
 	m->cell = NULL;
 	m->ncell = 0;
-	while (list[i]) {
-		len = strcspn(list + i, ",");
-		if (len == 0 || len >= sizeof path) {
-			ml_diag_set(d, "data", "an empty or too long file name");
-			free(runs);
+	/* The objective's column where every file has it, else the other
+	 * where every file has that. */
+	for (pass = 0; pass < 2; pass++) {
+		i = 0;
+		while (list[i]) {
+			len = strcspn(list + i, ",");
+			if (len == 0 || len >= sizeof path) {
+				ml_diag_set(d, "data",
+					    "an empty or too long file name");
+				free(runs);
+				return -1;
+			}
+			memcpy(path, list + i, len);
+			path[len] = '\0';
+			i += len + (list[i + len] == ',');
+			if (pass == 1) {
+				if (read_file(path, base, conv, &obj, &runs,
+					      &n, &cap, d)) {
+					free(runs);
+					return -1;
+				}
+				continue;
+			}
+			h = header_cols(path, d);
+			if (h < 0)
+				return -1;
+			if (h == 0) {
+				ml_diag_set(d, "data", "%s: no latency or "
+					    "latency_avg column", path);
+				return -1;
+			}
+			all &= h;
+		}
+		if (pass == 0 && all == 0) {
+			ml_diag_set(d, "data", "the files do not all measure "
+				    "latency, nor all latency_avg");
 			return -1;
 		}
-		memcpy(path, list + i, len);
-		path[len] = '\0';
-		if (read_file(path, base, conv, &obj, &runs, &n, &cap, d)) {
-			free(runs);
-			return -1;
-		}
-		i += len + (list[i + len] == ',');
+		obj = (avg ? all & 2 : !(all & 1)) ? 1 : 0;
 	}
 	st = ml_coll_meas_build(runs, n, obj == 1 ? ML_COLL_BY_AVG
 						  : ML_COLL_BY_LATENCY, m);
