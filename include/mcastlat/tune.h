@@ -32,8 +32,10 @@ struct ml_coll_run {
 struct ml_coll_cell {
 	struct ml_collective_params p; /* as the first run gave it */
 	double median;		       /* the runs' median, us */
-	double spread;		       /* sd of ln(run); NaN with < 3 runs */
+	double spread; /* robust sd of ln(run): 1.4826 x its median absolute
+			* deviation; NaN with < 3 runs */
 	int runs;
+	double sd;     /* the plain sd of ln(run); NaN with < 3 runs */
 };
 
 /* The table: its cells, and the objective their values measure. */
@@ -66,7 +68,8 @@ struct ml_coll_tune_info {
 	size_t cv;	  /* cells predicted with their P left out */
 	double q[ML_COLL_NCLASS]; /* level quantile of |ln error|, by class */
 	double qdiff;	  /* level quantile of |error(a) - error(default)| */
-	double noise;	  /* a run's sd of ln: runs' or neighbours' */
+	double noise;	  /* a run's robust sd of ln: runs' or neighbours' */
+	double noise_iv;  /* the plain one, which the intervals use */
 	bool noise_runs;  /* noise from repeated runs (else neighbours) */
 	double growth;	  /* ln error per doubling beyond the measured P */
 	long long pmin, pmax; /* measured P range */

@@ -98,13 +98,14 @@ enum ml_status ml_coll_meas_build(const struct ml_coll_run *runs, size_t n,
 		c->p = s[i].p;
 		c->runs = (int)(j - i);
 		c->median = gsl_stats_median_from_sorted_data(v, 1, j - i);
-		c->spread = NAN;
+		c->spread = c->sd = NAN;
 		if (j - i >= 3) {
 			/* robust: 1.4826 x the median absolute deviation
 			 * of ln (a run of 53 us among 9 us ones is one
 			 * run, not the spread) */
 			for (k = 0; k < j - i; k++)
 				v[k] = log(v[k]);
+			c->sd = gsl_stats_sd(v, 1, j - i);
 			c->spread = gsl_stats_mad(v, 1, j - i, v + (j - i));
 		}
 	}
@@ -126,7 +127,7 @@ void ml_coll_meas_free(struct ml_coll_meas *m)
 
 struct tpt {
 	long long msg;
-	double lm, r, median, spread;
+	double lm, r, median, spread, sd;
 	double se; /* the median's standard error, ln */
 	int runs;
 };
@@ -149,6 +150,13 @@ struct ml_coll_tune {
 	enum ml_coll_objective obj; /* the table's */
 	double gdiff; /* the difference's growth per doubling */
 	double se;    /* rms of the medians' standard errors */
+	/* The measured P of any algorithm, ascending (np), and the
+	 * interval's quantile in each gap: gap g lies between pd[g - 1]
+	 * and pd[g] (g = 0 below the first, np above the last), read
+	 * from the left-out errors of the rows at its two ends. */
+	long long *pd;
+	double *qgap;
+	size_t np;
 	struct ml_coll_tune_info info;
 };
 
@@ -165,6 +173,8 @@ void ml_coll_tune_free(struct ml_coll_tune *t)
 	}
 	free(t->row);
 	free(t->pt);
+	free(t->pd);
+	free(t->qgap);
 	free(t);
 }
 
@@ -272,6 +282,61 @@ static enum ml_status model_of(const struct ml_collective_params *m,
 	return *y > 0 && isfinite(*y) ? ML_OK : ML_EINVAL;
 }
 
+static int cmp_ll(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The quantile of each gap between measured P (t->pd, t->qgap): the
+ * level quantile of |u| over the points of every algorithm's rows at
+ * the gap's two ends (one end beyond the edges); where they hold fewer
+ * than MIN_Q, the pooled quantile of the size classes' largest.  The
+ * errors are not alike over P (a packed node's large P miss by more):
+ * the interval at a P reads the rows around it.  uk: each point's u
+ * (NaN: none); w: room for npt values.
+ */
+static enum ml_status gap_quantiles(struct ml_coll_tune *t, const double *uk,
+				    double *w, double level)
+{
+	size_t i, k, g, n, np = 0;
+	double qmax = 0;
+	int c;
+
+	for (c = 0; c < ML_COLL_NCLASS; c++)
+		if (t->info.q[c] > qmax)
+			qmax = t->info.q[c];
+	t->pd = malloc((t->nrow + 1) * sizeof *t->pd);
+	t->qgap = malloc((t->nrow + 2) * sizeof *t->qgap);
+	if (!t->pd || !t->qgap)
+		return ML_ENOMEM;
+	for (i = 0; i < t->nrow; i++)
+		t->pd[np++] = t->row[i].ranks;
+	qsort(t->pd, np, sizeof *t->pd, cmp_ll);
+	for (i = k = 0; i < np; i++)
+		if (k == 0 || t->pd[i] != t->pd[k - 1])
+			t->pd[k++] = t->pd[i];
+	t->np = np = k;
+	for (g = 0; g <= np; g++) {
+		n = 0;
+		for (i = 0; i < t->nrow; i++) {
+			long long r = t->row[i].ranks;
+
+			if (!((g > 0 && r == t->pd[g - 1]) ||
+			      (g < np && r == t->pd[g])))
+				continue;
+			for (k = t->row[i].first;
+			     k < t->row[i].first + t->row[i].n; k++)
+				if (!isnan(uk[k]))
+					w[n++] = uk[k];
+		}
+		t->qgap[g] = n >= MIN_Q ? abs_quantile(w, n, level) : qmax;
+	}
+	return ML_OK;
+}
+
 /*
  * Leave-one-P-out: each row of each algorithm predicted from the others.
  * An error e at a row dist doublings of P from the nearest row left in
@@ -284,7 +349,7 @@ static enum ml_status model_of(const struct ml_collective_params *m,
  */
 static enum ml_status cross_validate(struct ml_coll_tune *t, double level)
 {
-	double *ue[ML_COLL_NCLASS], *ud, *ea, *dd;
+	double *ue[ML_COLL_NCLASS], *ud, *ea, *dd, *uk;
 	size_t nue[ML_COLL_NCLASS] = {0}, nud = 0, i, j, k, a, nall = 0;
 	int c;
 	enum ml_status st = ML_ENOMEM;
@@ -292,15 +357,16 @@ static enum ml_status cross_validate(struct ml_coll_tune *t, double level)
 	ea = malloc((t->npt + 1) * sizeof *ea);
 	dd = malloc((t->npt + 1) * sizeof *dd);
 	ud = malloc(2 * (t->npt + 1) * sizeof *ud);
+	uk = malloc((t->npt + 1) * sizeof *uk);
 	for (c = 0; c < ML_COLL_NCLASS; c++)
 		ue[c] = malloc((t->npt + 1) * sizeof(double));
-	if (!ea || !dd || !ud)
+	if (!ea || !dd || !ud || !uk)
 		goto out;
 	for (c = 0; c < ML_COLL_NCLASS; c++)
 		if (!ue[c])
 			goto out;
 	for (i = 0; i < t->npt; i++)
-		ea[i] = dd[i] = NAN;
+		ea[i] = dd[i] = uk[i] = NAN;
 	for (a = 0; a < NA; a++)
 		for (i = t->afirst[a]; i < t->afirst[a] + t->an[a]; i++) {
 			const struct trow *w = &t->row[i];
@@ -316,6 +382,7 @@ static enum ml_status cross_validate(struct ml_coll_tune *t, double level)
 				dd[k] = d > 0 ? d : 1;
 				c = ml_coll_msg_class(t->pt[k].msg);
 				ue[c][nue[c]++] = e / sqrt(dd[k]);
+				uk[k] = e / sqrt(dd[k]);
 			}
 		}
 	/* A forced algorithm's error less the default's at a cell where
@@ -354,11 +421,12 @@ static enum ml_status cross_validate(struct ml_coll_tune *t, double level)
 				t->info.q[c] = q;
 	}
 	t->info.qdiff = quantile(ud, nud, level);
-	st = ML_OK;
+	st = gap_quantiles(t, uk, ud + nud, level);
 out:
 	free(ea);
 	free(dd);
 	free(ud);
+	free(uk);
 	for (c = 0; c < ML_COLL_NCLASS; c++)
 		free(ue[c]);
 	return st;
@@ -391,13 +459,17 @@ static enum ml_status noise_of(struct ml_coll_tune *t)
 	double s2 = 0, *d;
 	size_t n = 0, i, k;
 
+	double v2 = 0;
+
 	for (i = 0; i < t->npt; i++)
 		if (!isnan(t->pt[i].spread)) {
 			s2 += t->pt[i].spread * t->pt[i].spread;
+			v2 += t->pt[i].sd * t->pt[i].sd;
 			n++;
 		}
 	if (n) {
 		t->info.noise = sqrt(s2 / (double)n);
+		t->info.noise_iv = sqrt(v2 / (double)n);
 		t->info.noise_runs = true;
 		set_se(t);
 		return ML_OK;
@@ -409,6 +481,9 @@ static enum ml_status noise_of(struct ml_coll_tune *t)
 		for (k = t->row[i].first + 1;
 		     k < t->row[i].first + t->row[i].n; k++)
 			d[n++] = fabs(t->pt[k].r - t->pt[k - 1].r);
+	for (i = 0; i < n; i++)
+		v2 += d[i] * d[i];
+	t->info.noise_iv = n ? sqrt(v2 / (double)n / 2) : 0;
 	if (n) {
 		gsl_sort(d, 1, n);
 		t->info.noise = gsl_stats_median_from_sorted_data(d, 1, n) /
@@ -467,6 +542,7 @@ enum ml_status ml_coll_tune_new(const struct ml_coll_meas *m,
 		p->r = log(c->median / y);
 		p->median = c->median;
 		p->spread = c->spread;
+		p->sd = c->sd;
 		p->runs = c->runs;
 		if (t->an[a] == 0)
 			t->afirst[a] = t->nrow;
@@ -548,12 +624,6 @@ static const struct tpt *measured(const struct ml_coll_tune *t, int a,
 	return NULL;
 }
 
-/* A run's sd at measured point x. */
-static double run_sd(const struct ml_coll_tune *t, const struct tpt *x)
-{
-	return isnan(x->spread) ? t->info.noise : x->spread;
-}
-
 /* Doublings of P beyond the largest measured P. */
 static double outside(const struct ml_coll_tune *t, long long ranks)
 {
@@ -567,10 +637,24 @@ static double outside(const struct ml_coll_tune *t, long long ranks)
 static double half_of(const struct ml_coll_tune *t, double q, double dist,
 		      double b)
 {
-	double h = q * sqrt(dist > 0 ? dist : 0), zn = t->z * t->info.noise;
+	/* never narrower than a new run's noise and the interpolated
+	 * rows' medians' together */
+	double h = q * sqrt(dist > 0 ? dist : 0),
+	       zn = t->z * sqrt(t->info.noise_iv * t->info.noise_iv +
+			       t->se * t->se);
 
 	h = sqrt(h * h + t->z * t->z * t->info.growth * t->info.growth * b);
 	return h > zn ? h : zn;
+}
+
+/* The interval's quantile at ranks: its gap's. */
+static double gap_q(const struct ml_coll_tune *t, long long ranks)
+{
+	size_t g = 0;
+
+	while (g < t->np && t->pd[g] < ranks)
+		g++;
+	return t->qgap[g];
 }
 
 enum ml_status ml_coll_tune_predict(const struct ml_coll_tune *t,
@@ -593,7 +677,7 @@ enum ml_status ml_coll_tune_predict(const struct ml_coll_tune *t,
 		out->value = x->median;
 		out->corr = x->r;
 		out->measured = out->corrected = true;
-		h = t->z * run_sd(t, x);
+		h = t->z * (isnan(x->sd) ? t->info.noise_iv : x->sd);
 		out->lo = x->median * exp(-h);
 		out->hi = x->median * exp(h);
 		return ML_OK;
@@ -605,7 +689,7 @@ enum ml_status ml_coll_tune_predict(const struct ml_coll_tune *t,
 	out->corr = c;
 	out->corrected = true;
 	out->value = model * exp(c);
-	q = t->info.q[ml_coll_msg_class(msg)];
+	q = gap_q(t, ranks);
 	out->dist = dist;
 	h = half_of(t, q, dist, outside(t, ranks));
 	if (isfinite(h)) {
