@@ -740,11 +740,15 @@ static int corners(const struct ml_coll_tune *t,
 		if (t->row[i].ranks >= p->ranks && hi == (size_t)-1)
 			hi = i;
 	}
-	if (lo == (size_t)-1)
+	/* beyond the measured P, the edge row decides only within a
+	 * doubling of it */
+	if (lo == (size_t)-1 && hi != (size_t)-1 &&
+	    t->row[hi].ranks <= 2 * p->ranks)
 		lo = hi;
-	if (hi == (size_t)-1)
+	if (hi == (size_t)-1 && lo != (size_t)-1 &&
+	    t->row[lo].ranks * 2 >= p->ranks)
 		hi = lo;
-	if (lo == (size_t)-1)
+	if (lo == (size_t)-1 || hi == (size_t)-1)
 		return 0;
 	r[0] = lo;
 	r[1] = hi;
