@@ -32,8 +32,10 @@
 # `collective --algorithm best --among ALGS,ompi --objective
 # latency_avg` picks, and `--algorithm ALGS,ompi` predicts each
 # algorithm's latency_avg with its 90 % interval.  Where the binary
-# has collective --data, the planned broadcasts are given with it too
-# (TUNEDATA=0: not).  Printed per dataset and plan:
+# has collective --data, the measurements the machine carries (fit
+# --emit's "# measured: " lines: the planned broadcasts) are given with
+# --data FITTED (TUNEDATA=0: not; a machine without them: the planned
+# files).  Printed per dataset and plan:
 #   pts%     the planned broadcasts' share of the measured ones
 #   cells    the (P, M) judged
 #   p/dflt   geometric mean of measured(pick) / measured(default)
@@ -261,7 +263,15 @@ dataset() {
 				"$tmp/plan.txt" "$KEEP/$name.$plan/"
 		fi
 		extra=${TUNEARGS:-}
-		[ -z "$hasdata" ] || extra="$extra --data $pdata"
+		# The machine carries the planned broadcasts (fit --emit's
+		# "# measured: " lines); an older one does not: the files.
+		if [ -n "$hasdata" ]; then
+			if grep -q '^# measured: ' "$tmp/fitted.csv"; then
+				extra="$extra --data $tmp/fitted.csv"
+			else
+				extra="$extra --data $pdata"
+			fi
+		fi
 		common="--ranks $ranks --msg $msgs --ppn $ppn --sockets $sockets
 			--nodes $nodes --map-by $map --bind-to $bind --numa $numa
 			--format csv $extra"

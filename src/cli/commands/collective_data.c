@@ -1,6 +1,7 @@
 /*
  * collective_data.c - `mcastlat collective --data FILE[,FILE...]`: the
- * measured broadcasts (fit's CSV) read into the library's table
+ * measured broadcasts (fit's CSV, or the "# measured: " lines of a
+ * machine that fit --emit wrote) read into the library's table
  * (mcastlat/tune.h, SPEC 10.7), and the corrected predictor of each
  * machine and placement a sweep asks for, built once and shared by the
  * sweep's threads.
@@ -18,6 +19,39 @@
 #include "cli/engine/parse.h"
 
 #define MAXF 256 /* columns of a data file */
+
+/* The prefix of a machine file's measured lines (fit --emit). */
+#define MEASURED "# measured: "
+
+/* The line's CSV text: after MEASURED in a machine file (mode true),
+ * else the line unless it is a comment; NULL for a line to skip. */
+static char *csv_text(char *line, size_t len, bool mode)
+{
+	size_t n = strlen(MEASURED);
+
+	if (mode)
+		return len > n && strncmp(line, MEASURED, n) == 0 ? line + n
+								  : NULL;
+	return len == 0 || line[0] == '#' ? NULL : line;
+}
+
+/* Does the file at path have measured lines (a machine of fit --emit)?
+ * -1 when unreadable. */
+static int has_measured(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0, len;
+	int yes = 0;
+
+	if (!f)
+		return -1;
+	while (!yes && ml_read_line(f, &line, &cap, &len) == 1)
+		yes = strncmp(line, MEASURED, strlen(MEASURED)) == 0;
+	free(line);
+	fclose(f);
+	return yes;
+}
 
 struct entry {
 	struct ml_collective_params machine;
@@ -54,10 +88,12 @@ static int read_file(const char *path, const union ml_val *base,
 	size_t lcap = 0, len, nf, colopt[MAXF], ncol = 0, k, lineno = 0;
 	long ycol[2] = {-1, -1}, opcol = -1, use;
 	union ml_val v[NOPTS];
-	int rc = -1, r;
+	int rc = -1, r, mode = has_measured(path);
 
-	if (!f) {
+	if (!f || mode < 0) {
 		ml_diag_set(d, "data", "%s: %s", path, strerror(errno));
+		if (f)
+			fclose(f);
 		return -1;
 	}
 	while ((r = ml_read_line(f, &line, &lcap, &len)) == 1) {
@@ -67,12 +103,14 @@ static int read_file(const char *path, const union ml_val *base,
 		double y;
 		int word;
 
+		char *text;
+
 		lineno++;
 		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
 			line[--len] = '\0';
-		if (len == 0 || line[0] == '#')
+		if (!(text = csv_text(line, len, mode)))
 			continue;
-		if (ml_csv_split(line, fld, MAXF, &nf)) {
+		if (ml_csv_split(text, fld, MAXF, &nf)) {
 			ml_diag_set(d, "data", "%s:%zu: bad CSV", path, lineno);
 			goto out;
 		}
@@ -102,6 +140,8 @@ static int read_file(const char *path, const union ml_val *base,
 		if (opcol >= 0 && strcmp(fld[opcol], "bcast") != 0)
 			continue; /* ping-pongs, barriers */
 		use = ycol[*obj];
+		if (use >= 0 && fld[use][0] == '\0')
+			continue; /* measured by the other statistic */
 		if (use < 0) {
 			ml_diag_set(d, "data", "%s: no %s column (the other "
 				    "files' measure)", path,
@@ -117,6 +157,10 @@ static int read_file(const char *path, const union ml_val *base,
 			o = &ml_collective_opts[colopt[k]];
 			if (o->kind == ML_OPT_TEXT || o->kind == ML_OPT_FLAG)
 				continue;
+			if (strcmp(fld[k], "auto") == 0 && ml_opt_is_int(o)) {
+				v[colopt[k]].i = ML_AUTO_INT; /* as emitted */
+				continue;
+			}
 			if (ml_vlist_parse(&vl, o, fld[k], "us", err,
 					   sizeof err)) {
 				ml_diag_set(d, "data", "%s:%zu: %s: %s", path,
@@ -171,20 +215,22 @@ out:
 static int header_cols(const char *path, struct ml_diag *d)
 {
 	FILE *f = fopen(path, "r");
-	char *line = NULL, *fld[MAXF];
+	char *line = NULL, *fld[MAXF], *text;
 	size_t cap = 0, len, nf, k;
-	int r, has = 0;
+	int r, has = 0, mode = has_measured(path);
 
-	if (!f) {
+	if (!f || mode < 0) {
 		ml_diag_set(d, "data", "%s: %s", path, strerror(errno));
+		if (f)
+			fclose(f);
 		return -1;
 	}
 	while ((r = ml_read_line(f, &line, &cap, &len)) == 1) {
 		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
 			line[--len] = '\0';
-		if (len == 0 || line[0] == '#')
+		if (!(text = csv_text(line, len, mode)))
 			continue;
-		if (ml_csv_split(line, fld, MAXF, &nf) == 0)
+		if (ml_csv_split(text, fld, MAXF, &nf) == 0)
 			for (k = 0; k < nf; k++)
 				has |= (strcmp(fld[k], "latency") == 0) |
 				       (strcmp(fld[k], "latency_avg") == 0) << 1;
