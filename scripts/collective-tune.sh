@@ -234,6 +234,7 @@ dataset() {
 		# The planned broadcasts, as measured (every run), a file
 		# per algorithm (their columns need not agree).
 		fit="--stat avg ${FITARGS:-}"
+		rm -f "$tmp"/planned_*.csv
 		pdata=
 		for a in $algs ompi; do
 			awk -F, 'FNR == 1 { f++ }
