@@ -249,9 +249,9 @@ dataset() {
 			pdata="$pdata${pdata:+,}$tmp/planned_$a.csv"
 		done
 		for f in $pp; do fit="$fit --data $tmp/in/$f.csv"; done
+		# shellcheck disable=SC2086
 		if [ -n "${REUSE:-}" ] && [ -r "$REUSE/$name.$plan/fitted.csv" ]; then
 			cp "$REUSE/$name.$plan/fitted.csv" "$tmp/fitted.csv"
-		# shellcheck disable=SC2086
 		elif ! "$bin" fit collective --jobs "$ml_jobs" --no-progress $fit \
 			--emit "$tmp/fitted.csv" > "$tmp/fit.out" 2>&1; then
 			echo "$ml_script: $name $plan: the fit failed:" >&2
