@@ -204,6 +204,54 @@ START_TEST(test_measured_decides)
 }
 END_TEST
 
+/* Between measured P rows, the measured cells around decide where they
+ * agree, whatever the model says: binomial measured 20 % faster than
+ * the default at P = 8 and 32 (sizes 64 and 1024, three runs of 1 %
+ * spread) is picked at P = 16, M = 256; measured 20 % slower at both,
+ * the default is kept there. */
+START_TEST(test_corners_decide)
+{
+	struct ml_collective_params m, q;
+	struct ml_coll_run r[48];
+	struct ml_coll_meas t;
+	struct ml_coll_tune *tu;
+	struct ml_coll_pick pk;
+	unsigned among = ML_COLL_AMONG(ML_COLL_DEFAULT) |
+			 ML_COLL_AMONG(ML_COLL_BINOMIAL);
+	const double f[3] = {1, 1.01, 0.99};
+	const long long P[2] = {8, 32}, M[2] = {64, 1024};
+	double b;
+	size_t i, j, k, n;
+
+	machine(&m);
+	q = m;
+	q.ranks = 16;
+	q.msg = 256;
+	for (b = 0.8; b < 1.3; b += 0.4) {
+		n = 0;
+		for (i = 0; i < 2; i++)
+			for (j = 0; j < 2; j++)
+				for (k = 0; k < 3; k++) {
+					run_at(&r[n++], &m, ML_COLL_DEFAULT, P[i],
+					       M[j], 10 * f[k]);
+					run_at(&r[n++], &m, ML_COLL_BINOMIAL, P[i],
+					       M[j], 10 * b * f[k]);
+				}
+		ck_assert_int_eq(ml_coll_meas_build(r, n, ML_COLL_BY_AVG, &t),
+				 ML_OK);
+		ck_assert_int_eq(ml_coll_tune_new(&t, &m, NULL, 0.9, &tu),
+				 ML_OK);
+		ck_assert_int_eq(ml_coll_tune_best(tu, &q, among,
+						   ML_COLL_BY_AVG, &pk),
+				 ML_OK);
+		ck_assert_int_eq(pk.alg, b < 1 ? ML_COLL_BINOMIAL
+					       : ML_COLL_DEFAULT);
+		ml_coll_tune_free(tu);
+		ml_coll_meas_free(&t);
+	}
+}
+END_TEST
+
 /* Drawn data: the model x exp(factor + N(0, 0.05)), one run a cell, at
  * P = 2, 4, ..., 256 x M = 1, 4, ..., 4096, two algorithms; fresh draws
  * at the P halfway (in log) between, at the same sizes: the 90 %
@@ -265,6 +313,7 @@ Suite *suite_tune(void)
 	tcase_add_test(tc, test_cells_by_hand);
 	tcase_add_test(tc, test_recovers_factor);
 	tcase_add_test(tc, test_measured_decides);
+	tcase_add_test(tc, test_corners_decide);
 	tcase_add_test(tc, test_cv_coverage);
 	suite_add_tcase(s, tc);
 	return s;

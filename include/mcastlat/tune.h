@@ -73,6 +73,11 @@ struct ml_coll_tune_info {
 	bool noise_runs;  /* noise from repeated runs (else neighbours) */
 	double growth;	  /* ln error per doubling beyond the measured P */
 	long long pmin, pmax; /* measured P range */
+	/* The measured cells around a point decide where they agree,
+	 * unless leave-one-P-out shows that following them loses: the
+	 * cells so judged and their mean measured ln gain. */
+	size_t corner_cv;
+	double corner_gain;
 };
 
 /*

@@ -150,6 +150,7 @@ struct ml_coll_tune {
 	enum ml_coll_objective obj; /* the table's */
 	double gdiff; /* the difference's growth per doubling */
 	double se;    /* rms of the medians' standard errors */
+	bool corners_ok; /* the measured corners decide (corner_check) */
 	/* The measured P of any algorithm, ascending (np), and the
 	 * interval's quantile in each gap: gap g lies between pd[g - 1]
 	 * and pd[g] (g = 0 below the first, np above the last), read
@@ -497,6 +498,8 @@ static enum ml_status noise_of(struct ml_coll_tune *t)
 	return ML_OK;
 }
 
+static void corner_check(struct ml_coll_tune *t);
+
 enum ml_status ml_coll_tune_new(const struct ml_coll_meas *m,
 				const struct ml_collective_params *machine,
 				const struct ml_coll_errmodel *em, double level,
@@ -599,6 +602,7 @@ enum ml_status ml_coll_tune_new(const struct ml_coll_meas *m,
 		st = noise_of(t);
 	if (st != ML_OK)
 		goto fail;
+	corner_check(t);
 	*out = t;
 	return ML_OK;
 fail:
@@ -728,25 +732,27 @@ static void bracket(const struct ml_coll_tune *t, const struct trow *w,
  * errors (sqrt(se_a^2 + se_d^2)), -1 when at none, 0 when they
  * disagree or a corner lacks the default.
  */
-static int corners(const struct ml_coll_tune *t,
-		   const struct ml_collective_params *p, int a)
+static int corners(const struct ml_coll_tune *t, int a, long long ranks,
+		   long long msg, long long skip)
 {
 	size_t i, lo = (size_t)-1, hi = (size_t)-1, r[2];
 	int k, j, n = 0, wins = 0;
 
 	for (i = t->afirst[a]; i < t->afirst[a] + t->an[a]; i++) {
-		if (t->row[i].ranks <= p->ranks)
+		if (t->row[i].ranks == skip)
+			continue;
+		if (t->row[i].ranks <= ranks)
 			lo = i;
-		if (t->row[i].ranks >= p->ranks && hi == (size_t)-1)
+		if (t->row[i].ranks >= ranks && hi == (size_t)-1)
 			hi = i;
 	}
 	/* beyond the measured P, the edge row decides only within a
 	 * doubling of it */
 	if (lo == (size_t)-1 && hi != (size_t)-1 &&
-	    t->row[hi].ranks <= 2 * p->ranks)
+	    t->row[hi].ranks <= 2 * ranks)
 		lo = hi;
 	if (hi == (size_t)-1 && lo != (size_t)-1 &&
-	    t->row[lo].ranks * 2 >= p->ranks)
+	    t->row[lo].ranks * 2 >= ranks)
 		hi = lo;
 	if (lo == (size_t)-1 || hi == (size_t)-1)
 		return 0;
@@ -755,7 +761,7 @@ static int corners(const struct ml_coll_tune *t,
 	for (k = 0; k < 2; k++) {
 		long long m[2];
 
-		bracket(t, &t->row[r[k]], p->msg, &m[0], &m[1]);
+		bracket(t, &t->row[r[k]], msg, &m[0], &m[1]);
 		for (j = 0; j < 2; j++) {
 			const struct tpt *xa =
 			    measured(t, a, t->row[r[k]].ranks, m[j]);
@@ -770,6 +776,41 @@ static int corners(const struct ml_coll_tune *t,
 		}
 	}
 	return wins == n ? 1 : wins == 0 ? -1 : 0;
+}
+
+/*
+ * Do the measured cells that agree predict a P left out?  Each measured
+ * P row of the default in turn left out, at each of its cells where a
+ * candidate was measured too and the cells around (the row left out
+ * not among them) agree the candidate is faster: the candidate's
+ * measured gain there.  The corners decide only where those gains are
+ * positive on average (or none was seen): with a probe's two P, say,
+ * the ranking at one P may not hold at the other.
+ */
+static void corner_check(struct ml_coll_tune *t)
+{
+	size_t d, k;
+	int a;
+	double sum = 0;
+	size_t n = 0;
+
+	for (d = t->afirst[0]; d < t->afirst[0] + t->an[0]; d++)
+		for (k = t->row[d].first; k < t->row[d].first + t->row[d].n;
+		     k++)
+			for (a = 1; a < NA; a++) {
+				const struct tpt *x = measured(
+				    t, a, t->row[d].ranks, t->pt[k].msg);
+
+				if (!x || corners(t, a, t->row[d].ranks,
+						  t->pt[k].msg,
+						  t->row[d].ranks) != 1)
+					continue;
+				sum += log(t->pt[k].median / x->median);
+				n++;
+			}
+	t->info.corner_cv = n;
+	t->info.corner_gain = n ? sum / (double)n : NAN;
+	t->corners_ok = n == 0 || sum > 0;
 }
 
 /* Is a a candidate of library lib in among? */
@@ -853,7 +894,9 @@ enum ml_status ml_coll_tune_best(const struct ml_coll_tune *t,
 			if (!(y[a].measured && y[0].measured)) {
 				/* the measured cells around decide where
 				 * they agree */
-				int v = corners(t, p, a);
+				int v = t->corners_ok
+					    ? corners(t, a, p->ranks, p->msg, 0)
+					    : 0;
 
 				if (v < 0 || (v == 0 && !(gain > thr)))
 					continue;
