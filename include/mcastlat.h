@@ -29,6 +29,7 @@
 #include "mcastlat/kbinomial.h"
 #include "mcastlat/sim.h"
 #include "mcastlat/torus.h"
+#include "mcastlat/tune.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -135,6 +135,21 @@ for pv in lat-net=1.5 byte-node=2e-4 overhead=0.4; do
 		bad "fit collective: ${pv%%=*} $got, not ${pv#*=}"
 done
 # the same file twice: a note, and runs that agree exactly
+# 8. fit collective --emit carries the fitted broadcasts ("# measured: "
+# lines, the held-out ones not), and collective --data reads them back:
+# at a measured cell the prediction is the measurement.
+mcastlat fit collective --data cpp.csv --data cbinomial.csv \
+	--data clinear.csv --free lat-socket,lat-node,lat-net,byte-socket,byte-node,byte-net,overhead \
+	--holdout 'ranks=16' --emit cm.csv > /dev/null || bad "fit --emit: exit $?"
+n=$(grep -c '^# measured: ' cm.csv)
+[ "$n" -eq 21 ] && ok || bad "fit --emit: $n measured lines, not 21"
+want=$(awk -F, '$2 == "linear" && $3 == 8 && $6 == 64 { print $7 }' clinear.csv)
+got=$(mcastlat collective --input cm.csv --data cm.csv --algorithm linear \
+	--objective latency_avg --ranks 8 --msg 64 --ppn 8 --sockets 2 \
+	--format csv --no-header --columns latency_avg --precision 17)
+awk -v g="$got" -v w="$want" 'BEGIN { d = g - w; if (d < 0) d = -d
+	exit !(w > 0 && d <= 1e-12 * w) }' && ok ||
+	bad "collective --data of fit --emit: $got, measured $want"
 mcastlat fit collective --data cpp.csv --data cpp.csv > twice.txt \
 	2> twice.err && ok || bad "fit collective, a file twice: exit $?"
 grep -q 'note: cpp.csv: given twice' twice.err && ok ||

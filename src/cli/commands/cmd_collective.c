@@ -18,6 +18,8 @@
 #include "cli/commands/collective_mpich.h"
 #include "cli/commands/collective_opts.h"
 #include "cli/commands/collective_parts.h"
+#include "cli/commands/collective_data.h"
+#include "mcastlat/tune.h"
 
 static const struct ml_unused unused[] = {{"channel", "op", "bcast"},
 					  {NULL, NULL, NULL}};
@@ -194,30 +196,35 @@ struct outcome {
 struct coll_prep {
 	unsigned among;
 	struct ml_coll_picks picks;
+	struct ml_coll_meas meas;
+	struct ml_coll_tune_cache *cache;
 };
 
 static void release(void *prep)
 {
-	struct coll_prep *cp = prep;
+	struct coll_prep *c = prep;
 
-	if (cp)
-		ml_coll_picks_free(&cp->picks);
-	free(cp);
+	if (!c)
+		return;
+	ml_coll_picks_free(&c->picks);
+	ml_coll_meas_free(&c->meas);
+	ml_coll_tune_cache_free(c->cache);
+	free(c);
 }
 
 /* --among is read once, before the sweep (a bad item is a usage error,
- * not a row). */
+ * not a row), and --data's files; they are the rows' *pt->prep. */
 static enum ml_status prepare(const union ml_val *base, void **prep,
 			      struct ml_diag *d)
 {
-	struct coll_prep *cp = calloc(1, sizeof *cp);
+	struct coll_prep *c = calloc(1, sizeof *c);
 	size_t at, len;
 
-	*prep = cp;
-	if (!cp)
+	*prep = c;
+	if (!c)
 		return ml_diag_set(d, "among", "out of memory");
-	if (parse_among(base[O_AMONG].s, &cp->among, &at, &len)) {
-		free(cp);
+	if (parse_among(base[O_AMONG].s, &c->among, &at, &len)) {
+		free(c);
 		*prep = NULL;
 		return ml_diag_set(d, "among",
 				   "'%.*s' is not a candidate (an algorithm "
@@ -225,7 +232,35 @@ static enum ml_status prepare(const union ml_val *base, void **prep,
 				   "all)",
 				   (int)len, base[O_AMONG].s + at);
 	}
+	if (base[O_DATA].s &&
+	    (ml_collective_data_read(base[O_DATA].s, base, to_params,
+				     base[O_OBJECTIVE].i == 1, &c->meas, d) ||
+	     !(c->cache = ml_coll_tune_cache_new()))) {
+		if (!d->msg[0])
+			ml_diag_set(d, "data", "out of memory");
+		release(c);
+		*prep = NULL;
+		return ML_EINVAL;
+	}
 	return ML_OK;
+}
+
+/* The corrected predictor of the point's machine and placement, NULL
+ * without --data or a measured cell of the placement. */
+static const struct ml_coll_tune *tune_of(const union ml_val *v,
+					  const struct coll_prep *c,
+					  const struct ml_collective_params *p)
+{
+	struct ml_coll_errmodel em;
+	const struct ml_coll_tune *t = NULL;
+
+	if (!c || !c->cache)
+		return NULL;
+	to_errmodel(v, &em);
+	if (ml_coll_tune_cached(c->cache, &c->meas, p, &em, v[O_LEVEL].r,
+				&t) != ML_OK)
+		return NULL;
+	return t;
 }
 
 /* The index of x in the sorted a[0..n-1], or n. */
@@ -269,6 +304,9 @@ static enum ml_status best_of(const union ml_val *v,
 {
 	struct ml_coll_errmodel em;
 	struct ml_coll_pick pick;
+	const struct ml_coll_tune *t = tune_of(v, prep, &o->p);
+	enum ml_coll_objective obj =
+	    v[O_OBJECTIVE].i ? ML_COLL_BY_AVG : ML_COLL_BY_LATENCY;
 	unsigned among;
 	size_t at, len;
 	enum ml_status st;
@@ -278,10 +316,10 @@ static enum ml_status best_of(const union ml_val *v,
 	else if (parse_among(v[O_AMONG].s, &among, &at, &len))
 		return ml_diag_set(d, "among", "not a candidate");
 	to_errmodel(v, &em);
-	st = ml_collective_best_among(&o->p, among,
-				      v[O_OBJECTIVE].i ? ML_COLL_BY_AVG
-						       : ML_COLL_BY_LATENCY,
-				      &em, v[O_LEVEL].r, &pick);
+	/* Measured cells decide, the model corrected between them. */
+	st = t ? ml_coll_tune_best(t, &o->p, among, obj, &pick)
+	       : ml_collective_best_among(&o->p, among, obj, &em,
+					  v[O_LEVEL].r, &pick);
 	if (st == ML_EINVAL)
 		return ml_diag_set(d, "among",
 				   "no candidate of the library can run here");
@@ -470,11 +508,39 @@ static enum ml_status eval_p2p(const union ml_val *v, union ml_val *out)
 /* The interval columns of a result at the point (NaN without an error
  * model). */
 static void intervals(const union ml_val *v, const struct outcome *o,
-		      union ml_val *out)
+		      const struct coll_prep *prep, union ml_val *out)
 {
 	struct ml_coll_errmodel em;
+	const struct ml_coll_tune *t = tune_of(v, prep, &o->p);
+	struct ml_coll_tuned y;
+	bool avg;
 
 	to_errmodel(v, &em);
+	if (t && prep) {
+		/* The measured objective: the measurement, or the model
+		 * corrected, with the cross-validated interval. */
+		avg = prep->meas.obj == ML_COLL_BY_AVG;
+		if (ml_coll_tune_predict(t, o->p.algorithm, o->p.ranks,
+					 o->p.msg,
+					 avg ? o->r.latency_avg : o->r.latency,
+					 &y) == ML_OK &&
+		    y.corrected) {
+			out[avg ? C_LATENCY_AVG : C_LATENCY].r = y.value;
+			out[avg ? C_LATENCY_AVG_LO : C_LATENCY_LO].r = y.lo;
+			out[avg ? C_LATENCY_AVG_HI : C_LATENCY_HI].r = y.hi;
+			if (avg)
+				ml_collective_interval(
+				    &em, o->p.ranks, o->p.msg, v[O_LEVEL].r,
+				    o->r.latency, &out[C_LATENCY_LO].r,
+				    &out[C_LATENCY_HI].r);
+			else
+				ml_collective_interval(
+				    &em, o->p.ranks, o->p.msg, v[O_LEVEL].r,
+				    o->r.latency_avg, &out[C_LATENCY_AVG_LO].r,
+				    &out[C_LATENCY_AVG_HI].r);
+			return;
+		}
+	}
 	ml_collective_interval(&em, o->p.ranks, o->p.msg, v[O_LEVEL].r,
 			       o->r.latency, &out[C_LATENCY_LO].r,
 			       &out[C_LATENCY_HI].r);
@@ -510,7 +576,7 @@ static enum ml_status eval(const struct ml_point *pt, union ml_val *out)
 	out[C_LATENCY].r = o.r.latency;
 	out[C_LATENCY_AVG].r = o.r.latency_avg;
 	out[C_LATENCY_MIN].r = o.r.latency_min;
-	intervals(pt->v, &o, out);
+	intervals(pt->v, &o, pt->prep, out);
 	out[C_MESSAGES].i = o.r.messages;
 	out[C_SEGMENTS].i = o.r.segments;
 	out[C_CHOSEN].s = chosen_text(&o.r, pt->text, ML_TEXT_MAX);
@@ -557,7 +623,7 @@ static bool machine_fitted(const union ml_val *base)
 {
 	size_t i;
 
-	for (i = O_ERR_RANKS; i < O_PLAN; i++) {
+	for (i = O_ERR_RANKS; i <= O_ERR_LAST; i++) {
 		const struct ml_opt *o = &ml_collective_opts[i];
 
 		if (o->kind == ML_OPT_INT ? base[i].i != strtoll(o->def, NULL, 10)

@@ -333,6 +333,12 @@ const struct ml_opt ml_collective_opts[NOPTS] = {
 			       "it runs the tree, else none), or linear, "
 			       "double-ring, recursive-doubling, bruck, "
 			       "two-proc, tree"},
+    [O_DATA] = {.name = "data",
+		.kind = ML_OPT_TEXT,
+		.flags = ML_OPT_FILE,
+		.help = "measured broadcasts (fit's CSV; FILE,FILE...): "
+			"measured cells decide, the model corrected between "
+			"(mcastlat-collective(1), MEASUREMENTS)"},
 };
 
 /* The interval columns exist when the machine has an error model. */

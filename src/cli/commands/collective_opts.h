@@ -69,9 +69,11 @@ enum {
 	O_ERR_DIFF_GROWTH,
 	O_ERR_DIFF_ALG, /* then one per Open MPI algorithm, 1-9 in order */
 	O_ERR_SOCKET_RANKS = O_ERR_DIFF_ALG + ML_COLL_NALG,
-	O_PLAN, /* the error model ends here */
+	O_ERR_LAST = O_ERR_SOCKET_RANKS, /* the error model ends here */
+	O_PLAN,
 	O_BUDGET,
 	O_OSU_BARRIER,
+	O_DATA, /* measured broadcasts (SPEC 10.7) */
 	NOPTS
 };
 

@@ -711,7 +711,7 @@ static int fit_all(struct ml_ctx *ctx, struct fit_args *a,
 			if (ml_fit_print(ctx, f, a, &bestpts, base,
 					 &outs[best], extra))
 				rc = ML_EXIT_ROWS;
-			if (rc == 0 && a->emit && ml_fit_emit(ctx, a, base))
+			if (rc == 0 && a->emit && ml_fit_emit(ctx, a, base, &bestpts))
 				rc = ML_EXIT_USAGE;
 		}
 	}

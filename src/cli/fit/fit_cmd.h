@@ -105,8 +105,12 @@ void ml_fit_usage(FILE *f);
 int ml_fit_print(struct ml_ctx *ctx, FILE *f, const struct fit_args *a,
 		 const struct fit_points *pts, const union ml_val *base,
 		 const struct fit_outcome *out, const char *extra);
+/* --emit; for a command with collective points (fit_collective), the
+ * fitted ones of pts follow as "# measured: " lines, a CSV of the
+ * points' inputs and the measured latency or latency_avg, which
+ * `collective --data FILE` reads. */
 int ml_fit_emit(struct ml_ctx *ctx, const struct fit_args *a,
-		const union ml_val *base);
+		const union ml_val *base, const struct fit_points *pts);
 
 /* "op=bcast msg=1024 nodes=16": a point's inputs that it states (all
  * when stated is NULL), into buf. */

@@ -604,8 +604,51 @@ int ml_fit_print(struct ml_ctx *ctx, FILE *f, const struct fit_args *a,
 	return rc;
 }
 
+/* The fitted broadcasts of pts as "# measured: " lines (ml_fit_emit). */
+static void emit_measured(FILE *f, const struct fit_args *a,
+			  const struct fit_points *pts)
+{
+	const struct ml_command *cmd = a->cmd;
+	size_t i, j, k, n = 0, col[64];
+	char t[64];
+	bool head = false;
+
+	if (!cmd->fit_collective || !cmd->fit_inputs || !pts)
+		return;
+	for (j = 0; cmd->fit_inputs[j] && n < 64; j++) {
+		k = ml_fit_find_opt(cmd, cmd->fit_inputs[j],
+				    strlen(cmd->fit_inputs[j]));
+		if (k < cmd->nopts)
+			col[n++] = k;
+	}
+	for (i = 0; i < pts->n; i++) {
+		const union ml_val *v = &pts->v[i * cmd->nopts];
+
+		if (!pts->use[i] || !cmd->fit_collective(v))
+			continue;
+		if (!head) {
+			fprintf(f, "# measured: ");
+			for (j = 0; j < n; j++)
+				fprintf(f, "%s,", cmd->opts[col[j]].name);
+			fprintf(f, "latency,latency_avg\n");
+			head = true;
+		}
+		fprintf(f, "# measured: ");
+		for (j = 0; j < n; j++)
+			fprintf(f, "%s,", ml_fit_value_text(&cmd->opts[col[j]],
+							    v[col[j]], t,
+							    sizeof(t)));
+		/* the measured column: latency_avg (a mean over ranks) or
+		 * latency, the other empty */
+		if (pts->mean && pts->mean[i])
+			fprintf(f, ",%.17g\n", pts->y[i]);
+		else
+			fprintf(f, "%.17g,\n", pts->y[i]);
+	}
+}
+
 int ml_fit_emit(struct ml_ctx *ctx, const struct fit_args *a,
-		const union ml_val *base)
+		const union ml_val *base, const struct fit_points *pts)
 {
 	const struct ml_command *cmd = a->cmd;
 	struct ml_outfile of;
@@ -627,6 +670,7 @@ int ml_fit_emit(struct ml_ctx *ctx, const struct fit_args *a,
 				ml_fit_value_text(&cmd->opts[i], base[i], t,
 						  sizeof(t)));
 	fputc('\n', of.f);
+	emit_measured(of.f, a, pts);
 	if (ml_outfile_commit(&of, err, sizeof(err))) {
 		ml_err(ctx, "fit: --emit: %s", err);
 		return -1;

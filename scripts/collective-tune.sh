@@ -1,0 +1,448 @@
+#!/bin/sh
+# collective-tune.sh - `mcastlat collective`'s picks as a cluster's tuner
+# would use them: fed only the broadcasts a measurement plan names,
+# judged on every measured cell by what was measured, beside the naive
+# tuner that reads the same measurements (issue 46, SPEC 10.7).
+#
+#   scripts/collective-tune.sh [DATADIR]
+#
+# DATADIR (default examples/real) holds fit CSVs named as
+# scripts/orfeo-to-csv.sh names them (NAME.csv or NAME.csv.gz): every
+# PREFIX_ompi.csv (Open MPI's default) with one or more PREFIX_ALG.csv
+# beside it (ALG a forced algorithm; PREFIX_ALG_p256 and the like are
+# not read) and the ping-pong files pp_MACHINE_{net,socket,node}.csv
+# (common.sh: ml_prefixes, ml_algs, ml_machine, ml_ppfiles) is one
+# dataset: one machine and one placement.  Per dataset and plan:
+#   probe   the probe's default plan: the largest measured P and the
+#           measured P nearest its half, x the measured sizes nearest
+#           1 B, 16 B, 256 B, 4 KiB, 64 KiB, 1 MiB (probe.c), every
+#           algorithm;
+#   sparse  the measured P nearest 2, 10, 22, 46, 94, 254, x every other
+#           measured size (the smallest first), every algorithm (about
+#           5 % of a 64 x 21 grid);
+#   plan    the rows of `mcastlat collective --plan` for the placement,
+#           --among the measured algorithms and ompi, at the sparse
+#           plan's budget (its number of broadcasts), each snapped to
+#           the nearest measured P and size; skipped, with a note on
+#           stderr, when the binary has no --plan.
+# The model is fitted (`mcastlat fit collective --stat avg --emit`, every
+# option at its default) on the ping-pong files and the planned
+# broadcasts only; then, on the emitted machine, at every measured
+# (P, M) where the default and a forced algorithm were measured,
+# `collective --algorithm best --among ALGS,ompi --objective
+# latency_avg` picks, and `--algorithm ALGS,ompi` predicts each
+# algorithm's latency_avg with its 90 % interval.  Where the binary
+# has collective --data, the measurements the machine carries (fit
+# --emit's "# measured: " lines: the planned broadcasts) are given with
+# --data FITTED (TUNEDATA=0: not; a machine without them: the planned
+# files).  Printed per dataset and plan:
+#   pts%     the planned broadcasts' share of the measured ones
+#   cells    the (P, M) judged
+#   p/dflt   geometric mean of measured(pick) / measured(default)
+#   p/best   ... measured(pick) / measured(fastest candidate)
+#   nv/dflt  the naive tuner's pick (at each cell: the candidate
+#            measured fastest at the planned P nearest below, else the
+#            smallest planned P, and the planned size nearest in log,
+#            among the planned broadcasts there) against the default
+#   nv/best  ... against the fastest
+#   b/dflt   measured(fastest) / measured(default): the best possible
+#   cover    % of the runs of unplanned broadcasts inside their 90 %
+#            interval; width: the median hi/lo over those broadcasts
+#   cov_in   the same over those whose P lies between two planned P
+#            (the plan measured the P on each side); wid_in their width
+# Measured values are medians over a point's runs.  Nothing here is
+# tuned to the judged points.
+#
+# Env: MCASTLAT (the binary), PLANS (default "probe sparse plan"),
+# ONLY (a space-separated list of prefixes to judge; default every
+# one), FITARGS (more options for fit), TUNEARGS (more options for
+# the picks and predictions), JOBS (the fit's threads), VERBOSE (1:
+# each cell's picks on stderr), KEEP (a directory: each fit's
+# machine and planned broadcasts kept there), REUSE (such a
+# directory: its machines instead of fitting again).
+set -eu
+here=${0%/*}
+[ "$here" != "$0" ] || here=.
+# shellcheck source=scripts/common.sh
+. "$here/common.sh"
+
+[ $# -le 1 ] || ml_bad_usage "takes at most DATADIR"
+ml_need gzip gzip
+dir=${1:-examples/real}
+bin=$mcastlat
+plans=${PLANS:-probe sparse plan}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/colltune.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT INT TERM
+mkdir "$tmp/in"
+hasplan=
+"$bin" collective --help 2>/dev/null | grep -q -- '--plan' && hasplan=1
+hasdata=
+if [ "${TUNEDATA:-1}" = 1 ] &&
+	"$bin" collective --help 2>/dev/null | grep -q -- '--data '; then
+	hasdata=1
+fi
+
+csvin() { ml_csvin "$dir" "$1" "$tmp/in"; }
+
+# medians FILE...: "algorithm,ranks,msg,median,runs" of latency_avg.
+medians() {
+	awk -F, '
+	function med(s,   n, a, i, j, t) {
+		n = split(s, a, " ")
+		for (i = 2; i <= n; i++) {
+			t = a[i] + 0
+			for (j = i - 1; j >= 1 && a[j] + 0 > t; j--)
+				a[j + 1] = a[j]
+			a[j + 1] = t
+		}
+		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+	}
+	FNR == 1 { h = 0 }
+	/^#/ { next }
+	!h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
+	{
+		k = $c["algorithm"] "," $c["ranks"] "," $c["msg"]
+		if (!(k in v)) o[++n] = k
+		v[k] = v[k] " " $c["latency_avg"]; r[k]++
+	}
+	END { for (i = 1; i <= n; i++) print o[i] "," med(v[o[i]]) "," r[o[i]] }' "$@"
+}
+
+# planof NAME: the planned "algorithm,ranks,msg" lines of plan NAME on
+# the dataset's grid ($tmp/med.csv), into $tmp/plan.txt; 1 when the plan
+# cannot be made (the reason on stderr).
+planof() {
+	case $1 in
+	probe | sparse)
+		awk -F, -v plan="$1" -v cands="$alist,ompi" '
+		function near(t, v, n,   i, b, d, e) {
+			b = v[1]; d = 1e300
+			for (i = 1; i <= n; i++) {
+				e = log(v[i] / t); if (e < 0) e = -e
+				if (e < d - 1e-12) { d = e; b = v[i] }
+			}
+			return b
+		}
+		function sort(v, n,   i, j, t) {
+			for (i = 2; i <= n; i++) {
+				t = v[i]
+				for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]
+				v[j + 1] = t
+			}
+		}
+		{
+			if (!($2 in sp)) { sp[$2] = 1; P[++np] = $2 + 0 }
+			if (!($3 in sm)) { sm[$3] = 1; M[++nm] = $3 + 0 }
+			has[$1 "," $2 "," $3] = 1
+		}
+		END {
+			sort(P, np); sort(M, nm)
+			if (plan == "probe") {
+				pp[P[np]] = 1; pp[near(P[np] / 2, P, np)] = 1
+				for (t = 1; t <= 1048576; t *= 16)
+					pm[near(t, M, nm)] = 1
+			} else {
+				split("2 10 22 46 94 254", tp, " ")
+				for (i = 1; i <= 6; i++) pp[near(tp[i], P, np)] = 1
+				for (i = 1; i <= nm; i += 2) pm[M[i]] = 1
+			}
+			na = split(cands, a, ",")
+			for (i = 1; i <= np; i++) for (j = 1; j <= nm; j++) {
+				if (!(P[i] in pp) || !(M[j] in pm)) continue
+				for (k = 1; k <= na; k++)
+					if ((a[k] "," P[i] "," M[j]) in has)
+						print a[k] "," P[i] "," M[j]
+			}
+		}' "$tmp/med.csv" > "$tmp/plan.txt"
+		;;
+	plan)
+		if [ -z "$hasplan" ]; then
+			echo "$ml_script: $name: plan skipped ($bin has no" \
+				"collective --plan)" >&2
+			return 1
+		fi
+		budget=$(wc -l < "$tmp/plan_sparse.txt")
+		"$bin" collective --plan --budget "$budget" \
+			--among "$alist,ompi" --ppn "$ppn" --sockets "$sockets" \
+			--nodes "$nodes" --map-by "$map" --bind-to "$bind" \
+			--numa "$numa" --format csv \
+			> "$tmp/planout.csv" 2> "$tmp/plan.err" || {
+			echo "$ml_script: $name: plan skipped (collective" \
+				"--plan: $(head -n 1 "$tmp/plan.err"))" >&2
+			return 1
+		}
+		# Each row snapped to the nearest measured P and size.
+		awk -F, '
+		function near(t, v, n,   i, b, d, e) {
+			b = v[1]; d = 1e300
+			for (i = 1; i <= n; i++) {
+				e = log(v[i] / t); if (e < 0) e = -e
+				if (e < d - 1e-12) { d = e; b = v[i] }
+			}
+			return b
+		}
+		FNR == 1 { f++ }
+		f == 1 {
+			if (!($2 in sp)) { sp[$2] = 1; P[++np] = $2 + 0 }
+			if (!($3 in sm)) { sm[$3] = 1; M[++nm] = $3 + 0 }
+			has[$1 "," $2 "," $3] = 1; next
+		}
+		/^#/ { next }
+		!h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
+		{
+			k = $c["algorithm"] "," near($c["ranks"], P, np) "," \
+			    near($c["msg"], M, nm)
+			if ((k in has) && !(k in out)) { out[k] = 1; print k }
+		}' "$tmp/med.csv" "$tmp/planout.csv" > "$tmp/plan.txt"
+		;;
+	*) ml_die "PLANS: '$1' is not a plan (probe, sparse, plan)" ;;
+	esac
+	[ -s "$tmp/plan.txt" ] || {
+		echo "$ml_script: $name: plan $1 names no measured point" >&2
+		return 1
+	}
+}
+
+# One dataset: $1 its name (prefix), $2 the ping-pong files, $3 the
+# forced algorithms (space-separated).
+dataset() {
+	name=$1 pp=$2 algs=$3
+	files=
+	for a in $algs ompi; do
+		csvin "${name}_$a"
+		files="$files $tmp/in/${name}_$a.csv"
+	done
+	for f in $pp; do csvin "$f"; done
+	# shellcheck disable=SC2086
+	medians $files > "$tmp/med.csv"
+	# shellcheck disable=SC2046,SC2086
+	set -- $(awk -F, '/^#/ { next }
+	!h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
+	{ print $c["ppn"], $c["sockets"], $c["nodes"], $c["map_by"],
+	    ("bind_to" in c) ? $c["bind_to"] : "core",
+	    ("numa" in c) ? $c["numa"] : 1; exit }' \
+		"$tmp/in/${name}_ompi.csv")
+	ppn=$1 sockets=$2 nodes=$3 map=$4 bind=$5 numa=$6
+	alist=$(echo "$algs" | tr ' ' ',')
+	ranks=$(awk -F, '!s[$2]++ { printf "%s%s", n++ ? "," : "", $2 }' \
+		"$tmp/med.csv")
+	msgs=$(awk -F, '!s[$3]++ { printf "%s%s", n++ ? "," : "", $3 }' \
+		"$tmp/med.csv")
+	for plan in $plans; do
+		planof "$plan" || continue
+		cp "$tmp/plan.txt" "$tmp/plan_$plan.txt"
+		# The planned broadcasts, as measured (every run), a file
+		# per algorithm (their columns need not agree).
+		fit="--stat avg ${FITARGS:-}"
+		rm -f "$tmp"/planned_*.csv
+		pdata=
+		for a in $algs ompi; do
+			awk -F, 'FNR == 1 { f++ }
+			f == 1 { want[$0] = 1; next }
+			/^#/ { next }
+			!h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; print; next }
+			($c["algorithm"] "," $c["ranks"] "," $c["msg"]) in want' \
+				"$tmp/plan.txt" "$tmp/in/${name}_$a.csv" \
+				> "$tmp/planned_$a.csv"
+			[ "$(wc -l < "$tmp/planned_$a.csv")" -gt 1 ] || continue
+			fit="$fit --data $tmp/planned_$a.csv"
+			pdata="$pdata${pdata:+,}$tmp/planned_$a.csv"
+		done
+		for f in $pp; do fit="$fit --data $tmp/in/$f.csv"; done
+		# shellcheck disable=SC2086
+		if [ -n "${REUSE:-}" ] && [ -r "$REUSE/$name.$plan/fitted.csv" ]; then
+			cp "$REUSE/$name.$plan/fitted.csv" "$tmp/fitted.csv"
+		elif ! "$bin" fit collective --jobs "$ml_jobs" --no-progress $fit \
+			--emit "$tmp/fitted.csv" > "$tmp/fit.out" 2>&1; then
+			echo "$ml_script: $name $plan: the fit failed:" >&2
+			tail -n 3 "$tmp/fit.out" >&2
+			continue
+		fi
+		if [ -n "${KEEP:-}" ]; then
+			mkdir -p "$KEEP/$name.$plan"
+			cp "$tmp"/planned_*.csv "$tmp/fitted.csv" "$tmp/med.csv" \
+				"$tmp/plan.txt" "$KEEP/$name.$plan/"
+		fi
+		extra=${TUNEARGS:-}
+		# The machine carries the planned broadcasts (fit --emit's
+		# "# measured: " lines); an older one does not: the files.
+		if [ -n "$hasdata" ]; then
+			if grep -q '^# measured: ' "$tmp/fitted.csv"; then
+				extra="$extra --data $tmp/fitted.csv"
+			else
+				extra="$extra --data $pdata"
+			fi
+		fi
+		common="--ranks $ranks --msg $msgs --ppn $ppn --sockets $sockets
+			--nodes $nodes --map-by $map --bind-to $bind --numa $numa
+			--format csv $extra"
+		# shellcheck disable=SC2086
+		"$bin" collective --input "$tmp/fitted.csv" \
+			--algorithm "$alist,ompi" --objective latency_avg $common \
+			--precision 9 \
+			--columns algorithm,ranks,msg,latency_avg,latency_avg_lo,latency_avg_hi,status \
+			> "$tmp/pred.csv"
+		# shellcheck disable=SC2086
+		"$bin" collective --input "$tmp/fitted.csv" --algorithm best \
+			--among "$alist,ompi" --objective latency_avg $common \
+			--columns ranks,msg,best,status > "$tmp/pick.csv"
+		# shellcheck disable=SC2086
+		awk -F, -v name="$name" -v plan="$plan" -v nw="$nw" \
+			-v verbose="${VERBOSE:-0}" '
+		function sort(v, n,   i, j, t) {
+			for (i = 2; i <= n; i++) {
+				t = v[i]
+				for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]
+				v[j + 1] = t
+			}
+		}
+		function median(v, n) {
+			sort(v, n)
+			return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+		}
+		FNR == 1 { f++ }
+		f == 1 {
+			split($0, q, ","); pl[$0] = 1; npl++
+			pc[q[2] "," q[3]] = 1
+			if (!(q[2] in spp)) { spp[q[2]] = 1; PP[++npp] = q[2] + 0 }
+			next
+		}
+		f == 2 {
+			me[$1 "," $2 "," $3] = $4; nmed++
+			k = $2 "," $3
+			if ($1 != "ompi") al[k] = al[k] " " $1
+			if (!(k in seen)) { seen[k] = 1; pt[++np] = k }
+			if (!($3 in sm)) { sm[$3] = 1; M[++nm] = $3 + 0 }
+			next
+		}
+		f == 3 && FNR > 1 {
+			if ($7 != "ok") { bad++; next }
+			k = $1 "," $2 "," $3; lo[k] = $5; hi[k] = $6; next
+		}
+		f == 4 && FNR > 1 {
+			if ($4 != "ok") { bad++; next }
+			pk[$1 "," $2] = $3; next
+		}
+		f <= 4 { next }
+		/^#/ { next }
+		!h[f] { for (i = 1; i <= NF; i++) c[f, $i] = i; h[f] = 1; next }
+		{
+			x = $c[f, "algorithm"] "," $c[f, "ranks"] "," $c[f, "msg"]
+			if ((x in pl) || !(x in lo)) next
+			y = $c[f, "latency_avg"] + 0
+			inn = y >= lo[x] && y <= hi[x]
+			nr++; cov += inn
+			split(x, q, ",")
+			mid = q[2] + 0 >= PP[1] && q[2] + 0 <= PP[npp]
+			if (mid) { nri++; covi += inn }
+			if (!(x in wseen)) {
+				wseen[x] = 1; W[++nwd] = hi[x] / lo[x]
+				if (mid) WI[++nwi] = hi[x] / lo[x]
+			}
+		}
+		# The naive tuner at cell (p, m): the candidate measured
+		# fastest among the planned broadcasts at the planned P
+		# nearest below p (else the smallest) and the planned size
+		# nearest m in log there.
+		function naive(p, m,   i, bp, bm, d, e, k, a, n, j, b, t) {
+			bp = -1
+			for (i = 1; i <= npp; i++)
+				if (PP[i] <= p + 0 && PP[i] > bp) bp = PP[i]
+			if (bp < 0) bp = PP[1]
+			d = 1e300
+			for (i = 1; i <= nm; i++) {
+				if (!((bp "," M[i]) in pc)) continue
+				e = log(M[i] / m); if (e < 0) e = -e
+				if (e < d - 1e-12) { d = e; bm = M[i] }
+			}
+			n = split(cands, a, ",")
+			b = ""
+			for (j = 1; j <= n; j++) {
+				k = a[j] "," bp "," bm
+				if (!(k in pl) || !(k in me)) continue
+				if (b == "" || me[k] + 0 < t) { b = a[j]; t = me[k] + 0 }
+			}
+			return b
+		}
+		END {
+			sort(PP, npp); sort(M, nm)
+			cands = "ompi"
+			for (i = 1; i <= np; i++) {
+				k = pt[i]
+				na = split(al[k], a, " ")
+				if (!(("ompi," k) in me) || na < 1 || !(k in pk)) continue
+				split(k, q, ",")
+				bm = "ompi"
+				for (j = 1; j <= na; j++) {
+					if (me[a[j] "," k] + 0 < me[bm "," k] + 0) bm = a[j]
+					if (index("," cands ",", "," a[j] ",") == 0)
+						cands = cands "," a[j]
+				}
+			}
+			for (i = 1; i <= np; i++) {
+				k = pt[i]
+				na = split(al[k], a, " ")
+				if (!(("ompi," k) in me) || na < 1 || !(k in pk)) continue
+				split(k, q, ",")
+				bm = "ompi"
+				for (j = 1; j <= na; j++)
+					if (me[a[j] "," k] + 0 < me[bm "," k] + 0) bm = a[j]
+				d = me["ompi," k]; b = me[bm "," k]
+				p = pk[k]
+				if (!((p "," k) in me)) { miss++; continue }
+				nv = naive(q[1], q[2])
+				if (nv == "" || !((nv "," k) in me)) nv = "ompi"
+				y = me[p "," k]; z = me[nv "," k]
+				if (verbose)
+					printf "%s %s %s %s pick %s %.3f naive %s %.3f best %s %.3f\n",
+					    name, plan, q[1], q[2], p, y / d, nv, z / d,
+					    bm, b / d > "/dev/stderr"
+				n++
+				l1 += log(y / d); l2 += log(y / b)
+				l3 += log(z / d); l4 += log(z / b); l5 += log(b / d)
+			}
+			if (bad + miss)
+				printf "%s %s: %d predictions not ok, %d picks not measured\n",
+				    name, plan, bad, miss > "/dev/stderr"
+			if (!n) { printf "%s %s: no cell judged\n", name, plan > "/dev/stderr"; exit }
+			printf "%-" nw "s %-6s %5.1f %5d %7.3f %6.3f %7.3f %7.3f %6.3f %5.1f %5.2f %6s %6s\n",
+			    name, plan, 100 * npl / nmed, n, exp(l1 / n), exp(l2 / n),
+			    exp(l3 / n), exp(l4 / n), exp(l5 / n),
+			    nr ? 100 * cov / nr : 0, nwd ? median(W, nwd) : 0,
+			    nri ? sprintf("%5.1f", 100 * covi / nri) : "-",
+			    nwi ? sprintf("%5.2f", median(WI, nwi)) : "-"
+		}' "$tmp/plan.txt" "$tmp/med.csv" "$tmp/pred.csv" "$tmp/pick.csv" \
+			$files
+	done
+}
+
+nw=7
+only=${ONLY:-}
+for pre in $(ml_prefixes "$dir" ompi); do
+	[ ${#pre} -le "$nw" ] || nw=${#pre}
+done
+echo "# fit collective --stat avg on ping-pong + the plan's broadcasts;"
+echo "# best --among the measured algorithms,ompi --objective latency_avg"
+echo "# on every measured cell; gm of measured ratios; naive: the fastest"
+echo "# measured at the planned P below and the nearest planned size"
+printf "%-${nw}s %-6s %5s %5s %7s %6s %7s %7s %6s %5s %5s %6s %6s\n" \
+	dataset plan pts% cells p/dflt p/best nv/dflt nv/best b/dflt \
+	cover width cov_in wid_in
+ran=
+for pre in $(ml_prefixes "$dir" ompi); do
+	if [ -n "$only" ]; then
+		case " $only " in *" $pre "*) ;; *) continue ;; esac
+	fi
+	algs=$(ml_algs "$dir" "$pre")
+	pp=$(ml_ppfiles "$dir" "$(ml_machine "$pre")")
+	if [ -z "$algs" ] || [ -z "$pp" ]; then
+		echo "$ml_script: $pre: skipped (needs ${pre}_ALG.csv and" \
+			"pp_$(ml_machine "$pre")_CHANNEL.csv beside" \
+			"${pre}_ompi.csv)" >&2
+		continue
+	fi
+	dataset "$pre" "$pp" "$algs" < /dev/null
+	ran=1
+done
+[ -n "$ran" ] || ml_die "$dir: no dataset (PREFIX_ompi.csv, PREFIX_ALG.csv" \
+	"and pp_MACHINE_CHANNEL.csv, as scripts/orfeo-to-csv.sh names them)"

@@ -1,0 +1,916 @@
+/*
+ * collective_tune.c - measured where measured, the model between (SPEC
+ * 10.7): the table of measured broadcasts (cells: the runs' median and
+ * spread), the model corrected by its measured log residuals
+ * interpolated over log P and log M, the intervals of leave-one-P-out
+ * cross-validation of that corrected predictor, and best's pick where
+ * measured cells decide (mcastlat/tune.h).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_interp.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+
+#include "mcastlat/collective.h"
+#include "mcastlat/tune.h"
+
+#define NA (ML_COLL_MPICH_LAST + 1) /* algorithm ids 0 .. 14 */
+#define MIN_Q 10 /* fewest errors a quantile is read from */
+
+bool ml_coll_same_placement(const struct ml_collective_params *a,
+			    const struct ml_collective_params *b)
+{
+	struct ml_collective_params x = *a;
+
+	x.ranks = b->ranks;
+	return a->library == b->library && ml_collective_place_cmp(&x, b) == 0;
+}
+
+/* Runs and cells in the order (placement, algorithm, ranks, msg). */
+static int cmp_params(const struct ml_collective_params *a,
+		      const struct ml_collective_params *b)
+{
+	struct ml_collective_params x = *a;
+	int c;
+
+	if (a->library != b->library)
+		return a->library < b->library ? -1 : 1;
+	x.ranks = b->ranks;
+	c = ml_collective_place_cmp(&x, b);
+	if (c)
+		return c;
+	if (a->algorithm != b->algorithm)
+		return a->algorithm < b->algorithm ? -1 : 1;
+	if (a->ranks != b->ranks)
+		return a->ranks < b->ranks ? -1 : 1;
+	if (a->msg != b->msg)
+		return a->msg < b->msg ? -1 : 1;
+	return 0;
+}
+
+static int cmp_run(const void *a, const void *b)
+{
+	const struct ml_coll_run *x = a, *y = b;
+	int c = cmp_params(&x->p, &y->p);
+
+	return c ? c : (x->value > y->value) - (x->value < y->value);
+}
+
+enum ml_status ml_coll_meas_build(const struct ml_coll_run *runs, size_t n,
+				  enum ml_coll_objective obj,
+				  struct ml_coll_meas *out)
+{
+	struct ml_coll_run *s;
+	double *v;
+	size_t i, j, k;
+
+	out->cell = NULL;
+	out->ncell = 0;
+	out->obj = obj;
+	for (i = 0; i < n; i++)
+		if (!(runs[i].value > 0) || !isfinite(runs[i].value) ||
+		    runs[i].p.ranks < 1 || runs[i].p.msg < 1 ||
+		    runs[i].p.algorithm < 0 || runs[i].p.algorithm >= NA)
+			return ML_EINVAL;
+	if (n == 0)
+		return ML_OK;
+	s = malloc(n * sizeof *s);
+	v = malloc(2 * n * sizeof *v);
+	out->cell = malloc(n * sizeof *out->cell);
+	if (!s || !v || !out->cell) {
+		free(s);
+		free(v);
+		free(out->cell);
+		out->cell = NULL;
+		return ML_ENOMEM;
+	}
+	memcpy(s, runs, n * sizeof *s);
+	qsort(s, n, sizeof *s, cmp_run);
+	for (i = 0; i < n; i = j) {
+		struct ml_coll_cell *c = &out->cell[out->ncell++];
+
+		for (j = i; j < n && cmp_params(&s[i].p, &s[j].p) == 0; j++)
+			v[j - i] = s[j].value; /* sorted by value */
+		c->p = s[i].p;
+		c->runs = (int)(j - i);
+		c->median = gsl_stats_median_from_sorted_data(v, 1, j - i);
+		c->spread = c->sd = NAN;
+		if (j - i >= 3) {
+			/* robust: 1.4826 x the median absolute deviation
+			 * of ln (a run of 53 us among 9 us ones is one
+			 * run, not the spread) */
+			for (k = 0; k < j - i; k++)
+				v[k] = log(v[k]);
+			c->sd = gsl_stats_sd(v, 1, j - i);
+			c->spread = gsl_stats_mad(v, 1, j - i, v + (j - i));
+		}
+	}
+	free(s);
+	free(v);
+	return ML_OK;
+}
+
+void ml_coll_meas_free(struct ml_coll_meas *m)
+{
+	if (!m)
+		return;
+	free(m->cell);
+	m->cell = NULL;
+	m->ncell = 0;
+}
+
+/* ---- the corrected predictor -------------------------------------- */
+
+struct tpt {
+	long long msg;
+	double lm, r, median, spread, sd;
+	double se; /* the median's standard error, ln */
+	int runs;
+};
+
+struct trow {
+	long long ranks;
+	size_t first, n;   /* pts[first .. first + n), by msg */
+	gsl_interp *interp; /* linear in log M; NULL with n < 2 */
+	double *x, *y;	    /* lm and r of its points, for interp */
+};
+
+struct ml_coll_tune {
+	struct ml_collective_params machine;
+	size_t afirst[NA], an[NA]; /* rows[afirst .. afirst + an), by P */
+	struct trow *row;
+	size_t nrow;
+	struct tpt *pt;
+	size_t npt;
+	double z;
+	enum ml_coll_objective obj; /* the table's */
+	double gdiff; /* the difference's growth per doubling */
+	double se;    /* rms of the medians' standard errors */
+	bool corners_ok; /* the measured corners decide (corner_check) */
+	/* The measured P of any algorithm, ascending (np), and the
+	 * interval's quantile in each gap: gap g lies between pd[g - 1]
+	 * and pd[g] (g = 0 below the first, np above the last), read
+	 * from the left-out errors of the rows at its two ends. */
+	long long *pd;
+	double *qgap;
+	size_t np;
+	struct ml_coll_tune_info info;
+};
+
+void ml_coll_tune_free(struct ml_coll_tune *t)
+{
+	size_t i;
+
+	if (!t)
+		return;
+	for (i = 0; i < t->nrow; i++) {
+		if (t->row[i].interp)
+			gsl_interp_free(t->row[i].interp);
+		free(t->row[i].x);
+	}
+	free(t->row);
+	free(t->pt);
+	free(t->pd);
+	free(t->qgap);
+	free(t);
+}
+
+void ml_coll_tune_get_info(const struct ml_coll_tune *t,
+			   struct ml_coll_tune_info *info)
+{
+	*info = t->info;
+}
+
+/* The residual of row w at log size lm: linear between its sizes, held
+ * at its first and last. */
+static double row_at(const struct trow *w, const struct tpt *pt, double lm)
+{
+	if (w->n == 1 || lm <= w->x[0])
+		return pt[w->first].r;
+	if (lm >= w->x[w->n - 1])
+		return pt[w->first + w->n - 1].r;
+	return gsl_interp_eval(w->interp, w->x, w->y, lm, NULL);
+}
+
+/*
+ * The correction of algorithm a at (ranks, lm), row skip (an index into
+ * t->row, or (size_t)-1) left out: linear in log P between the rows
+ * around ranks, held beyond.  *dist: doublings of P from ranks to the
+ * nearest row used.  NaN when a has no row but skip.
+ */
+static double corr_at(const struct ml_coll_tune *t, int a, long long ranks,
+		      double lm, size_t skip, double *dist)
+{
+	size_t i, lo = (size_t)-1, hi = (size_t)-1;
+	double rl, rh, f;
+
+	*dist = 0;
+	for (i = t->afirst[a]; i < t->afirst[a] + t->an[a]; i++) {
+		if (i == skip)
+			continue;
+		if (t->row[i].ranks <= ranks)
+			lo = i;
+		if (t->row[i].ranks >= ranks && hi == (size_t)-1)
+			hi = i;
+	}
+	if (lo == (size_t)-1 && hi == (size_t)-1)
+		return NAN;
+	if (lo == (size_t)-1) {
+		*dist = log2((double)t->row[hi].ranks / (double)ranks);
+		return row_at(&t->row[hi], t->pt, lm);
+	}
+	if (hi == (size_t)-1) {
+		*dist = log2((double)ranks / (double)t->row[lo].ranks);
+		return row_at(&t->row[lo], t->pt, lm);
+	}
+	rl = row_at(&t->row[lo], t->pt, lm);
+	if (lo == hi)
+		return rl;
+	rh = row_at(&t->row[hi], t->pt, lm);
+	*dist = fmin(log2((double)ranks / (double)t->row[lo].ranks),
+		     log2((double)t->row[hi].ranks / (double)ranks));
+	f = log((double)ranks / (double)t->row[lo].ranks) /
+	    log((double)t->row[hi].ranks / (double)t->row[lo].ranks);
+	return rl + f * (rh - rl);
+}
+
+/* The level quantile of |e| of n errors (sorted in place); NaN for n 0. */
+static double abs_quantile(double *e, size_t n, double level)
+{
+	size_t i;
+
+	if (n == 0)
+		return NAN;
+	for (i = 0; i < n; i++)
+		e[i] = fabs(e[i]);
+	gsl_sort(e, 1, n);
+	return gsl_stats_quantile_from_sorted_data(e, 1, n, level);
+}
+
+/* The level quantile of n signed values (sorted in place); NaN for 0. */
+static double quantile(double *e, size_t n, double level)
+{
+	if (n == 0)
+		return NAN;
+	gsl_sort(e, 1, n);
+	return gsl_stats_quantile_from_sorted_data(e, 1, n, level);
+}
+
+/* The model's value of the table's objective for cell c on machine m. */
+static enum ml_status model_of(const struct ml_collective_params *m,
+			       const struct ml_collective_params *c,
+			       enum ml_coll_objective obj, double *y)
+{
+	struct ml_collective_params q = *m;
+	struct ml_collective_result r;
+	enum ml_status st;
+
+	q.ranks = c->ranks;
+	q.msg = c->msg;
+	q.algorithm = c->algorithm;
+	q.segment = c->segment;
+	q.fanout = c->fanout;
+	q.radix = c->radix;
+	q.root = c->root;
+	st = ml_collective_eval(&q, &r);
+	if (st != ML_OK)
+		return st;
+	*y = obj == ML_COLL_BY_AVG ? r.latency_avg : r.latency;
+	return *y > 0 && isfinite(*y) ? ML_OK : ML_EINVAL;
+}
+
+static int cmp_ll(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The quantile of each gap between measured P (t->pd, t->qgap): the
+ * level quantile of |u| over the points of every algorithm's rows at
+ * the gap's two ends (one end beyond the edges); where they hold fewer
+ * than MIN_Q, the pooled quantile of the size classes' largest.  The
+ * errors are not alike over P (a packed node's large P miss by more):
+ * the interval at a P reads the rows around it.  uk: each point's u
+ * (NaN: none); w: room for npt values.
+ */
+static enum ml_status gap_quantiles(struct ml_coll_tune *t, const double *uk,
+				    double *w, double level)
+{
+	size_t i, k, g, n, np = 0;
+	double qmax = 0;
+	int c;
+
+	for (c = 0; c < ML_COLL_NCLASS; c++)
+		if (t->info.q[c] > qmax)
+			qmax = t->info.q[c];
+	t->pd = malloc((t->nrow + 1) * sizeof *t->pd);
+	t->qgap = malloc((t->nrow + 2) * sizeof *t->qgap);
+	if (!t->pd || !t->qgap)
+		return ML_ENOMEM;
+	for (i = 0; i < t->nrow; i++)
+		t->pd[np++] = t->row[i].ranks;
+	qsort(t->pd, np, sizeof *t->pd, cmp_ll);
+	for (i = k = 0; i < np; i++)
+		if (k == 0 || t->pd[i] != t->pd[k - 1])
+			t->pd[k++] = t->pd[i];
+	t->np = np = k;
+	for (g = 0; g <= np; g++) {
+		n = 0;
+		for (i = 0; i < t->nrow; i++) {
+			long long r = t->row[i].ranks;
+
+			if (!((g > 0 && r == t->pd[g - 1]) ||
+			      (g < np && r == t->pd[g])))
+				continue;
+			for (k = t->row[i].first;
+			     k < t->row[i].first + t->row[i].n; k++)
+				if (!isnan(uk[k]))
+					w[n++] = uk[k];
+		}
+		t->qgap[g] = n >= MIN_Q ? abs_quantile(w, n, level) : qmax;
+	}
+	return ML_OK;
+}
+
+/*
+ * Leave-one-P-out: each row of each algorithm predicted from the others.
+ * An error e at a row dist doublings of P from the nearest row left in
+ * is taken as e / sqrt(dist) (the error of interpolating a residual
+ * that wanders like a random walk in log P): its level quantile of |u|
+ * by size class gives the interval, sqrt(dist) times it at a point
+ * dist from the nearest measured P; of a forced algorithm's u less the
+ * default's at the same cell, the level quantile (one-sided: how much
+ * a predicted gain can be too large) gives best's threshold.
+ */
+static enum ml_status cross_validate(struct ml_coll_tune *t, double level)
+{
+	double *ue[ML_COLL_NCLASS], *ud, *ea, *dd, *uk;
+	size_t nue[ML_COLL_NCLASS] = {0}, nud = 0, i, j, k, a, nall = 0;
+	int c;
+	enum ml_status st = ML_ENOMEM;
+
+	ea = malloc((t->npt + 1) * sizeof *ea);
+	dd = malloc((t->npt + 1) * sizeof *dd);
+	ud = malloc(2 * (t->npt + 1) * sizeof *ud);
+	uk = malloc((t->npt + 1) * sizeof *uk);
+	for (c = 0; c < ML_COLL_NCLASS; c++)
+		ue[c] = malloc((t->npt + 1) * sizeof(double));
+	if (!ea || !dd || !ud || !uk)
+		goto out;
+	for (c = 0; c < ML_COLL_NCLASS; c++)
+		if (!ue[c])
+			goto out;
+	for (i = 0; i < t->npt; i++)
+		ea[i] = dd[i] = uk[i] = NAN;
+	for (a = 0; a < NA; a++)
+		for (i = t->afirst[a]; i < t->afirst[a] + t->an[a]; i++) {
+			const struct trow *w = &t->row[i];
+
+			if (t->an[a] < 2)
+				break;
+			for (k = w->first; k < w->first + w->n; k++) {
+				double d, e;
+
+				e = t->pt[k].r -
+				    corr_at(t, (int)a, w->ranks, t->pt[k].lm, i, &d);
+				ea[k] = e;
+				dd[k] = d > 0 ? d : 1;
+				c = ml_coll_msg_class(t->pt[k].msg);
+				ue[c][nue[c]++] = e / sqrt(dd[k]);
+				uk[k] = e / sqrt(dd[k]);
+			}
+		}
+	/* A forced algorithm's error less the default's at a cell where
+	 * both were left out. */
+	for (a = 1; a < NA; a++)
+		for (i = t->afirst[a]; i < t->afirst[a] + t->an[a]; i++) {
+			const struct trow *w = &t->row[i];
+			size_t d;
+
+			for (d = t->afirst[0]; d < t->afirst[0] + t->an[0]; d++)
+				if (t->row[d].ranks == w->ranks)
+					break;
+			if (d == t->afirst[0] + t->an[0])
+				continue;
+			for (k = w->first; k < w->first + w->n; k++)
+				for (j = t->row[d].first;
+				     j < t->row[d].first + t->row[d].n; j++)
+					if (t->pt[j].msg == t->pt[k].msg &&
+					    !isnan(ea[j]) && !isnan(ea[k]))
+						ud[nud++] = (ea[k] - ea[j]) /
+							    sqrt(fmax(dd[k], dd[j]));
+		}
+	for (c = 0; c < ML_COLL_NCLASS; c++) {
+		t->info.cv += nue[c];
+		for (k = 0; k < nue[c]; k++)
+			ud[nud + nall++] = ue[c][k];
+		t->info.q[c] = nue[c] >= MIN_Q ? abs_quantile(ue[c], nue[c], level)
+					       : NAN;
+	}
+	/* A class with too few errors takes the pooled quantile. */
+	{
+		double q = abs_quantile(ud + nud, nall, level);
+
+		for (c = 0; c < ML_COLL_NCLASS; c++)
+			if (isnan(t->info.q[c]))
+				t->info.q[c] = q;
+	}
+	t->info.qdiff = quantile(ud, nud, level);
+	st = gap_quantiles(t, uk, ud + nud, level);
+out:
+	free(ea);
+	free(dd);
+	free(ud);
+	free(uk);
+	for (c = 0; c < ML_COLL_NCLASS; c++)
+		free(ue[c]);
+	return st;
+}
+
+/* Each measured point's median's standard error: sqrt(pi / 2) s /
+ * sqrt(runs), s its runs' spread or the noise; and their rms. */
+static void set_se(struct ml_coll_tune *t)
+{
+	size_t i;
+	double s2 = 0;
+
+	for (i = 0; i < t->npt; i++) {
+		struct tpt *x = &t->pt[i];
+		double s = isnan(x->spread) ? t->info.noise : x->spread;
+
+		x->se = x->runs > 1 ? 1.2533141373155001 * s / sqrt(x->runs)
+				    : s;
+		s2 += x->se * x->se;
+	}
+	t->se = t->npt ? sqrt(s2 / (double)t->npt) : 0;
+}
+
+/* A run's sd of ln: pooled over cells of 3 runs or more; else from
+ * neighbouring cells, the median |difference| of the residuals of
+ * adjacent sizes at one P, / (0.6745 sqrt 2) (their sd, were the
+ * residual flat between them). */
+static enum ml_status noise_of(struct ml_coll_tune *t)
+{
+	double s2 = 0, *d;
+	size_t n = 0, i, k;
+
+	double v2 = 0;
+
+	for (i = 0; i < t->npt; i++)
+		if (!isnan(t->pt[i].spread)) {
+			s2 += t->pt[i].spread * t->pt[i].spread;
+			v2 += t->pt[i].sd * t->pt[i].sd;
+			n++;
+		}
+	if (n) {
+		t->info.noise = sqrt(s2 / (double)n);
+		t->info.noise_iv = sqrt(v2 / (double)n);
+		t->info.noise_runs = true;
+		set_se(t);
+		return ML_OK;
+	}
+	d = malloc((t->npt + 1) * sizeof *d);
+	if (!d)
+		return ML_ENOMEM;
+	for (i = 0; i < t->nrow; i++)
+		for (k = t->row[i].first + 1;
+		     k < t->row[i].first + t->row[i].n; k++)
+			d[n++] = fabs(t->pt[k].r - t->pt[k - 1].r);
+	for (i = 0; i < n; i++)
+		v2 += d[i] * d[i];
+	t->info.noise_iv = n ? sqrt(v2 / (double)n / 2) : 0;
+	if (n) {
+		gsl_sort(d, 1, n);
+		t->info.noise = gsl_stats_median_from_sorted_data(d, 1, n) /
+				(0.6744897501960817 * sqrt(2.0));
+	} else {
+		t->info.noise = 0;
+	}
+	t->info.noise_runs = false;
+	free(d);
+	set_se(t);
+	return ML_OK;
+}
+
+static void corner_check(struct ml_coll_tune *t);
+
+enum ml_status ml_coll_tune_new(const struct ml_coll_meas *m,
+				const struct ml_collective_params *machine,
+				const struct ml_coll_errmodel *em, double level,
+				struct ml_coll_tune **out)
+{
+	struct ml_coll_tune *t;
+	size_t i, k;
+	enum ml_status st;
+
+	*out = NULL;
+	if (!(level >= 0.5 && level < 1))
+		return ML_EINVAL;
+	t = calloc(1, sizeof *t);
+	if (!t)
+		return ML_ENOMEM;
+	t->machine = *machine;
+	t->obj = m->obj;
+	t->z = gsl_cdf_ugaussian_Pinv((1 + level) / 2);
+	t->pt = malloc((m->ncell + 1) * sizeof *t->pt);
+	t->row = calloc(m->ncell + 1, sizeof *t->row);
+	if (!t->pt || !t->row) {
+		st = ML_ENOMEM;
+		goto fail;
+	}
+	t->info.pmin = 0;
+	/* The cells are sorted by placement, algorithm, ranks, msg. */
+	for (i = 0; i < m->ncell; i++) {
+		const struct ml_coll_cell *c = &m->cell[i];
+		struct tpt *p;
+		double y;
+		int a = c->p.algorithm;
+
+		if (!ml_coll_same_placement(&c->p, machine))
+			continue;
+		st = model_of(machine, &c->p, m->obj, &y);
+		if (st == ML_EINVAL)
+			continue; /* the model cannot run it: no cell */
+		if (st != ML_OK)
+			goto fail;
+		p = &t->pt[t->npt];
+		p->msg = c->p.msg;
+		p->lm = log((double)c->p.msg);
+		p->r = log(c->median / y);
+		p->median = c->median;
+		p->spread = c->spread;
+		p->sd = c->sd;
+		p->runs = c->runs;
+		if (t->an[a] == 0)
+			t->afirst[a] = t->nrow;
+		if (t->an[a] == 0 || t->row[t->nrow - 1].ranks != c->p.ranks) {
+			t->row[t->nrow].ranks = c->p.ranks;
+			t->row[t->nrow].first = t->npt;
+			t->nrow++;
+			t->an[a]++;
+		}
+		t->row[t->nrow - 1].n++;
+		t->npt++;
+		if (t->info.pmin == 0 || c->p.ranks < t->info.pmin)
+			t->info.pmin = c->p.ranks;
+		if (c->p.ranks > t->info.pmax)
+			t->info.pmax = c->p.ranks;
+	}
+	t->info.cells = t->npt;
+	if (t->npt == 0) {
+		ml_coll_tune_free(t);
+		return ML_OK;
+	}
+	for (i = 0; i < t->nrow; i++) {
+		struct trow *w = &t->row[i];
+
+		w->x = malloc(2 * w->n * sizeof *w->x);
+		if (!w->x) {
+			st = ML_ENOMEM;
+			goto fail;
+		}
+		w->y = w->x + w->n;
+		for (k = 0; k < w->n; k++) {
+			w->x[k] = t->pt[w->first + k].lm;
+			w->y[k] = t->pt[w->first + k].r;
+		}
+		if (w->n < 2)
+			continue;
+		w->interp = gsl_interp_alloc(gsl_interp_linear, w->n);
+		if (!w->interp ||
+		    gsl_interp_init(w->interp, w->x, w->y, w->n) != 0) {
+			st = ML_ENOMEM;
+			goto fail;
+		}
+	}
+	st = cross_validate(t, level);
+	if (em && em->fit_ranks > 0) {
+		int c;
+
+		for (c = 0; c < ML_COLL_NCLASS; c++)
+			if (em->growth[c] > t->info.growth)
+				t->info.growth = em->growth[c];
+		t->gdiff = em->diff_growth;
+	}
+	if (st == ML_OK)
+		st = noise_of(t);
+	if (st != ML_OK)
+		goto fail;
+	corner_check(t);
+	*out = t;
+	return ML_OK;
+fail:
+	ml_coll_tune_free(t);
+	return st;
+}
+
+/* The measured point of algorithm a at (ranks, msg), or NULL. */
+static const struct tpt *measured(const struct ml_coll_tune *t, int a,
+				  long long ranks, long long msg)
+{
+	size_t i, k;
+
+	for (i = t->afirst[a]; i < t->afirst[a] + t->an[a]; i++) {
+		const struct trow *w = &t->row[i];
+
+		if (w->ranks != ranks)
+			continue;
+		for (k = w->first; k < w->first + w->n; k++)
+			if (t->pt[k].msg == msg)
+				return &t->pt[k];
+	}
+	return NULL;
+}
+
+/* Doublings of P beyond the largest measured P. */
+static double outside(const struct ml_coll_tune *t, long long ranks)
+{
+	return ranks > t->info.pmax
+		   ? log2((double)ranks / (double)t->info.pmax)
+		   : 0;
+}
+
+/* The ln half-width of the interval at dist doublings from the nearest
+ * measured P of its algorithm, b beyond the largest. */
+static double half_of(const struct ml_coll_tune *t, double q, double dist,
+		      double b)
+{
+	/* never narrower than a new run's noise and the interpolated
+	 * rows' medians' together */
+	double h = q * sqrt(dist > 0 ? dist : 0),
+	       zn = t->z * sqrt(t->info.noise_iv * t->info.noise_iv +
+			       t->se * t->se);
+
+	h = sqrt(h * h + t->z * t->z * t->info.growth * t->info.growth * b);
+	return h > zn ? h : zn;
+}
+
+/* The interval's quantile at ranks: its gap's. */
+static double gap_q(const struct ml_coll_tune *t, long long ranks)
+{
+	size_t g = 0;
+
+	while (g < t->np && t->pd[g] < ranks)
+		g++;
+	return t->qgap[g];
+}
+
+enum ml_status ml_coll_tune_predict(const struct ml_coll_tune *t,
+				    enum ml_coll_alg a, long long ranks,
+				    long long msg, double model,
+				    struct ml_coll_tuned *out)
+{
+	const struct tpt *x;
+	double dist, c, h, q;
+
+	out->value = out->lo = out->hi = NAN;
+	out->corr = 0;
+	out->dist = 0;
+	out->measured = out->corrected = false;
+	if (!(model > 0) || !isfinite(model) || a < 0 || a >= NA ||
+	    ranks < 1 || msg < 1)
+		return ML_EINVAL;
+	x = measured(t, a, ranks, msg);
+	if (x) {
+		out->value = x->median;
+		out->corr = x->r;
+		out->measured = out->corrected = true;
+		h = t->z * (isnan(x->sd) ? t->info.noise_iv : x->sd);
+		out->lo = x->median * exp(-h);
+		out->hi = x->median * exp(h);
+		return ML_OK;
+	}
+	c = corr_at(t, a, ranks, log((double)msg), (size_t)-1, &dist);
+	out->value = model;
+	if (isnan(c))
+		return ML_OK; /* nothing measured of a: the model's alone */
+	out->corr = c;
+	out->corrected = true;
+	out->value = model * exp(c);
+	q = gap_q(t, ranks);
+	out->dist = dist;
+	h = half_of(t, q, dist, outside(t, ranks));
+	if (isfinite(h)) {
+		out->lo = out->value * exp(-h);
+		out->hi = out->value * exp(h);
+	}
+	return ML_OK;
+}
+
+/* The measured sizes of row w nearest msg below and above (the same
+ * one where msg is measured; the edge one beyond). */
+static void bracket(const struct ml_coll_tune *t, const struct trow *w,
+		    long long msg, long long *lo, long long *hi)
+{
+	size_t k;
+
+	*lo = *hi = 0;
+	for (k = w->first; k < w->first + w->n; k++) {
+		if (t->pt[k].msg <= msg)
+			*lo = t->pt[k].msg;
+		if (t->pt[k].msg >= msg && *hi == 0)
+			*hi = t->pt[k].msg;
+	}
+	if (*lo == 0)
+		*lo = *hi;
+	if (*hi == 0)
+		*hi = *lo;
+}
+
+/*
+ * What the measured cells around *p say of candidate a against the
+ * default: the cells of a's measured P rows nearest p's P below and
+ * above (the one beyond the edge), at each row's measured sizes nearest
+ * p's size below and above, where the default was measured too.  +1
+ * when a is faster at every one by more than the two medians' standard
+ * errors (sqrt(se_a^2 + se_d^2)), -1 when at none, 0 when they
+ * disagree or a corner lacks the default.
+ */
+static int corners(const struct ml_coll_tune *t, int a, long long ranks,
+		   long long msg, long long skip)
+{
+	size_t i, lo = (size_t)-1, hi = (size_t)-1, r[2];
+	int k, j, n = 0, wins = 0;
+
+	for (i = t->afirst[a]; i < t->afirst[a] + t->an[a]; i++) {
+		if (t->row[i].ranks == skip)
+			continue;
+		if (t->row[i].ranks <= ranks)
+			lo = i;
+		if (t->row[i].ranks >= ranks && hi == (size_t)-1)
+			hi = i;
+	}
+	/* beyond the measured P, the edge row decides only within a
+	 * doubling of it */
+	if (lo == (size_t)-1 && hi != (size_t)-1 &&
+	    t->row[hi].ranks <= 2 * ranks)
+		lo = hi;
+	if (hi == (size_t)-1 && lo != (size_t)-1 &&
+	    t->row[lo].ranks * 2 >= ranks)
+		hi = lo;
+	if (lo == (size_t)-1 || hi == (size_t)-1)
+		return 0;
+	r[0] = lo;
+	r[1] = hi;
+	for (k = 0; k < 2; k++) {
+		long long m[2];
+
+		bracket(t, &t->row[r[k]], msg, &m[0], &m[1]);
+		for (j = 0; j < 2; j++) {
+			const struct tpt *xa =
+			    measured(t, a, t->row[r[k]].ranks, m[j]);
+			const struct tpt *xd =
+			    measured(t, 0, t->row[r[k]].ranks, m[j]);
+
+			if (!xa || !xd)
+				return 0;
+			n++;
+			wins += log(xd->median / xa->median) >
+				sqrt(xa->se * xa->se + xd->se * xd->se);
+		}
+	}
+	return wins == n ? 1 : wins == 0 ? -1 : 0;
+}
+
+/*
+ * Do the measured cells that agree predict a P left out?  Each measured
+ * P row of the default in turn left out, at each of its cells where a
+ * candidate was measured too and the cells around (the row left out
+ * not among them) agree the candidate is faster: the candidate's
+ * measured gain there.  The corners decide only where those gains are
+ * positive on average (or none was seen): with a probe's two P, say,
+ * the ranking at one P may not hold at the other.
+ */
+static void corner_check(struct ml_coll_tune *t)
+{
+	size_t d, k;
+	int a;
+	double sum = 0;
+	size_t n = 0;
+
+	for (d = t->afirst[0]; d < t->afirst[0] + t->an[0]; d++)
+		for (k = t->row[d].first; k < t->row[d].first + t->row[d].n;
+		     k++)
+			for (a = 1; a < NA; a++) {
+				const struct tpt *x = measured(
+				    t, a, t->row[d].ranks, t->pt[k].msg);
+
+				if (!x || corners(t, a, t->row[d].ranks,
+						  t->pt[k].msg,
+						  t->row[d].ranks) != 1)
+					continue;
+				sum += log(t->pt[k].median / x->median);
+				n++;
+			}
+	t->info.corner_cv = n;
+	t->info.corner_gain = n ? sum / (double)n : NAN;
+	t->corners_ok = n == 0 || sum > 0;
+}
+
+/* Is a a candidate of library lib in among? */
+static bool is_candidate(unsigned among, enum ml_coll_library lib, int a)
+{
+	bool ok = a == ML_COLL_DEFAULT ||
+		  (lib == ML_COLL_MPICH
+		       ? a >= ML_COLL_MPICH_FIRST && a <= ML_COLL_MPICH_LAST
+		       : a >= 1 && a <= ML_COLL_NALG);
+
+	return ok && (among & ML_COLL_AMONG(a));
+}
+
+enum ml_status ml_coll_tune_best(const struct ml_coll_tune *t,
+				 const struct ml_collective_params *p,
+				 unsigned among, enum ml_coll_objective obj,
+				 struct ml_coll_pick *out)
+{
+	struct ml_collective_params q = *p;
+	struct ml_collective_result r[NA];
+	struct ml_coll_tuned y[NA];
+	bool ok[NA] = {false};
+	int a, fast = -1, pick = -1, second = -1;
+	double thr;
+	enum ml_status st;
+
+	for (a = 0; a < NA; a++) {
+		if (!is_candidate(among, p->library, a) && a != ML_COLL_DEFAULT)
+			continue;
+		q.algorithm = (enum ml_coll_alg)a;
+		st = ml_collective_eval(&q, &r[a]);
+		if (st == ML_EINVAL)
+			continue;
+		if (st != ML_OK)
+			return st;
+		st = ml_coll_tune_predict(
+		    t, (enum ml_coll_alg)a, p->ranks, p->msg,
+		    obj == ML_COLL_BY_AVG ? r[a].latency_avg : r[a].latency,
+		    &y[a]);
+		if (st != ML_OK)
+			return st;
+		ok[a] = true;
+	}
+	for (a = 0; a < NA; a++) {
+		if (!ok[a] || !is_candidate(among, p->library, a))
+			continue;
+		if (fast < 0 || y[a].value < y[fast].value * (1 - 1e-12)) {
+			second = fast;
+			fast = a;
+		} else if (second < 0 || y[a].value < y[second].value) {
+			second = a;
+		}
+	}
+	if (fast < 0)
+		return ML_EINVAL;
+	out->fastest = (enum ml_coll_alg)fast;
+	out->margin = second >= 0 ? y[second].value / y[fast].value : NAN;
+	pick = fast;
+	if (ok[0] && is_candidate(among, p->library, 0)) {
+		/* Do no harm: the fastest candidate faster than the default
+		 * by more than the two could be wrong by together. */
+		pick = 0;
+		for (a = 1; a < NA; a++) {
+			double gain, b = outside(t, p->ranks);
+
+			if (!ok[a] || !is_candidate(among, p->library, a))
+				continue;
+			gain = log(y[0].value / y[a].value);
+			if (y[a].measured && y[0].measured) {
+				const struct tpt *xa =
+				    measured(t, a, p->ranks, p->msg);
+				const struct tpt *xd =
+				    measured(t, 0, p->ranks, p->msg);
+				thr = sqrt(xa->se * xa->se + xd->se * xd->se);
+			} else {
+				thr = t->info.qdiff *
+				      sqrt(fmax(y[a].dist, y[0].dist));
+				thr = sqrt(thr * thr +
+					   t->z * t->z * t->gdiff * t->gdiff * b);
+			}
+			if (!(y[a].measured && y[0].measured)) {
+				/* the measured cells around decide where
+				 * they agree */
+				int v = t->corners_ok
+					    ? corners(t, a, p->ranks, p->msg, 0)
+					    : 0;
+
+				if (v < 0 || (v == 0 && !(gain > thr)))
+					continue;
+			} else if (!(gain > thr)) {
+				continue;
+			}
+			if (pick == 0 || y[a].value < y[pick].value)
+				pick = a;
+		}
+	}
+	out->alg = (enum ml_coll_alg)pick;
+	out->r = r[pick];
+	out->kept = pick != fast;
+	out->vs_default =
+	    ok[0] ? y[0].value / y[pick].value : NAN;
+	return ML_OK;
+}

@@ -1,0 +1,320 @@
+/*
+ * check_tune.c - measured where measured, the model between (SPEC 10.7,
+ * mcastlat/tune.h): cells' medians and spreads by hand; a drawn machine
+ * whose measurements are the model times a known smooth factor, which
+ * the corrected predictor recovers between measured cells and holds
+ * beyond them; measured cells decide best's pick by the runs' spread;
+ * and the cross-validated interval's coverage of fresh draws of known
+ * noise.
+ */
+#include <check.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "mcastlat/collective.h"
+#include "mcastlat/tune.h"
+
+/* One rank a node, by node: the model's LogP case. */
+static void machine(struct ml_collective_params *p)
+{
+	ml_collective_params_init(p);
+	p->ppn = 1;
+	p->sockets = 1;
+	p->map_by = ML_COLL_MAP_NODE;
+}
+
+static double model(const struct ml_collective_params *m, enum ml_coll_alg a,
+		    long long ranks, long long msg)
+{
+	struct ml_collective_params q = *m;
+	struct ml_collective_result r;
+
+	q.algorithm = a;
+	q.ranks = ranks;
+	q.msg = msg;
+	ck_assert_int_eq(ml_collective_eval(&q, &r), ML_OK);
+	return r.latency_avg;
+}
+
+/* The known discrepancy: linear in log2 P and log2 M. */
+static double factor(long long ranks, long long msg)
+{
+	return 0.3 * log2((double)ranks) / 8 - 0.2 * log2((double)msg) / 12;
+}
+
+static void run_at(struct ml_coll_run *r, const struct ml_collective_params *m,
+		   enum ml_coll_alg a, long long ranks, long long msg,
+		   double value)
+{
+	r->p = *m;
+	r->p.algorithm = a;
+	r->p.ranks = ranks;
+	r->p.msg = msg;
+	r->value = value;
+}
+
+/* Three runs 1, 2, 4: median 2, spread 1.4826 x MAD of ln = 1.4826 ln 2;
+ * one run: no spread; a time <= 0 is rejected. */
+START_TEST(test_cells_by_hand)
+{
+	struct ml_collective_params m;
+	struct ml_coll_run r[4];
+	struct ml_coll_meas t;
+
+	machine(&m);
+	run_at(&r[0], &m, ML_COLL_BINOMIAL, 8, 64, 4);
+	run_at(&r[1], &m, ML_COLL_BINOMIAL, 8, 64, 1);
+	run_at(&r[2], &m, ML_COLL_BINOMIAL, 8, 64, 2);
+	run_at(&r[3], &m, ML_COLL_DEFAULT, 8, 64, 3);
+	ck_assert_int_eq(ml_coll_meas_build(r, 4, ML_COLL_BY_AVG, &t), ML_OK);
+	ck_assert_uint_eq(t.ncell, 2);
+	/* sorted by algorithm: the default (0) first */
+	ck_assert_int_eq(t.cell[0].p.algorithm, ML_COLL_DEFAULT);
+	ck_assert_int_eq(t.cell[0].runs, 1);
+	ck_assert(isnan(t.cell[0].spread));
+	ck_assert_double_eq_tol(t.cell[1].median, 2, 1e-12);
+	/* 1.4826 x the median absolute deviation of ln: ln 2 */
+	ck_assert_double_eq_tol(t.cell[1].spread, 1.482602218505602 * log(2.0),
+				1e-9);
+	ck_assert_int_eq(t.cell[1].runs, 3);
+	ml_coll_meas_free(&t);
+	r[1].value = 0;
+	ck_assert_int_eq(ml_coll_meas_build(r, 4, ML_COLL_BY_AVG, &t),
+			 ML_EINVAL);
+}
+END_TEST
+
+static const long long Ps[] = {2, 8, 32, 128};
+static const long long Ms[] = {1, 16, 256, 4096};
+
+/* Measurements = model x exp(factor) at P {2, 8, 32, 128} x M {1, 16,
+ * 256, 4096} for binomial and the default. */
+static void drawn(const struct ml_collective_params *m, struct ml_coll_meas *t)
+{
+	struct ml_coll_run r[32];
+	size_t n = 0, i, j, k;
+	enum ml_coll_alg a[2] = {ML_COLL_DEFAULT, ML_COLL_BINOMIAL};
+
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < 4; i++)
+			for (j = 0; j < 4; j++)
+				run_at(&r[n++], m, a[k], Ps[i], Ms[j],
+				       model(m, a[k], Ps[i], Ms[j]) *
+					   exp(factor(Ps[i], Ms[j])));
+	ck_assert_int_eq(ml_coll_meas_build(r, n, ML_COLL_BY_AVG, t), ML_OK);
+}
+
+/* Between measured cells the correction is the factor itself (linear
+ * in log P and log M, which the interpolation is exact for); beyond the
+ * largest P it is held at P = 128's; a measured cell gives its median. */
+START_TEST(test_recovers_factor)
+{
+	struct ml_collective_params m;
+	struct ml_coll_meas t;
+	struct ml_coll_tune *tu;
+	struct ml_coll_tuned y;
+	double x;
+
+	machine(&m);
+	drawn(&m, &t);
+	ck_assert_int_eq(ml_coll_tune_new(&t, &m, NULL, 0.9, &tu), ML_OK);
+	ck_assert_ptr_nonnull(tu);
+	x = model(&m, ML_COLL_BINOMIAL, 16, 64);
+	ck_assert_int_eq(ml_coll_tune_predict(tu, ML_COLL_BINOMIAL, 16, 64, x,
+					      &y), ML_OK);
+	ck_assert(!y.measured && y.corrected);
+	ck_assert_double_eq_tol(y.corr, factor(16, 64), 1e-9);
+	ck_assert_double_eq_tol(y.value, x * exp(factor(16, 64)), 1e-9 * x);
+	ck_assert(y.lo < y.value && y.value < y.hi);
+	/* 20 is not a power of two: log-linear still exact */
+	x = model(&m, ML_COLL_DEFAULT, 20, 100);
+	ml_coll_tune_predict(tu, ML_COLL_DEFAULT, 20, 100, x, &y);
+	ck_assert_double_eq_tol(y.corr, factor(20, 100), 1e-9);
+	/* beyond: held at the edge */
+	x = model(&m, ML_COLL_BINOMIAL, 512, 16);
+	ml_coll_tune_predict(tu, ML_COLL_BINOMIAL, 512, 16, x, &y);
+	ck_assert_double_eq_tol(y.corr, factor(128, 16), 1e-9);
+	/* a measured cell: the measurement */
+	x = model(&m, ML_COLL_BINOMIAL, 32, 256);
+	ml_coll_tune_predict(tu, ML_COLL_BINOMIAL, 32, 256, 1e3, &y);
+	ck_assert(y.measured);
+	ck_assert_double_eq_tol(y.value, x * exp(factor(32, 256)), 1e-9 * x);
+	/* an algorithm with nothing measured: the model's, uncorrected */
+	ml_coll_tune_predict(tu, ML_COLL_CHAIN, 16, 64, 5, &y);
+	ck_assert(!y.corrected);
+	ck_assert_double_eq(y.value, 5);
+	ck_assert_int_eq(ml_coll_tune_predict(tu, ML_COLL_CHAIN, 16, 64, 0, &y),
+			 ML_EINVAL);
+	ml_coll_tune_free(tu);
+	/* another placement: no cell, no predictor */
+	m.map_by = ML_COLL_MAP_CORE;
+	m.ppn = 4;
+	ck_assert_int_eq(ml_coll_tune_new(&t, &m, NULL, 0.9, &tu), ML_OK);
+	ck_assert_ptr_null(tu);
+	ml_coll_meas_free(&t);
+}
+END_TEST
+
+/* At a cell where both were measured three times each, the measurement
+ * decides: binomial 10 % faster than the default (runs' spread about
+ * 1 %) is picked; 0.5 % faster is not (the default kept); whatever the
+ * model says (its binomial is made 100 times slower by the run values
+ * being far from it: the measurement is what counts). */
+START_TEST(test_measured_decides)
+{
+	struct ml_collective_params m, q;
+	struct ml_coll_run r[12];
+	struct ml_coll_meas t;
+	struct ml_coll_tune *tu;
+	struct ml_coll_pick pk;
+	unsigned among = ML_COLL_AMONG(ML_COLL_DEFAULT) |
+			 ML_COLL_AMONG(ML_COLL_BINOMIAL);
+	const double d[3] = {10, 10.1, 9.9};
+	size_t i, n = 0;
+
+	machine(&m);
+	for (i = 0; i < 3; i++) {
+		run_at(&r[n++], &m, ML_COLL_DEFAULT, 16, 64, d[i]);
+		run_at(&r[n++], &m, ML_COLL_BINOMIAL, 16, 64, 0.9 * d[i]);
+		run_at(&r[n++], &m, ML_COLL_DEFAULT, 16, 1024, d[i]);
+		run_at(&r[n++], &m, ML_COLL_BINOMIAL, 16, 1024, 0.995 * d[i]);
+	}
+	ck_assert_int_eq(ml_coll_meas_build(r, n, ML_COLL_BY_AVG, &t), ML_OK);
+	ck_assert_int_eq(ml_coll_tune_new(&t, &m, NULL, 0.9, &tu), ML_OK);
+	q = m;
+	q.ranks = 16;
+	q.msg = 64;
+	ck_assert_int_eq(ml_coll_tune_best(tu, &q, among, ML_COLL_BY_AVG, &pk),
+			 ML_OK);
+	ck_assert_int_eq(pk.alg, ML_COLL_BINOMIAL);
+	ck_assert_double_eq_tol(pk.vs_default, 1 / 0.9, 1e-9);
+	q.msg = 1024;
+	ml_coll_tune_best(tu, &q, among, ML_COLL_BY_AVG, &pk);
+	ck_assert_int_eq(pk.alg, ML_COLL_DEFAULT);
+	ck_assert(pk.kept);
+	ck_assert_int_eq(pk.fastest, ML_COLL_BINOMIAL);
+	/* without the default a candidate, the fastest measured */
+	ml_coll_tune_best(tu, &q, ML_COLL_AMONG(ML_COLL_BINOMIAL),
+			  ML_COLL_BY_AVG, &pk);
+	ck_assert_int_eq(pk.alg, ML_COLL_BINOMIAL);
+	ml_coll_tune_free(tu);
+	ml_coll_meas_free(&t);
+}
+END_TEST
+
+/* Between measured P rows, the measured cells around decide where they
+ * agree, whatever the model says: binomial measured 20 % faster than
+ * the default at P = 8 and 32 (sizes 64 and 1024, three runs of 1 %
+ * spread) is picked at P = 16, M = 256; measured 20 % slower at both,
+ * the default is kept there. */
+START_TEST(test_corners_decide)
+{
+	struct ml_collective_params m, q;
+	struct ml_coll_run r[48];
+	struct ml_coll_meas t;
+	struct ml_coll_tune *tu;
+	struct ml_coll_pick pk;
+	unsigned among = ML_COLL_AMONG(ML_COLL_DEFAULT) |
+			 ML_COLL_AMONG(ML_COLL_BINOMIAL);
+	const double f[3] = {1, 1.01, 0.99};
+	const long long P[2] = {8, 32}, M[2] = {64, 1024};
+	double b;
+	size_t i, j, k, n;
+
+	machine(&m);
+	q = m;
+	q.ranks = 16;
+	q.msg = 256;
+	for (b = 0.8; b < 1.3; b += 0.4) {
+		n = 0;
+		for (i = 0; i < 2; i++)
+			for (j = 0; j < 2; j++)
+				for (k = 0; k < 3; k++) {
+					run_at(&r[n++], &m, ML_COLL_DEFAULT, P[i],
+					       M[j], 10 * f[k]);
+					run_at(&r[n++], &m, ML_COLL_BINOMIAL, P[i],
+					       M[j], 10 * b * f[k]);
+				}
+		ck_assert_int_eq(ml_coll_meas_build(r, n, ML_COLL_BY_AVG, &t),
+				 ML_OK);
+		ck_assert_int_eq(ml_coll_tune_new(&t, &m, NULL, 0.9, &tu),
+				 ML_OK);
+		ck_assert_int_eq(ml_coll_tune_best(tu, &q, among,
+						   ML_COLL_BY_AVG, &pk),
+				 ML_OK);
+		ck_assert_int_eq(pk.alg, b < 1 ? ML_COLL_BINOMIAL
+					       : ML_COLL_DEFAULT);
+		ml_coll_tune_free(tu);
+		ml_coll_meas_free(&t);
+	}
+}
+END_TEST
+
+/* Drawn data: the model x exp(factor + N(0, 0.05)), one run a cell, at
+ * P = 2, 4, ..., 256 x M = 1, 4, ..., 4096, two algorithms; fresh draws
+ * at the P halfway (in log) between, at the same sizes: the 90 %
+ * interval holds 80 to 98 % of them. */
+START_TEST(test_cv_coverage)
+{
+	struct ml_collective_params m;
+	struct ml_coll_run *r = malloc(2 * 8 * 7 * sizeof *r);
+	struct ml_coll_meas t;
+	struct ml_coll_tune *tu;
+	struct ml_coll_tuned y;
+	gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+	enum ml_coll_alg a[2] = {ML_COLL_DEFAULT, ML_COLL_BINOMIAL};
+	size_t n = 0, k, in = 0, tot = 0;
+	long long P, M;
+
+	ck_assert_ptr_nonnull(r);
+	gsl_rng_set(g, 46);
+	machine(&m);
+	for (k = 0; k < 2; k++)
+		for (P = 2; P <= 256; P *= 2)
+			for (M = 1; M <= 4096; M *= 4)
+				run_at(&r[n++], &m, a[k], P, M,
+				       model(&m, a[k], P, M) *
+					   exp(factor(P, M) +
+					       gsl_ran_gaussian(g, 0.05)));
+	ck_assert_int_eq(ml_coll_meas_build(r, n, ML_COLL_BY_AVG, &t), ML_OK);
+	ck_assert_int_eq(ml_coll_tune_new(&t, &m, NULL, 0.9, &tu), ML_OK);
+	for (k = 0; k < 2; k++)
+		for (P = 3; P <= 192; P *= 2)
+			for (M = 1; M <= 4096; M *= 4) {
+				double x = model(&m, a[k], P, M);
+				double v = x * exp(factor(P, M) +
+						   gsl_ran_gaussian(g, 0.05));
+
+				ml_coll_tune_predict(tu, a[k], P, M, x, &y);
+				ck_assert(!y.measured);
+				in += v >= y.lo && v <= y.hi;
+				tot++;
+			}
+	ck_assert_uint_eq(tot, 2 * 7 * 7);
+	ck_assert_msg(in >= 0.80 * (double)tot && in <= 0.98 * (double)tot,
+		      "covered %zu of %zu", in, tot);
+	ml_coll_tune_free(tu);
+	ml_coll_meas_free(&t);
+	gsl_rng_free(g);
+	free(r);
+}
+END_TEST
+
+Suite *suite_tune(void);
+
+Suite *suite_tune(void)
+{
+	Suite *s = suite_create("tune");
+	TCase *tc = tcase_create("tune");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_cells_by_hand);
+	tcase_add_test(tc, test_recovers_factor);
+	tcase_add_test(tc, test_measured_decides);
+	tcase_add_test(tc, test_corners_decide);
+	tcase_add_test(tc, test_cv_coverage);
+	suite_add_tcase(s, tc);
+	return s;
+}
