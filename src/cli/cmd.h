@@ -354,6 +354,15 @@ struct ml_command {
 	 * usage error that says why.
 	 */
 	bool (*skip)(const union ml_val *v);
+	/*
+	 * Optional: prepare() that also reads the --input file (its name;
+	 * NULL without --input or with standard input), called instead of
+	 * prepare() when set (collective: a machine file's "# measured: "
+	 * lines, SPEC 10.7).
+	 */
+	enum ml_status (*prepare_input)(const union ml_val *base,
+					const char *input, void **prep,
+					struct ml_diag *d);
 };
 
 /* Decode an ML_OPT_INTOK choice value: returns the choice index, or -1

@@ -150,6 +150,42 @@ got=$(mcastlat collective --input cm.csv --data cm.csv --algorithm linear \
 awk -v g="$got" -v w="$want" 'BEGIN { d = g - w; if (d < 0) d = -d
 	exit !(w > 0 && d <= 1e-12 * w) }' && ok ||
 	bad "collective --data of fit --emit: $got, measured $want"
+# The machine file alone carries them (--input, no --data): a measured
+# cell edited by hand to 7.25 us is the prediction there; --data's
+# file measuring the same cell (3.5 us) overrides it; the machine
+# without its measured lines gives the model's 1.8517 (the cell's value
+# in clinear.csv, which the fit recovers).
+sed 's/^\(# measured: bcast,openmpi,linear,8,64,.*,\),[0-9.]*$/\1,7.25/' \
+	cm.csv > cm2.csv
+grep -v '^# measured: ' cm.csv > cmplain.csv
+printf 'op,algorithm,ranks,ppn,sockets,msg,latency_avg\n%s\n' \
+	bcast,linear,8,8,2,64,3.5 > over.csv
+q="--algorithm linear --objective latency_avg --ranks 8 --msg 64 --ppn 8
+--sockets 2 --format csv --no-header --columns latency_avg --precision 6"
+# shellcheck disable=SC2086
+for c in "cm2.csv:7.25" "cm2.csv --data over.csv:3.5" "cmplain.csv:1.8517"; do
+	got=$(mcastlat collective --input ${c%:*} $q)
+	[ "$got" = "${c##*:}" ] && ok ||
+		bad "collective --input ${c%:*}: $got, not ${c##*:}"
+done
+# --rules from the machine's measurements: at P = 8, 64 B the model
+# picks binomial (Open MPI's id 6); measured lines added by hand (the
+# default 1.5 us, linear 0.5 us, three runs of 1 % spread each) make
+# linear (id 1) the rule, and the row beside it the measured 0.5.
+cp cm.csv cm3.csv
+for r in ompi,1.49 ompi,1.5 ompi,1.51 linear,0.49 linear,0.5 linear,0.51; do
+	echo "# measured: bcast,openmpi,${r%,*},8,64,0,4,4,0,8,2,auto,core,core,1,net,4.1,65536,0,${r#*,}," >> cm3.csv
+done
+q="--algorithm best --among binomial,linear,ompi --ranks 8 --msg 64 --ppn 8
+--sockets 2 --format csv --no-header --columns best,latency"
+for c in "cmplain.csv:6:binomial" "cm3.csv:1:linear,0.5"; do
+	m=${c%%:*} id=${c#*:} id=${id%%:*}
+	# shellcheck disable=SC2086
+	row=$(mcastlat collective --input "$m" $q --rules "r$m")
+	rule=$(grep -v '^#' "r$m" | tail -1 | cut -d' ' -f2)
+	[ "$rule" = "$id" ] && case $row in "${c##*:}"*) true ;; *) false ;; esac &&
+		ok || bad "--rules from $m: algorithm $rule, row $row"
+done
 mcastlat fit collective --data cpp.csv --data cpp.csv > twice.txt \
 	2> twice.err && ok || bad "fit collective, a file twice: exit $?"
 grep -q 'note: cpp.csv: given twice' twice.err && ok ||

@@ -213,9 +213,12 @@ static void release(void *prep)
 }
 
 /* --among is read once, before the sweep (a bad item is a usage error,
- * not a row), and --data's files; they are the rows' *pt->prep. */
-static enum ml_status prepare(const union ml_val *base, void **prep,
-			      struct ml_diag *d)
+ * not a row), and the measured broadcasts: the --input file's "#
+ * measured: " lines (a machine of fit --emit), then --data's files;
+ * they are the rows' *pt->prep. */
+static enum ml_status prepare_input(const union ml_val *base,
+				    const char *input, void **prep,
+				    struct ml_diag *d)
 {
 	struct coll_prep *c = calloc(1, sizeof *c);
 	size_t at, len;
@@ -232,10 +235,9 @@ static enum ml_status prepare(const union ml_val *base, void **prep,
 				   "all)",
 				   (int)len, base[O_AMONG].s + at);
 	}
-	if (base[O_DATA].s &&
-	    (ml_collective_data_read(base[O_DATA].s, base, to_params,
-				     base[O_OBJECTIVE].i == 1, &c->meas, d) ||
-	     !(c->cache = ml_coll_tune_cache_new()))) {
+	if (ml_collective_data_read(base[O_DATA].s, input, base, to_params,
+				    base[O_OBJECTIVE].i == 1, &c->meas, d) ||
+	    (c->meas.ncell && !(c->cache = ml_coll_tune_cache_new()))) {
 		if (!d->msg[0])
 			ml_diag_set(d, "data", "out of memory");
 		release(c);
@@ -243,6 +245,12 @@ static enum ml_status prepare(const union ml_val *base, void **prep,
 		return ML_EINVAL;
 	}
 	return ML_OK;
+}
+
+static enum ml_status prepare(const union ml_val *base, void **prep,
+			      struct ml_diag *d)
+{
+	return prepare_input(base, NULL, prep, d);
 }
 
 /* The corrected predictor of the point's machine and placement, NULL
@@ -799,6 +807,7 @@ const struct ml_command ml_cmd_collective = {
     .takeover_flag = "schedule,plan",
     .skip = skip,
     .prepare = prepare,
+    .prepare_input = prepare_input,
     .release = release,
     .fit_model = &ml_fit_collective,
     .fit_params = fit_params,

@@ -1,7 +1,8 @@
 /*
  * collective_data.c - `mcastlat collective --data FILE[,FILE...]`: the
  * measured broadcasts (fit's CSV, or the "# measured: " lines of a
- * machine that fit --emit wrote) read into the library's table
+ * machine that fit --emit wrote, also those of the --input file) read
+ * into the library's table
  * (mcastlat/tune.h, SPEC 10.7), and the corrected predictor of each
  * machine and placement a sweep asks for, built once and shared by the
  * sweep's threads.
@@ -241,48 +242,104 @@ static int header_cols(const char *path, struct ml_diag *d)
 	return has;
 }
 
-int ml_collective_data_read(const char *list, const union ml_val *base,
-			    ml_coll_params_fn conv, bool avg,
-			    struct ml_coll_meas *m, struct ml_diag *d)
+/* The same measured cell: placement, library, algorithm, P and M. */
+static bool same_cell(const struct ml_collective_params *a,
+		      const struct ml_collective_params *b)
+{
+	return a->library == b->library && a->algorithm == b->algorithm &&
+	       a->ranks == b->ranks && a->msg == b->msg &&
+	       ml_collective_place_cmp(a, b) == 0;
+}
+
+/* Drop runs[0..nfirst-1] of a cell that runs[nfirst..n-1] measure too
+ * (--data's files override the machine file's measured lines). */
+static size_t override(struct ml_coll_run *runs, size_t nfirst, size_t n)
+{
+	size_t i, j, k = 0;
+
+	for (i = 0; i < nfirst; i++) {
+		for (j = nfirst; j < n; j++)
+			if (same_cell(&runs[i].p, &runs[j].p))
+				break;
+		if (j == n)
+			runs[k++] = runs[i];
+	}
+	memmove(runs + k, runs + nfirst, (n - nfirst) * sizeof *runs);
+	return k + n - nfirst;
+}
+
+/* The next file of the comma-separated list at *i into path; 0 at the
+ * list's end, -1 with d set for an empty or too long name. */
+static int next_path(const char *list, size_t *i, char *path, size_t cap,
+		     struct ml_diag *d)
+{
+	size_t len;
+
+	if (!list || !list[*i])
+		return 0;
+	len = strcspn(list + *i, ",");
+	if (len == 0 || len >= cap) {
+		ml_diag_set(d, "data", "an empty or too long file name");
+		return -1;
+	}
+	memcpy(path, list + *i, len);
+	path[len] = '\0';
+	*i += len + (list[*i + len] == ',');
+	return 1;
+}
+
+int ml_collective_data_read(const char *list, const char *machine,
+			    const union ml_val *base, ml_coll_params_fn conv,
+			    bool avg, struct ml_coll_meas *m,
+			    struct ml_diag *d)
 {
 	struct ml_coll_run *runs = NULL;
-	size_t n = 0, cap = 0, i = 0, len;
+	size_t n = 0, cap = 0, i, nfirst = 0;
 	char path[4096];
-	int pass;
+	int pass, more;
 	int obj = 0, all = 3, h;
 	enum ml_status st;
 
 	m->cell = NULL;
 	m->ncell = 0;
+	/* A machine file without measured lines is not read. */
+	if (machine && has_measured(machine) != 1)
+		machine = NULL;
+	if (!machine && !list)
+		return 0;
 	/* The objective's column where every file has it, else the other
 	 * where every file has that. */
 	for (pass = 0; pass < 2; pass++) {
 		i = 0;
-		while (list[i]) {
-			len = strcspn(list + i, ",");
-			if (len == 0 || len >= sizeof path) {
-				ml_diag_set(d, "data",
-					    "an empty or too long file name");
+		for (more = machine ? 2 : 1; more;) {
+			const char *at = path;
+
+			if (more == 2) {
+				at = machine;
+				more = 1;
+			} else if ((more = next_path(list, &i, path,
+						     sizeof path, d)) < 0) {
 				free(runs);
 				return -1;
+			} else if (more == 0) {
+				break;
 			}
-			memcpy(path, list + i, len);
-			path[len] = '\0';
-			i += len + (list[i + len] == ',');
 			if (pass == 1) {
-				if (read_file(path, base, conv, &obj, &runs,
-					      &n, &cap, d)) {
+				if (read_file(at, base, conv, &obj, &runs, &n,
+					      &cap, d)) {
 					free(runs);
 					return -1;
 				}
+				if (at == machine)
+					nfirst = n;
 				continue;
 			}
-			h = header_cols(path, d);
+			h = header_cols(at, d);
 			if (h < 0)
 				return -1;
 			if (h == 0) {
 				ml_diag_set(d, "data", "%s: no latency or "
-					    "latency_avg column", path);
+					    "latency_avg column", at);
 				return -1;
 			}
 			all &= h;
@@ -294,6 +351,8 @@ int ml_collective_data_read(const char *list, const union ml_val *base,
 		}
 		obj = (avg ? all & 2 : !(all & 1)) ? 1 : 0;
 	}
+	if (nfirst)
+		n = override(runs, nfirst, n);
 	st = ml_coll_meas_build(runs, n, obj == 1 ? ML_COLL_BY_AVG
 						  : ML_COLL_BY_LATENCY, m);
 	free(runs);
@@ -303,7 +362,8 @@ int ml_collective_data_read(const char *list, const union ml_val *base,
 		return -1;
 	}
 	if (m->ncell == 0) {
-		ml_diag_set(d, "data", "%s: no broadcast", list);
+		ml_diag_set(d, "data", "%s: no broadcast",
+			    list ? list : machine);
 		return -1;
 	}
 	return 0;

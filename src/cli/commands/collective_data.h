@@ -19,13 +19,17 @@ typedef enum ml_status (*ml_coll_params_fn)(const union ml_val *v,
 
 /*
  * The broadcast rows (op bcast or no op column) of the comma-separated
- * files of list into *m: each row's columns that name an option over
- * base's values; the measured time latency_avg when avg and the files
- * have it, else latency (or the one they have).  -1 with *d set.
+ * files of list (may be NULL) into *m, after the "# measured: " lines of
+ * the machine file machine (NULL, or a file without them: none), whose
+ * cells list's files measure too are list's alone: each row's columns
+ * that name an option over base's values; the measured time latency_avg
+ * when avg and the files have it, else latency (or the one they have).
+ * 0 with m->ncell 0 when there is nothing to read; -1 with *d set.
  */
-int ml_collective_data_read(const char *list, const union ml_val *base,
-			    ml_coll_params_fn conv, bool avg,
-			    struct ml_coll_meas *m, struct ml_diag *d);
+int ml_collective_data_read(const char *list, const char *machine,
+			    const union ml_val *base, ml_coll_params_fn conv,
+			    bool avg, struct ml_coll_meas *m,
+			    struct ml_diag *d);
 
 /* Corrected predictors by machine, shared by threads. */
 struct ml_coll_tune_cache;

@@ -397,6 +397,13 @@ static int row_prepare(const struct batch *bt, char *const *f, size_t nf,
 	if (k == nf)
 		return 0;
 	*d = (struct ml_diag){NULL, ""};
+	if (cmd->prepare_input)
+		return cmd->prepare_input(base,
+					  bt->f == bt->r->ctx->in ? NULL
+								: bt->fname,
+					  prep, d) == ML_OK
+			   ? 0
+			   : -1;
 	return cmd->prepare(base, prep, d) == ML_OK ? 0 : -1;
 }
 

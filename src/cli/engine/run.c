@@ -216,7 +216,12 @@ int ml_run(const struct ml_command *cmd, int argc, char **argv,
 		struct ml_diag dg = {NULL, ""};
 		void *prep = NULL;
 
-		if (cmd->prepare(base, &prep, &dg) != ML_OK) {
+		const char *in =
+		    a.input && strcmp(a.input, "-") != 0 ? a.input : NULL;
+
+		if ((cmd->prepare_input
+			 ? cmd->prepare_input(base, in, &prep, &dg)
+			 : cmd->prepare(base, &prep, &dg)) != ML_OK) {
 			rc = ml_usage_err(ctx, cmd->name,
 					  dg.param ? dg.param : "?", dg.msg);
 			goto out;
