@@ -3,7 +3,9 @@
  * mcastlat/tune.h): cells' medians and spreads by hand; a drawn machine
  * whose measurements are the model times a known smooth factor, which
  * the corrected predictor recovers between measured cells and holds
- * beyond them; measured cells decide best's pick by the runs' spread;
+ * beyond them; measured cells decide best's pick by the runs' spread,
+ * and the cells around decide, not where the default's decision runs
+ * another algorithm than at the point;
  * and the cross-validated interval's coverage of fresh draws of known
  * noise.
  */
@@ -252,6 +254,72 @@ START_TEST(test_corners_decide)
 }
 END_TEST
 
+/* The corners say nothing of a default that runs another algorithm at
+ * the point: one rank a node, Open MPI's decision runs knomial at P =
+ * 64 and binary at 128 (M = 64 and 1024) but binomial itself at P = 48,
+ * M = 256.  Binomial measured 20 % faster than the default at P = 64
+ * and 128 (three runs of 1 % spread) beats knomial and binary there,
+ * not the default at P = 48, which is binomial: it is kept there (the
+ * corner at 64, within a doubling of 48, compares binomial with itself
+ * measured forced).  At P = 96 the default runs knomial as at the
+ * corner P = 64 (and binary at 128, where binomial measured faster
+ * too): binomial is picked. */
+START_TEST(test_corners_decision)
+{
+	struct ml_collective_params m, q;
+	struct {
+		long long ranks;
+		enum ml_coll_alg ran;
+	}
+	    want[3] = {{48, ML_COLL_BINOMIAL},
+		       {64, ML_COLL_KNOMIAL},
+		       {96, ML_COLL_KNOMIAL}};
+	struct ml_collective_result res;
+	struct ml_coll_run r[24];
+	struct ml_coll_meas t;
+	struct ml_coll_tune *tu;
+	struct ml_coll_pick pk;
+	unsigned among = ML_COLL_AMONG(ML_COLL_DEFAULT) |
+			 ML_COLL_AMONG(ML_COLL_BINOMIAL);
+	const double f[3] = {1, 1.01, 0.99};
+	const long long P[2] = {64, 128}, M[2] = {64, 1024};
+	size_t i, j, k, n = 0;
+
+	machine(&m);
+	/* the decision the test rests on */
+	for (i = 0; i < 3; i++) {
+		q = m;
+		q.algorithm = ML_COLL_DEFAULT;
+		q.ranks = want[i].ranks;
+		q.msg = i == 1 ? 64 : 256;
+		ck_assert_int_eq(ml_collective_eval(&q, &res), ML_OK);
+		ck_assert_int_eq(res.ran, want[i].ran);
+	}
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < 2; j++)
+			for (k = 0; k < 3; k++) {
+				run_at(&r[n++], &m, ML_COLL_DEFAULT, P[i], M[j],
+				       10 * f[k]);
+				run_at(&r[n++], &m, ML_COLL_BINOMIAL, P[i], M[j],
+				       8 * f[k]);
+			}
+	ck_assert_int_eq(ml_coll_meas_build(r, n, ML_COLL_BY_AVG, &t), ML_OK);
+	ck_assert_int_eq(ml_coll_tune_new(&t, &m, NULL, 0.9, &tu), ML_OK);
+	q = m;
+	q.msg = 256;
+	q.ranks = 48;
+	ck_assert_int_eq(ml_coll_tune_best(tu, &q, among, ML_COLL_BY_AVG, &pk),
+			 ML_OK);
+	ck_assert_int_eq(pk.alg, ML_COLL_DEFAULT);
+	q.ranks = 96;
+	ck_assert_int_eq(ml_coll_tune_best(tu, &q, among, ML_COLL_BY_AVG, &pk),
+			 ML_OK);
+	ck_assert_int_eq(pk.alg, ML_COLL_BINOMIAL);
+	ml_coll_tune_free(tu);
+	ml_coll_meas_free(&t);
+}
+END_TEST
+
 /* Drawn data: the model x exp(factor + N(0, 0.05)), one run a cell, at
  * P = 2, 4, ..., 256 x M = 1, 4, ..., 4096, two algorithms; fresh draws
  * at the P halfway (in log) between, at the same sizes: the 90 %
@@ -314,6 +382,7 @@ Suite *suite_tune(void)
 	tcase_add_test(tc, test_recovers_factor);
 	tcase_add_test(tc, test_measured_decides);
 	tcase_add_test(tc, test_corners_decide);
+	tcase_add_test(tc, test_corners_decision);
 	tcase_add_test(tc, test_cv_coverage);
 	suite_add_tcase(s, tc);
 	return s;

@@ -130,6 +130,10 @@ struct tpt {
 	double lm, r, median, spread, sd;
 	double se; /* the median's standard error, ln */
 	int runs;
+	/* what the model runs there (the default: its decision's
+	 * algorithm and, MPICH, composition) */
+	enum ml_coll_alg ran;
+	enum ml_coll_composition comp;
 };
 
 struct trow {
@@ -263,7 +267,8 @@ static double quantile(double *e, size_t n, double level)
 /* The model's value of the table's objective for cell c on machine m. */
 static enum ml_status model_of(const struct ml_collective_params *m,
 			       const struct ml_collective_params *c,
-			       enum ml_coll_objective obj, double *y)
+			       enum ml_coll_objective obj, double *y,
+			       struct ml_collective_result *res)
 {
 	struct ml_collective_params q = *m;
 	struct ml_collective_result r;
@@ -280,6 +285,7 @@ static enum ml_status model_of(const struct ml_collective_params *m,
 	if (st != ML_OK)
 		return st;
 	*y = obj == ML_COLL_BY_AVG ? r.latency_avg : r.latency;
+	*res = r;
 	return *y > 0 && isfinite(*y) ? ML_OK : ML_EINVAL;
 }
 
@@ -529,12 +535,13 @@ enum ml_status ml_coll_tune_new(const struct ml_coll_meas *m,
 	for (i = 0; i < m->ncell; i++) {
 		const struct ml_coll_cell *c = &m->cell[i];
 		struct tpt *p;
+		struct ml_collective_result res;
 		double y;
 		int a = c->p.algorithm;
 
 		if (!ml_coll_same_placement(&c->p, machine))
 			continue;
-		st = model_of(machine, &c->p, m->obj, &y);
+		st = model_of(machine, &c->p, m->obj, &y, &res);
 		if (st == ML_EINVAL)
 			continue; /* the model cannot run it: no cell */
 		if (st != ML_OK)
@@ -547,6 +554,8 @@ enum ml_status ml_coll_tune_new(const struct ml_coll_meas *m,
 		p->spread = c->spread;
 		p->sd = c->sd;
 		p->runs = c->runs;
+		p->ran = res.ran;
+		p->comp = res.composition;
 		if (t->an[a] == 0)
 			t->afirst[a] = t->nrow;
 		if (t->an[a] == 0 || t->row[t->nrow - 1].ranks != c->p.ranks) {
@@ -730,10 +739,16 @@ static void bracket(const struct ml_coll_tune *t, const struct trow *w,
  * p's size below and above, where the default was measured too.  +1
  * when a is faster at every one by more than the two medians' standard
  * errors (sqrt(se_a^2 + se_d^2)), -1 when at none, 0 when they
- * disagree or a corner lacks the default.
+ * disagree or a corner lacks the default.  Where the default's decision
+ * runs another algorithm (or MPICH composition) at a corner than at the
+ * point (*dp: Open MPI's knomial below P = 128 and binomial at 128 on
+ * EPYC), the default measured there is another broadcast than the
+ * point's: the corner compares a with the point's algorithm measured
+ * forced there instead, and is left out when it was not (0 when every
+ * corner is left out).
  */
 static int corners(const struct ml_coll_tune *t, int a, long long ranks,
-		   long long msg, long long skip)
+		   long long msg, long long skip, const struct tpt *dp)
 {
 	size_t i, lo = (size_t)-1, hi = (size_t)-1, r[2];
 	int k, j, n = 0, wins = 0;
@@ -768,6 +783,16 @@ static int corners(const struct ml_coll_tune *t, int a, long long ranks,
 			const struct tpt *xd =
 			    measured(t, 0, t->row[r[k]].ranks, m[j]);
 
+			if (xa && xd &&
+			    (xd->ran != dp->ran || xd->comp != dp->comp)) {
+				xd = dp->ran > 0 && dp->ran < NA &&
+					     xd->comp == dp->comp
+					 ? measured(t, dp->ran,
+						    t->row[r[k]].ranks, m[j])
+					 : NULL;
+				if (!xd)
+					continue;
+			}
 			if (!xa || !xd)
 				return 0;
 			n++;
@@ -775,7 +800,7 @@ static int corners(const struct ml_coll_tune *t, int a, long long ranks,
 				sqrt(xa->se * xa->se + xd->se * xd->se);
 		}
 	}
-	return wins == n ? 1 : wins == 0 ? -1 : 0;
+	return n == 0 ? 0 : wins == n ? 1 : wins == 0 ? -1 : 0;
 }
 
 /*
@@ -803,7 +828,8 @@ static void corner_check(struct ml_coll_tune *t)
 
 				if (!x || corners(t, a, t->row[d].ranks,
 						  t->pt[k].msg,
-						  t->row[d].ranks) != 1)
+						  t->row[d].ranks,
+						  &t->pt[k]) != 1)
 					continue;
 				sum += log(t->pt[k].median / x->median);
 				n++;
@@ -836,6 +862,7 @@ enum ml_status ml_coll_tune_best(const struct ml_coll_tune *t,
 	int a, fast = -1, pick = -1, second = -1;
 	double thr;
 	enum ml_status st;
+	struct tpt dp = {0};
 
 	for (a = 0; a < NA; a++) {
 		if (!is_candidate(among, p->library, a) && a != ML_COLL_DEFAULT)
@@ -873,6 +900,8 @@ enum ml_status ml_coll_tune_best(const struct ml_coll_tune *t,
 		/* Do no harm: the fastest candidate faster than the default
 		 * by more than the two could be wrong by together. */
 		pick = 0;
+		dp.ran = r[0].ran;
+		dp.comp = r[0].composition;
 		for (a = 1; a < NA; a++) {
 			double gain, b = outside(t, p->ranks);
 
@@ -895,7 +924,8 @@ enum ml_status ml_coll_tune_best(const struct ml_coll_tune *t,
 				/* the measured cells around decide where
 				 * they agree */
 				int v = t->corners_ok
-					    ? corners(t, a, p->ranks, p->msg, 0)
+					    ? corners(t, a, p->ranks, p->msg, 0,
+						      &dp)
 					    : 0;
 
 				if (v < 0 || (v == 0 && !(gain > thr)))

@@ -168,6 +168,13 @@ for c in "cm2.csv:7.25" "cm2.csv --data over.csv:3.5" "cmplain.csv:1.8517"; do
 	[ "$got" = "${c##*:}" ] && ok ||
 		bad "collective --input ${c%:*}: $got, not ${c##*:}"
 done
+# A machine measured by latency_avg alone, asked for latency: its lines
+# say nothing of it (no error), the model's binomial 1.4256 (cbinomial.csv).
+grep -v '^# measured: bcast,openmpi,binomial' cm.csv > cmavg.csv
+got=$(mcastlat collective --input cmavg.csv --algorithm binomial --ranks 8 \
+	--msg 64 --ppn 8 --sockets 2 --format csv --no-header --columns latency \
+	--precision 5) && [ "$got" = 1.4256 ] && ok ||
+	bad "collective --input of a latency_avg machine: $got, not 1.4256"
 # --rules from the machine's measurements: at P = 8, 64 B the model
 # picks binomial (Open MPI's id 6); measured lines added by hand (the
 # default 1.5 us, linear 0.5 us, three runs of 1 % spread each) make

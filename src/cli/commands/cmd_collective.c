@@ -324,7 +324,11 @@ static enum ml_status best_of(const union ml_val *v,
 	else if (parse_among(v[O_AMONG].s, &among, &at, &len))
 		return ml_diag_set(d, "among", "not a candidate");
 	to_errmodel(v, &em);
-	/* Measured cells decide, the model corrected between them. */
+	/* Measured cells decide, the model corrected between them: where
+	 * they measure the objective (a latency_avg residual says nothing
+	 * of latency). */
+	if (t && prep->meas.obj != obj)
+		t = NULL;
 	st = t ? ml_coll_tune_best(t, &o->p, among, obj, &pick)
 	       : ml_collective_best_among(&o->p, among, obj, &em,
 					  v[O_LEVEL].r, &pick);

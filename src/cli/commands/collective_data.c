@@ -211,14 +211,16 @@ out:
 	return rc;
 }
 
-/* Which measured columns the header of path has: bit 0 latency, bit 1
- * latency_avg; -1 with d set when unreadable. */
+/* Which measured columns path has values in (a header column that
+ * some row fills; fit --emit writes both, one empty a row): bit 0
+ * latency, bit 1 latency_avg; -1 with d set when unreadable. */
 static int header_cols(const char *path, struct ml_diag *d)
 {
 	FILE *f = fopen(path, "r");
 	char *line = NULL, *fld[MAXF], *text;
 	size_t cap = 0, len, nf, k;
-	int r, has = 0, mode = has_measured(path);
+	long col[2] = {-1, -1};
+	int r, has = 0, head = 1, mode = has_measured(path);
 
 	if (!f || mode < 0) {
 		ml_diag_set(d, "data", "%s: %s", path, strerror(errno));
@@ -226,16 +228,26 @@ static int header_cols(const char *path, struct ml_diag *d)
 			fclose(f);
 		return -1;
 	}
-	while ((r = ml_read_line(f, &line, &cap, &len)) == 1) {
+	while (has != 3 && (r = ml_read_line(f, &line, &cap, &len)) == 1) {
 		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
 			line[--len] = '\0';
-		if (!(text = csv_text(line, len, mode)))
+		if (!(text = csv_text(line, len, mode)) ||
+		    ml_csv_split(text, fld, MAXF, &nf))
 			continue;
-		if (ml_csv_split(text, fld, MAXF, &nf) == 0)
-			for (k = 0; k < nf; k++)
-				has |= (strcmp(fld[k], "latency") == 0) |
-				       (strcmp(fld[k], "latency_avg") == 0) << 1;
-		break;
+		if (head) {
+			for (k = 0; k < nf; k++) {
+				if (strcmp(fld[k], "latency") == 0)
+					col[0] = (long)k;
+				if (strcmp(fld[k], "latency_avg") == 0)
+					col[1] = (long)k;
+			}
+			head = 0;
+			continue;
+		}
+		for (k = 0; k < 2; k++)
+			if (col[k] >= 0 && (size_t)col[k] < nf &&
+			    fld[col[k]][0] != '\0')
+				has |= 1 << k;
 	}
 	free(line);
 	fclose(f);
@@ -337,6 +349,8 @@ int ml_collective_data_read(const char *list, const char *machine,
 			h = header_cols(at, d);
 			if (h < 0)
 				return -1;
+			if (h == 0 && at == machine)
+				h = 3; /* no broadcast: adds nothing */
 			if (h == 0) {
 				ml_diag_set(d, "data", "%s: no latency or "
 					    "latency_avg column", at);
@@ -361,9 +375,8 @@ int ml_collective_data_read(const char *list, const char *machine,
 							      : "a bad run");
 		return -1;
 	}
-	if (m->ncell == 0) {
-		ml_diag_set(d, "data", "%s: no broadcast",
-			    list ? list : machine);
+	if (m->ncell == 0 && list) {
+		ml_diag_set(d, "data", "%s: no broadcast", list);
 		return -1;
 	}
 	return 0;

@@ -336,8 +336,9 @@ const struct ml_opt ml_collective_opts[NOPTS] = {
     [O_DATA] = {.name = "data",
 		.kind = ML_OPT_TEXT,
 		.flags = ML_OPT_FILE,
-		.help = "measured broadcasts (fit's CSV; FILE,FILE...): "
-			"measured cells decide, the model corrected between "
+		.help = "measured broadcasts (fit's CSV; FILE,FILE...), "
+			"beside an --input machine's own: measured cells "
+			"decide, the model corrected between "
 			"(mcastlat-collective(1), MEASUREMENTS)"},
 };
 
