@@ -20,10 +20,11 @@
 #   sparse  the measured P nearest 2, 10, 22, 46, 94, 254, x every other
 #           measured size (the smallest first), every algorithm (about
 #           5 % of a 64 x 21 grid);
-#   plan    the rows of `mcastlat collective --plan` for the placement,
-#           --among the measured algorithms and ompi, at the sparse
-#           plan's budget (its number of broadcasts), each snapped to
-#           the nearest measured P and size; skipped, with a note on
+#   plan    the rows of `mcastlat collective --plan` for the placement
+#           (its --ppn, --sockets, --nodes, --map-by), --among the
+#           measured algorithms and ompi, --ranks and --msg the
+#           measured lists, at the sparse plan's budget (its number of
+#           broadcasts: run it after sparse); skipped, with a note on
 #           stderr, when the binary has no --plan.
 # The model is fitted (`mcastlat fit collective --stat avg --emit`, every
 # option at its default) on the ping-pong files and the planned
@@ -31,11 +32,12 @@
 # (P, M) where the default and a forced algorithm were measured,
 # `collective --algorithm best --among ALGS,ompi --objective
 # latency_avg` picks, and `--algorithm ALGS,ompi` predicts each
-# algorithm's latency_avg with its 90 % interval.  Where the binary
-# has collective --data, the measurements the machine carries (fit
-# --emit's "# measured: " lines: the planned broadcasts) are given with
-# --data FITTED (TUNEDATA=0: not; a machine without them: the planned
-# files).  Printed per dataset and plan:
+# algorithm's latency_avg with its 90 % interval.  The emitted machine
+# carries the planned broadcasts (fit --emit's "# measured: " lines),
+# which collective --input reads as its measurements (SPEC 10.7);
+# TUNEDATA=0 judges the machine without them (the model and its error
+# model alone: the "before" of mcastlat-collective(1)).  Printed per
+# dataset and plan:
 #   pts%     the planned broadcasts' share of the measured ones
 #   cells    the (P, M) judged
 #   p/dflt   geometric mean of measured(pick) / measured(default)
@@ -163,6 +165,7 @@ planof() {
 		fi
 		budget=$(wc -l < "$tmp/plan_sparse.txt")
 		"$bin" collective --plan --budget "$budget" \
+			--ranks "$ranks" --msg "$msgs" \
 			--among "$alist,ompi" --ppn "$ppn" --sockets "$sockets" \
 			--nodes "$nodes" --map-by "$map" --bind-to "$bind" \
 			--numa "$numa" --format csv \
@@ -171,7 +174,8 @@ planof() {
 				"--plan: $(head -n 1 "$tmp/plan.err"))" >&2
 			return 1
 		}
-		# Each row snapped to the nearest measured P and size.
+		# Each row snapped to the nearest measured P and size (the
+		# plan chose among them: --ranks and --msg lists).
 		awk -F, '
 		function near(t, v, n,   i, b, d, e) {
 			b = v[1]; d = 1e300
@@ -265,13 +269,14 @@ dataset() {
 		fi
 		extra=${TUNEARGS:-}
 		# The machine carries the planned broadcasts (fit --emit's
-		# "# measured: " lines); an older one does not: the files.
-		if [ -n "$hasdata" ]; then
-			if grep -q '^# measured: ' "$tmp/fitted.csv"; then
-				extra="$extra --data $tmp/fitted.csv"
-			else
-				extra="$extra --data $pdata"
-			fi
+		# "# measured: " lines, read by --input); an older one does
+		# not: the files.  TUNEDATA=0: the machine without them.
+		if [ -z "$hasdata" ]; then
+			grep -v '^# measured: ' "$tmp/fitted.csv" \
+				> "$tmp/fitted.tmp"
+			mv "$tmp/fitted.tmp" "$tmp/fitted.csv"
+		elif ! grep -q '^# measured: ' "$tmp/fitted.csv"; then
+			extra="$extra --data $pdata"
 		fi
 		common="--ranks $ranks --msg $msgs --ppn $ppn --sockets $sockets
 			--nodes $nodes --map-by $map --bind-to $bind --numa $numa
