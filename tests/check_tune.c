@@ -5,7 +5,7 @@
  * the corrected predictor recovers between measured cells and holds
  * beyond them; measured cells decide best's pick by the runs' spread,
  * and the cells around decide, not where the default's decision runs
- * another algorithm than at the point;
+ * another algorithm than at the point, nor one run of one cell alone;
  * and the cross-validated interval's coverage of fresh draws of known
  * noise.
  */
@@ -320,6 +320,50 @@ START_TEST(test_corners_decision)
 }
 END_TEST
 
+/* One run of one cell does not decide alone: the default and binomial
+ * measured at P = 32 and 64 B only, the default's 10 times binomial's.
+ * At P = 48, 64 B (within a doubling of the row; Open MPI's decision
+ * runs binomial at both P) every corner is that cell: with three runs
+ * of 1 % spread each it decides (binomial); with one run each it does
+ * not, and with no other measurement to cross-validate the default
+ * stays. */
+START_TEST(test_one_run_alone)
+{
+	struct ml_collective_params m, q;
+	struct ml_coll_run r[6];
+	struct ml_coll_meas t;
+	struct ml_coll_tune *tu;
+	struct ml_coll_pick pk;
+	unsigned among = ML_COLL_AMONG(ML_COLL_DEFAULT) |
+			 ML_COLL_AMONG(ML_COLL_BINOMIAL);
+	const double f[3] = {1, 1.01, 0.99};
+	size_t k, n, runs;
+
+	machine(&m);
+	q = m;
+	q.ranks = 48;
+	q.msg = 64;
+	for (runs = 1; runs <= 3; runs += 2) {
+		n = 0;
+		for (k = 0; k < runs; k++) {
+			run_at(&r[n++], &m, ML_COLL_DEFAULT, 32, 64, 100 * f[k]);
+			run_at(&r[n++], &m, ML_COLL_BINOMIAL, 32, 64, 10 * f[k]);
+		}
+		ck_assert_int_eq(ml_coll_meas_build(r, n, ML_COLL_BY_AVG, &t),
+				 ML_OK);
+		ck_assert_int_eq(ml_coll_tune_new(&t, &m, NULL, 0.9, &tu),
+				 ML_OK);
+		ck_assert_int_eq(ml_coll_tune_best(tu, &q, among,
+						   ML_COLL_BY_AVG, &pk),
+				 ML_OK);
+		ck_assert_int_eq(pk.alg, runs == 3 ? ML_COLL_BINOMIAL
+						   : ML_COLL_DEFAULT);
+		ml_coll_tune_free(tu);
+		ml_coll_meas_free(&t);
+	}
+}
+END_TEST
+
 /* Drawn data: the model x exp(factor + N(0, 0.05)), one run a cell, at
  * P = 2, 4, ..., 256 x M = 1, 4, ..., 4096, two algorithms; fresh draws
  * at the P halfway (in log) between, at the same sizes: the 90 %
@@ -383,6 +427,7 @@ Suite *suite_tune(void)
 	tcase_add_test(tc, test_measured_decides);
 	tcase_add_test(tc, test_corners_decide);
 	tcase_add_test(tc, test_corners_decision);
+	tcase_add_test(tc, test_one_run_alone);
 	tcase_add_test(tc, test_cv_coverage);
 	suite_add_tcase(s, tc);
 	return s;

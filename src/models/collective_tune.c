@@ -745,13 +745,18 @@ static void bracket(const struct ml_coll_tune *t, const struct trow *w,
  * EPYC), the default measured there is another broadcast than the
  * point's: the corner compares a with the point's algorithm measured
  * forced there instead, and is left out when it was not (0 when every
- * corner is left out).
+ * corner is left out).  0 too when the corners are one cell of one run
+ * (the point's size measured, its P within a doubling of one row): a
+ * single run may be an outlier (EPYC by socket: a default of 424 us
+ * among 4 to 20 us ones).
  */
 static int corners(const struct ml_coll_tune *t, int a, long long ranks,
 		   long long msg, long long skip, const struct tpt *dp)
 {
 	size_t i, lo = (size_t)-1, hi = (size_t)-1, r[2];
 	int k, j, n = 0, wins = 0;
+	const struct tpt *first = NULL;
+	bool many = false;
 
 	for (i = t->afirst[a]; i < t->afirst[a] + t->an[a]; i++) {
 		if (t->row[i].ranks == skip)
@@ -795,11 +800,16 @@ static int corners(const struct ml_coll_tune *t, int a, long long ranks,
 			}
 			if (!xa || !xd)
 				return 0;
+			if (!first)
+				first = xa;
+			many = many || xa != first || xa->runs >= 3;
 			n++;
 			wins += log(xd->median / xa->median) >
 				sqrt(xa->se * xa->se + xd->se * xd->se);
 		}
 	}
+	if (!many)
+		return 0; /* one run of one cell: an outlier decides */
 	return n == 0 ? 0 : wins == n ? 1 : wins == 0 ? -1 : 0;
 }
 
