@@ -68,29 +68,8 @@ for sm in $sets; do
 	done
 done
 
-# medians FILE...: algorithm,ranks,msg,median latency_avg
-medians() {
-	awk -F, '
-	function med(s,   n, a, i, j, t) {
-		n = split(s, a, " ")
-		for (i = 2; i <= n; i++) {
-			t = a[i] + 0
-			for (j = i - 1; j >= 1 && a[j] + 0 > t; j--)
-				a[j + 1] = a[j]
-			a[j + 1] = t
-		}
-		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-	}
-	FNR == 1 { h = 0 }
-	/^#/ { next }
-	!h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
-	{
-		k = $c["algorithm"] "," $c["ranks"] "," $c["msg"]
-		if (!(k in v)) o[++n] = k
-		v[k] = v[k] " " $c["latency_avg"]
-	}
-	END { for (i = 1; i <= n; i++) print o[i] "," med(v[o[i]]) }' "$@"
-}
+# medians FILE...: common.sh's ml_medians.
+medians() { ml_medians "$@"; }
 
 echo "1-byte osu_bcast Avg (us), and osu_barrier of Open MPI's choice"
 printf '%-15s %-7s %6s %6s %6s %6s %6s\n' set alg P60-62 P64-66 P252-4 P256 "256/254"

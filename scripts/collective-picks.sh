@@ -76,30 +76,8 @@ mkdir "$tmp/in"
 # csvin NAME: $tmp/in/NAME.csv from $dir (common.sh)
 csvin() { ml_csvin "$dir" "$1" "$tmp/in"; }
 
-# The median over runs of latency_avg per (algorithm, P, M) of the
-# broadcast files given, as "algorithm,ranks,msg,median" lines.
-medians() {
-	awk -F, '
-	function med(s,   n, a, i, j, t) {
-		n = split(s, a, " ")
-		for (i = 2; i <= n; i++) {
-			t = a[i] + 0
-			for (j = i - 1; j >= 1 && a[j] + 0 > t; j--)
-				a[j + 1] = a[j]
-			a[j + 1] = t
-		}
-		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-	}
-	FNR == 1 { h = 0 }
-	/^#/ { next }
-	!h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
-	{
-		k = $c["algorithm"] "," $c["ranks"] "," $c["msg"]
-		if (!(k in v)) o[++n] = k
-		v[k] = v[k] " " $c["latency_avg"]
-	}
-	END { for (i = 1; i <= n; i++) print o[i] "," med(v[o[i]]) }' "$@"
-}
+# medians FILE...: common.sh's ml_medians.
+medians() { ml_medians "$@"; }
 
 # One dataset: $1 its name, $2 the ping-pong files (space-separated),
 # $3 the broadcast files' prefix, $4 the forced algorithms (space-

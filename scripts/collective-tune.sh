@@ -86,29 +86,8 @@ fi
 
 csvin() { ml_csvin "$dir" "$1" "$tmp/in"; }
 
-# medians FILE...: "algorithm,ranks,msg,median,runs" of latency_avg.
-medians() {
-	awk -F, '
-	function med(s,   n, a, i, j, t) {
-		n = split(s, a, " ")
-		for (i = 2; i <= n; i++) {
-			t = a[i] + 0
-			for (j = i - 1; j >= 1 && a[j] + 0 > t; j--)
-				a[j + 1] = a[j]
-			a[j + 1] = t
-		}
-		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-	}
-	FNR == 1 { h = 0 }
-	/^#/ { next }
-	!h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
-	{
-		k = $c["algorithm"] "," $c["ranks"] "," $c["msg"]
-		if (!(k in v)) o[++n] = k
-		v[k] = v[k] " " $c["latency_avg"]; r[k]++
-	}
-	END { for (i = 1; i <= n; i++) print o[i] "," med(v[o[i]]) "," r[o[i]] }' "$@"
-}
+# medians FILE...: common.sh's ml_medians (with each point's runs).
+medians() { ml_medians -r "$@"; }
 
 # planof NAME: the planned "algorithm,ranks,msg" lines of plan NAME on
 # the dataset's grid ($tmp/med.csv), into $tmp/plan.txt; 1 when the plan

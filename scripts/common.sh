@@ -195,3 +195,38 @@ elif command -v mcastlat >/dev/null 2>&1; then
 else
 	ml_die "cannot find mcastlat (not built in $here/.., not on PATH; run make or set MCASTLAT)"
 fi
+
+# ml_medians [-r] FILE...: per (algorithm, ranks, msg) of the broadcast
+# CSV files (fit's columns, '#' lines skipped), in first-seen order,
+# "algorithm,ranks,msg,median" of latency_avg over its runs; -r appends
+# ",runs", how many.
+ml_medians() {
+	ml_runs=0
+	if [ "${1-}" = -r ]; then
+		ml_runs=1
+		shift
+	fi
+	awk -F, -v runs="$ml_runs" '
+	function med(s,   n, a, i, j, t) {
+		n = split(s, a, " ")
+		for (i = 2; i <= n; i++) {
+			t = a[i] + 0
+			for (j = i - 1; j >= 1 && a[j] + 0 > t; j--)
+				a[j + 1] = a[j]
+			a[j + 1] = t
+		}
+		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+	}
+	FNR == 1 { h = 0 }
+	/^#/ { next }
+	!h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
+	{
+		k = $c["algorithm"] "," $c["ranks"] "," $c["msg"]
+		if (!(k in v)) o[++n] = k
+		v[k] = v[k] " " $c["latency_avg"]; r[k]++
+	}
+	END {
+		for (i = 1; i <= n; i++)
+			print o[i] "," med(v[o[i]]) (runs ? "," r[o[i]] : "")
+	}' "$@"
+}
