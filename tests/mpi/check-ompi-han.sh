@@ -27,37 +27,14 @@ build=${2:-build/mpi/ompi-han}
 case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
 here=$(cd "$(dirname "$0")" && pwd)
 
-skip() {
-	echo "check-ompi-han: skipped: $*"
-	exit 77
-}
-
-pick() {
-	if command -v "$1.openmpi" >/dev/null 2>&1; then
-		echo "$1.openmpi"
-	elif command -v "$1" >/dev/null 2>&1; then
-		echo "$1"
-	fi
-}
-MPICC=${MPICC:-$(pick mpicc)}
-MPIRUN=${MPIRUN:-$(pick mpirun)}
-[ -n "$MPICC" ] && [ -n "$MPIRUN" ] ||
-	skip "no mpicc or mpirun (Debian: apt-get install openmpi-bin libopenmpi-dev)"
-"$MPIRUN" --version 2>/dev/null | grep -q -e 'Open MPI' -e OpenRTE ||
-	skip "$MPIRUN is not Open MPI's"
-ompi_info 2>/dev/null | grep -q 'MCA pml: monitoring' ||
-	skip "Open MPI has no pml monitoring component"
+# shellcheck source=tests/mpi/ompi_setup.sh
+. "$here/ompi_setup.sh"
+skip() { ompi_skip "$@"; }
+ompi_setup check-ompi-han
 ompi_info 2>/dev/null | grep -q 'MCA coll: han' ||
 	skip "Open MPI has no coll/han component"
 unshare --uts sh -c 'hostname mcastlat-probe' >/dev/null 2>&1 ||
 	skip "unshare --uts fails (needs root or user namespaces): no fake nodes"
-
-mkdir -p "$build" || exit 1
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-prog=$build/bcast_cases
-"$MPICC" -std=c11 -O2 -Wall -Wextra -Werror -o "$prog" \
-	"$here/bcast_cases.c" || { echo "check-ompi-han: mpicc failed"; exit 1; }
 
 # The rsh agent: argument 1 is the node, the rest the daemon's command.
 cat > "$tmp/fakessh" <<'AGENT'

@@ -21,35 +21,10 @@ build=${2:-build/mpi/ompi}
 case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
 here=$(cd "$(dirname "$0")" && pwd)
 
-skip() {
-	echo "check-ompi: skipped: $* (Debian: apt-get install openmpi-bin" \
-		"libopenmpi-dev)"
-	exit 77
-}
-
-# Debian names Open MPI's wrappers *.openmpi beside the alternatives,
-# which may point at MPICH.
-pick() {
-	if command -v "$1.openmpi" >/dev/null 2>&1; then
-		echo "$1.openmpi"
-	elif command -v "$1" >/dev/null 2>&1; then
-		echo "$1"
-	fi
-}
-MPICC=${MPICC:-$(pick mpicc)}
-MPIRUN=${MPIRUN:-$(pick mpirun)}
-[ -n "$MPICC" ] && [ -n "$MPIRUN" ] || skip "no mpicc or mpirun"
-"$MPIRUN" --version 2>/dev/null | grep -q -e 'Open MPI' -e OpenRTE ||
-	skip "$MPIRUN is not Open MPI's"
-ompi_info 2>/dev/null | grep -q 'MCA pml: monitoring' ||
-	skip "Open MPI has no pml monitoring component"
-
-mkdir -p "$build" || exit 1
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-prog=$build/bcast_cases
-"$MPICC" -std=c11 -O2 -Wall -Wextra -Werror -o "$prog" \
-	"$here/bcast_cases.c" || { echo "check-ompi: mpicc failed"; exit 1; }
+# shellcheck source=tests/mpi/ompi_setup.sh
+. "$here/ompi_setup.sh"
+skip() { ompi_skip "$@"; }
+ompi_setup check-ompi
 
 # Oversubscribed, as root in a container too; no network (sm and self).
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
