@@ -320,6 +320,64 @@ START_TEST(test_corners_decision)
 }
 END_TEST
 
+/* Beyond the default's own largest measured P its correction is held
+ * at its edge, however far another algorithm was measured: the
+ * forward-validation growth of the difference then widens the
+ * threshold as it does beyond every measured P.  The default measured
+ * at P = 8, 16, 32, binomial there too and at 128, a quarter of the
+ * default's time: at P = 128 (two doublings beyond the default's edge)
+ * a growth of 1 per doubling of the difference (threshold at least
+ * 1.645 sqrt 2 = 2.3 in ln, a gain under 10x) keeps the default; no
+ * growth (no error model) picks binomial, so the gain is there. */
+START_TEST(test_default_edge)
+{
+	struct ml_collective_params m, q;
+	struct ml_coll_run r[64];
+	struct ml_coll_meas t;
+	struct ml_coll_tune *tu;
+	struct ml_coll_errmodel em;
+	struct ml_coll_pick pk;
+	unsigned among = ML_COLL_AMONG(ML_COLL_DEFAULT) |
+			 ML_COLL_AMONG(ML_COLL_BINOMIAL);
+	const double f[3] = {1, 1.01, 0.99};
+	const long long P[4] = {8, 16, 32, 128}, M[2] = {64, 1024};
+	size_t i, j, k, n = 0;
+	int c;
+
+	machine(&m);
+	for (i = 0; i < 4; i++)
+		for (j = 0; j < 2; j++)
+			for (k = 0; k < 3; k++) {
+				if (P[i] < 128)
+					run_at(&r[n++], &m, ML_COLL_DEFAULT, P[i],
+					       M[j], 10 * f[k]);
+				run_at(&r[n++], &m, ML_COLL_BINOMIAL, P[i], M[j],
+				       (P[i] < 128 ? 10 : 2.5) * f[k]);
+			}
+	ck_assert_int_eq(ml_coll_meas_build(r, n, ML_COLL_BY_AVG, &t), ML_OK);
+	q = m;
+	q.ranks = 128;
+	q.msg = 64;
+	ck_assert_int_eq(ml_coll_tune_new(&t, &m, NULL, 0.9, &tu), ML_OK);
+	ck_assert_int_eq(ml_coll_tune_best(tu, &q, among, ML_COLL_BY_AVG, &pk),
+			 ML_OK);
+	ck_assert_int_eq(pk.alg, ML_COLL_BINOMIAL);
+	ml_coll_tune_free(tu);
+	ml_coll_errmodel_init(&em);
+	em.fit_ranks = 128;
+	em.diff_growth = 1;
+	for (c = 0; c < ML_COLL_NCLASS; c++)
+		em.sd[c] = 0.1;
+	ck_assert_int_eq(ml_coll_tune_new(&t, &m, &em, 0.9, &tu), ML_OK);
+	ck_assert_int_eq(ml_coll_tune_best(tu, &q, among, ML_COLL_BY_AVG, &pk),
+			 ML_OK);
+	ck_assert_int_eq(pk.alg, ML_COLL_DEFAULT);
+	ck_assert(pk.kept);
+	ml_coll_tune_free(tu);
+	ml_coll_meas_free(&t);
+}
+END_TEST
+
 /* One run of one cell does not decide alone: the default and binomial
  * measured at P = 32 and 64 B only, the default's 10 times binomial's.
  * At P = 48, 64 B (within a doubling of the row; Open MPI's decision
@@ -428,6 +486,7 @@ Suite *suite_tune(void)
 	tcase_add_test(tc, test_corners_decide);
 	tcase_add_test(tc, test_corners_decision);
 	tcase_add_test(tc, test_one_run_alone);
+	tcase_add_test(tc, test_default_edge);
 	tcase_add_test(tc, test_cv_coverage);
 	suite_add_tcase(s, tc);
 	return s;

@@ -645,6 +645,20 @@ static double outside(const struct ml_coll_tune *t, long long ranks)
 		   : 0;
 }
 
+/* Doublings of P beyond algorithm a's largest measured P (its
+ * correction is held at its own edge: the default measured to P = 76
+ * is beyond its edge at 150 though forced binary was measured at
+ * 255); 0 where a has no row. */
+static double outside_of(const struct ml_coll_tune *t, int a, long long ranks)
+{
+	long long top;
+
+	if (t->an[a] == 0)
+		return 0;
+	top = t->row[t->afirst[a] + t->an[a] - 1].ranks;
+	return ranks > top ? log2((double)ranks / (double)top) : 0;
+}
+
 /* The ln half-width of the interval at dist doublings from the nearest
  * measured P of its algorithm, b beyond the largest. */
 static double half_of(const struct ml_coll_tune *t, double q, double dist,
@@ -913,7 +927,8 @@ enum ml_status ml_coll_tune_best(const struct ml_coll_tune *t,
 		dp.ran = r[0].ran;
 		dp.comp = r[0].composition;
 		for (a = 1; a < NA; a++) {
-			double gain, b = outside(t, p->ranks);
+			double gain, b = fmax(outside_of(t, a, p->ranks),
+					      outside_of(t, 0, p->ranks));
 
 			if (!ok[a] || !is_candidate(among, p->library, a))
 				continue;
