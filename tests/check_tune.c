@@ -320,6 +320,66 @@ START_TEST(test_corners_decision)
 }
 END_TEST
 
+/* A corner where the default was not measured is left out, not a
+ * veto on the others.  One rank a node: the decision runs knomial at
+ * P = 64 and binary at 128 (M = 256).  The default measured at 16, 32,
+ * 64 and binary there too, both as the model says; binary at 256 (the
+ * default not) a quarter of the model's, so its correction at 128 is
+ * half way there (a predicted gain of ln 2 over the default, held from
+ * 64).  The corners left at 128 are P = 64's, where the default ran
+ * knomial: binary is compared with binary measured there, and is not
+ * faster than itself: the default kept.  Reading the corner at 256 as
+ * "nothing known" instead let the predicted gain pick binary. */
+START_TEST(test_corner_without_default)
+{
+	struct ml_collective_params m, q;
+	struct ml_collective_result res;
+	struct ml_coll_run r[64];
+	struct ml_coll_meas t;
+	struct ml_coll_tune *tu;
+	struct ml_coll_pick pk;
+	unsigned among = ML_COLL_AMONG(ML_COLL_DEFAULT) |
+			 ML_COLL_AMONG(ML_COLL_BINARY);
+	const double f[3] = {1, 1.01, 0.99};
+	const long long P[4] = {16, 32, 64, 256}, M[2] = {64, 1024};
+	size_t i, j, k, n = 0;
+
+	machine(&m);
+	q = m;
+	q.algorithm = ML_COLL_DEFAULT;
+	q.ranks = 128;
+	q.msg = 256;
+	ck_assert_int_eq(ml_collective_eval(&q, &res), ML_OK);
+	ck_assert_int_eq(res.ran, ML_COLL_BINARY);
+	q.ranks = 64;
+	q.msg = 64;
+	ck_assert_int_eq(ml_collective_eval(&q, &res), ML_OK);
+	ck_assert_int_eq(res.ran, ML_COLL_KNOMIAL);
+	for (i = 0; i < 4; i++)
+		for (j = 0; j < 2; j++)
+			for (k = 0; k < 3; k++) {
+				if (P[i] < 256)
+					run_at(&r[n++], &m, ML_COLL_DEFAULT, P[i],
+					       M[j],
+					       model(&m, ML_COLL_DEFAULT, P[i],
+						     M[j]) * f[k]);
+				run_at(&r[n++], &m, ML_COLL_BINARY, P[i], M[j],
+				       model(&m, ML_COLL_BINARY, P[i], M[j]) *
+					   (P[i] < 256 ? 1 : 0.25) * f[k]);
+			}
+	ck_assert_int_eq(ml_coll_meas_build(r, n, ML_COLL_BY_AVG, &t), ML_OK);
+	ck_assert_int_eq(ml_coll_tune_new(&t, &m, NULL, 0.9, &tu), ML_OK);
+	q = m;
+	q.ranks = 128;
+	q.msg = 256;
+	ck_assert_int_eq(ml_coll_tune_best(tu, &q, among, ML_COLL_BY_AVG, &pk),
+			 ML_OK);
+	ck_assert_int_eq(pk.alg, ML_COLL_DEFAULT);
+	ml_coll_tune_free(tu);
+	ml_coll_meas_free(&t);
+}
+END_TEST
+
 /* Beyond the default's own largest measured P its correction is held
  * at its edge, however far another algorithm was measured: the
  * forward-validation growth of the difference then widens the
@@ -487,6 +547,7 @@ Suite *suite_tune(void)
 	tcase_add_test(tc, test_corners_decision);
 	tcase_add_test(tc, test_one_run_alone);
 	tcase_add_test(tc, test_default_edge);
+	tcase_add_test(tc, test_corner_without_default);
 	tcase_add_test(tc, test_cv_coverage);
 	suite_add_tcase(s, tc);
 	return s;

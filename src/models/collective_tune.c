@@ -753,7 +753,11 @@ static void bracket(const struct ml_coll_tune *t, const struct trow *w,
  * p's size below and above, where the default was measured too.  +1
  * when a is faster at every one by more than the two medians' standard
  * errors (sqrt(se_a^2 + se_d^2)), -1 when at none, 0 when they
- * disagree or a corner lacks the default.  Where the default's decision
+ * disagree.  A corner where the default was not measured is left out
+ * (the tool's plan on EPYC by socket measured forced binary at P = 255,
+ * not the default: reading that as "nothing known" let the model's
+ * gain decide at P = 150, from a default corrected by knomial's
+ * residual).  Where the default's decision
  * runs another algorithm (or MPICH composition) at a corner than at the
  * point (*dp: Open MPI's knomial below P = 128 and binomial at 128 on
  * EPYC), the default measured there is another broadcast than the
@@ -812,8 +816,10 @@ static int corners(const struct ml_coll_tune *t, int a, long long ranks,
 				if (!xd)
 					continue;
 			}
-			if (!xa || !xd)
+			if (!xa)
 				return 0;
+			if (!xd)
+				continue;
 			if (!first)
 				first = xa;
 			many = many || xa != first || xa->runs >= 3;
