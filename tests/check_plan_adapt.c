@@ -5,9 +5,10 @@
  * scale alike), binomial measured twice as fast as binary at the small
  * sizes, twice as slow at 4096 and as fast at 256.  The picks are
  * certain but at 256, and least certain there farthest from a measured
- * P (P = 32, three doublings from 4 and 256): the plan goes there,
- * never repeats a measured row, stays within the budget, and without
- * measurements is the fixed design.
+ * P (P = 32, three doublings from 4 and 256): the plan goes there (a
+ * cell, or a whole row when one fits), never repeats a measured row,
+ * stays within the budget, and without measurements is the fixed
+ * design.
  */
 #include <check.h>
 #include <math.h>
@@ -148,10 +149,11 @@ START_TEST(test_goes_where_uncertain)
 }
 END_TEST
 
-/* Eight rows (four cells): all at 256 (the certain sizes lose nothing
- * by the pick), at four distinct unmeasured P, 32 among them; any
- * budget: the largest even number of rows within it (each cell costs
- * two), none at a measured P. */
+/* Eight rows: a whole row fits (the measured sizes x both), at the P
+ * whose cells lose most, 32; seven: three cells (two rows each), all
+ * at 256 (the certain sizes lose nothing by the pick), at three
+ * distinct unmeasured P, 32 among them; any budget: the largest even
+ * number of rows within it, none at a measured P. */
 START_TEST(test_budget_and_no_repeat)
 {
 	struct ml_collective_params m;
@@ -167,13 +169,21 @@ START_TEST(test_budget_and_no_repeat)
 	params(&ap, &t, 8);
 	ck_assert_int_eq(ml_collective_plan_adaptive(&ap, &pl, &d), ML_OK);
 	ck_assert_uint_eq(pl.n, 8);
+	for (i = 0; i < pl.n; i++) {
+		ck_assert_int_eq(pl.rows[i].ranks, 32);
+		ck_assert_int_eq(pl.rows[i].msg, Mu[i / 2]);
+	}
+	ml_collective_plan_free(&pl);
+	ap.plan.budget = 7;
+	ck_assert_int_eq(ml_collective_plan_adaptive(&ap, &pl, &d), ML_OK);
+	ck_assert_uint_eq(pl.n, 6);
 	for (i = 0, ns = 0; i < pl.n; i++) {
 		ck_assert_int_eq(pl.rows[i].msg, 256);
 		ck_assert(!in(Pm, 3, pl.rows[i].ranks));
 		if (!in(seen, ns, pl.rows[i].ranks))
 			seen[ns++] = pl.rows[i].ranks;
 	}
-	ck_assert_uint_eq(ns, 4);
+	ck_assert_uint_eq(ns, 3);
 	ck_assert(in(seen, ns, 32));
 	ml_collective_plan_free(&pl);
 	for (b = 0; b <= 9; b++) {

@@ -238,6 +238,58 @@ static enum ml_status score_cell(const struct ml_coll_adapt_params *ap,
 	return ML_OK;
 }
 
+/* Is x in v (n)? */
+static bool in_ll(const long long *v, size_t n, long long x)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (v[i] == x)
+			return true;
+	return false;
+}
+
+/* Cell b's missing candidates into pl's rows; b done. */
+static void take(struct acell *b, const struct ml_collective_params *mach,
+		 struct ml_coll_plan *pl)
+{
+	int a;
+
+	b->done = true;
+	for (a = 0; a < NA; a++) {
+		struct ml_coll_plan_row *r;
+
+		if (!(b->missing >> a & 1))
+			continue;
+		r = &pl->rows[pl->n++];
+		r->alg = (enum ml_coll_alg)a;
+		r->ranks = b->ranks;
+		r->msg = b->msg;
+		r->map_by = mach->map_by;
+	}
+}
+
+/* A row at P = p: into rows (*nrows), and every other P's cells nearer
+ * a row now rescored. */
+static void open_row(long long p, long long *rows, size_t *nrows,
+		     struct acell *c, size_t nc)
+{
+	size_t k;
+
+	rows[(*nrows)++] = p;
+	for (k = 0; k < nc; k++) {
+		double e;
+
+		if (c[k].done || c[k].ranks == p)
+			continue;
+		e = fabs(log2((double)c[k].ranks / (double)p));
+		if (e < c[k].d) {
+			c[k].d = e;
+			score_of(&c[k]);
+		}
+	}
+}
+
 /* The rows of one placement with a predictor t, at most budget, into
  * pl (room for them). */
 static enum ml_status adapt_one(const struct ml_coll_adapt_params *ap,
@@ -248,26 +300,29 @@ static enum ml_status adapt_one(const struct ml_coll_adapt_params *ap,
 				long long budget, struct ml_coll_plan *pl)
 {
 	struct acell *c = NULL;
-	long long *rows = NULL, used = 0;
-	size_t nc = 0, nrows = 0, i, k;
+	long long *rows = NULL, *sizes = NULL, used = 0;
+	size_t nc = 0, nrows = 0, nsizes = 0, i, k;
 	double z = gsl_cdf_ugaussian_Pinv(0.5 + ap->level / 2);
 	enum ml_status st = ML_OK;
 	long long i1, j1;
-	int a;
 
 	c = calloc((size_t)(np * nm), sizeof *c);
 	rows = malloc((size_t)(np + ap->meas->ncell + 1) * sizeof *rows);
-	if (!c || !rows) {
+	sizes = malloc((ap->meas->ncell + 1) * sizeof *sizes);
+	if (!c || !rows || !sizes) {
 		st = ML_ENOMEM;
 		goto out;
 	}
-	/* The measured rows of the placement. */
+	/* The measured rows and sizes of the placement. */
 	for (i = 0; i < ap->meas->ncell; i++) {
 		const struct ml_collective_params *p = &ap->meas->cell[i].p;
 
-		if (ml_coll_same_placement(p, mach) &&
-		    doublings(p->ranks, rows, nrows) > 0)
+		if (!ml_coll_same_placement(p, mach))
+			continue;
+		if (doublings(p->ranks, rows, nrows) > 0)
 			rows[nrows++] = p->ranks;
+		if (!in_ll(sizes, nsizes, p->msg))
+			sizes[nsizes++] = p->msg;
 	}
 	for (i1 = 0; i1 < np; i1++)
 		for (j1 = 0; j1 < nm; j1++) {
@@ -286,6 +341,35 @@ static enum ml_status adapt_one(const struct ml_coll_adapt_params *ap,
 			score_of(x);
 			nc++;
 		}
+	/* Phase 1: whole rows, at the measured sizes, while one fits. */
+	for (;;) {
+		long long bp = -1, cost, bcost = 0;
+		double sc, bsc = 0;
+
+		for (i = 0; i < nc; i = k) {
+			for (k = i, sc = 0, cost = 0;
+			     k < nc && c[k].ranks == c[i].ranks; k++) {
+				sc += c[k].score;
+				if (in_ll(sizes, nsizes, c[k].msg))
+					cost += c[k].cost;
+			}
+			if (c[i].d0 > 0 && cost > 0 && used + cost <= budget &&
+			    doublings(c[i].ranks, rows, nrows) > 0 &&
+			    sc > bsc) {
+				bsc = sc;
+				bp = c[i].ranks;
+				bcost = cost;
+			}
+		}
+		if (bp < 0)
+			break;
+		for (k = 0; k < nc; k++)
+			if (c[k].ranks == bp && in_ll(sizes, nsizes, c[k].msg))
+				take(&c[k], mach, pl);
+		used += bcost;
+		open_row(bp, rows, &nrows, c, nc);
+	}
+	/* Phase 2: single cells with what is left. */
 	for (;;) {
 		struct acell *b = NULL;
 
@@ -295,38 +379,15 @@ static enum ml_status adapt_one(const struct ml_coll_adapt_params *ap,
 				b = &c[i];
 		if (!b)
 			break;
-		b->done = true;
-		for (a = 0; a < NA; a++) {
-			struct ml_coll_plan_row *r;
-
-			if (!(b->missing >> a & 1))
-				continue;
-			r = &pl->rows[pl->n++];
-			r->alg = (enum ml_coll_alg)a;
-			r->ranks = b->ranks;
-			r->msg = b->msg;
-			r->map_by = mach->map_by;
-		}
+		take(b, mach, pl);
 		used += b->cost;
-		if (doublings(b->ranks, rows, nrows) > 0) {
-			rows[nrows++] = b->ranks;
-			for (k = 0; k < nc; k++) {
-				double e;
-
-				if (c[k].done || c[k].ranks == b->ranks)
-					continue;
-				e = fabs(log2((double)c[k].ranks /
-					      (double)b->ranks));
-				if (e < c[k].d) {
-					c[k].d = e;
-					score_of(&c[k]);
-				}
-			}
-		}
+		if (doublings(b->ranks, rows, nrows) > 0)
+			open_row(b->ranks, rows, &nrows, c, nc);
 	}
 out:
 	free(c);
 	free(rows);
+	free(sizes);
 	return st;
 }
 
