@@ -26,6 +26,10 @@
 #           measured lists, at the sparse plan's budget (its number of
 #           broadcasts: run it after sparse); skipped, with a note on
 #           stderr, when the binary has no --plan.
+#   adaptive two rounds within the sparse plan's budget: `collective
+#           --plan` at half of it, fitted; then `collective --plan
+#           --input` that machine for the rest (the next rows, where
+#           best's pick is least certain), fitted on both rounds.
 # The model is fitted (`mcastlat fit collective --stat avg --emit`, every
 # option at its default) on the ping-pong files and the planned
 # broadcasts only; then, on the emitted machine, at every measured
@@ -55,7 +59,8 @@
 # Measured values are medians over a point's runs.  Nothing here is
 # tuned to the judged points.
 #
-# Env: MCASTLAT (the binary), PLANS (default "probe sparse plan"),
+# Env: MCASTLAT (the binary), PLANS (default "probe sparse plan
+# adaptive"),
 # ONLY (a space-separated list of prefixes to judge; default every
 # one), FITARGS (more options for fit), TUNEARGS (more options for
 # the picks and predictions), JOBS (the fit's threads), VERBOSE (1:
@@ -145,6 +150,10 @@ planof() {
 		# Two rounds within the sparse plan's budget: the fixed
 		# design at half of it, fitted; then the rest where the
 		# fitted machine's picks are least certain, fitted on both.
+		if [ ! -r "$tmp/plan_sparse.txt" ]; then
+			planof sparse || return 1
+			cp "$tmp/plan.txt" "$tmp/plan_sparse.txt"
+		fi
 		total=$(wc -l < "$tmp/plan_sparse.txt")
 		planof plan $((total / 2)) || return 1
 		cp "$tmp/plan.txt" "$tmp/plan_round1.txt"
@@ -245,6 +254,7 @@ fitplan() {
 # forced algorithms (space-separated).
 dataset() {
 	name=$1 pp=$2 algs=$3
+	rm -f "$tmp/plan_sparse.txt"
 	files=
 	for a in $algs ompi; do
 		csvin "${name}_$a"
