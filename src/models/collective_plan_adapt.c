@@ -1,5 +1,5 @@
 /*
- * plan_adapt.c - the adaptive measurement plan of SPEC 10.7
+ * collective_plan_adapt.c - the adaptive measurement plan of SPEC 10.7
  * (ml_collective_plan_adaptive): given the broadcasts measured so far
  * and the machine fitted on them, the next ones to measure, where best's
  * pick is least certain.
