@@ -26,6 +26,10 @@
 #           measured lists, at the sparse plan's budget (its number of
 #           broadcasts: run it after sparse); skipped, with a note on
 #           stderr, when the binary has no --plan.
+#   adaptive two rounds within the sparse plan's budget: `collective
+#           --plan` at half of it, fitted; then `collective --plan
+#           --input` that machine for the rest (the next rows, where
+#           best's pick is least certain), fitted on both rounds.
 # The model is fitted (`mcastlat fit collective --stat avg --emit`, every
 # option at its default) on the ping-pong files and the planned
 # broadcasts only; then, on the emitted machine, at every measured
@@ -55,7 +59,8 @@
 # Measured values are medians over a point's runs.  Nothing here is
 # tuned to the judged points.
 #
-# Env: MCASTLAT (the binary), PLANS (default "probe sparse plan"),
+# Env: MCASTLAT (the binary), PLANS (default "probe sparse plan
+# adaptive"),
 # ONLY (a space-separated list of prefixes to judge; default every
 # one), FITARGS (more options for fit), TUNEARGS (more options for
 # the picks and predictions), JOBS (the fit's threads), VERBOSE (1:
@@ -72,7 +77,7 @@ here=${0%/*}
 ml_need gzip gzip
 dir=${1:-examples/real}
 bin=$mcastlat
-plans=${PLANS:-probe sparse plan}
+plans=${PLANS:-probe sparse plan adaptive}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/colltune.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
 mkdir "$tmp/in"
@@ -136,14 +141,38 @@ planof() {
 			}
 		}' "$tmp/med.csv" > "$tmp/plan.txt"
 		;;
+	adaptive)
+		if [ -z "$hasplan" ] || [ -z "$hasdata" ]; then
+			echo "$ml_script: $name: adaptive skipped ($bin has no" \
+				"collective --plan or --data)" >&2
+			return 1
+		fi
+		# Two rounds within the sparse plan's budget: the fixed
+		# design at half of it, fitted; then the rest where the
+		# fitted machine's picks are least certain, fitted on both.
+		if [ ! -r "$tmp/plan_sparse.txt" ]; then
+			planof sparse || return 1
+			cp "$tmp/plan.txt" "$tmp/plan_sparse.txt"
+		fi
+		total=$(wc -l < "$tmp/plan_sparse.txt")
+		planof plan $((total / 2)) || return 1
+		cp "$tmp/plan.txt" "$tmp/plan_round1.txt"
+		fitplan "$tmp/plan_round1.txt" "$tmp/fitted1.csv" || return 1
+		rest=$((total - $(wc -l < "$tmp/plan_round1.txt")))
+		planof plan "$rest" "$tmp/fitted1.csv" || return 1
+		cat "$tmp/plan_round1.txt" "$tmp/plan.txt" > "$tmp/plan.tmp"
+		mv "$tmp/plan.tmp" "$tmp/plan.txt"
+		;;
 	plan)
 		if [ -z "$hasplan" ]; then
 			echo "$ml_script: $name: plan skipped ($bin has no" \
 				"collective --plan)" >&2
 			return 1
 		fi
-		budget=$(wc -l < "$tmp/plan_sparse.txt")
+		budget=${2:-$(wc -l < "$tmp/plan_sparse.txt")}
+		# shellcheck disable=SC2046
 		"$bin" collective --plan --budget "$budget" \
+			$([ -n "${3:-}" ] && echo "--input $3") \
 			--ranks "$ranks" --msg "$msgs" \
 			--among "$alist,ompi" --ppn "$ppn" --sockets "$sockets" \
 			--nodes "$nodes" --map-by "$map" --bind-to "$bind" \
@@ -178,10 +207,45 @@ planof() {
 			if ((k in has) && !(k in out)) { out[k] = 1; print k }
 		}' "$tmp/med.csv" "$tmp/planout.csv" > "$tmp/plan.txt"
 		;;
-	*) ml_die "PLANS: '$1' is not a plan (probe, sparse, plan)" ;;
+	*) ml_die "PLANS: '$1' is not a plan (probe, sparse, plan, adaptive)" ;;
 	esac
 	[ -s "$tmp/plan.txt" ] || {
 		echo "$ml_script: $name: plan $1 names no measured point" >&2
+		return 1
+	}
+}
+
+# planned PLANFILE: the planned broadcasts, as measured (every run), a
+# file per algorithm (their columns need not agree), $tmp/planned_ALG.csv;
+# $fit the fit's options on them and the ping-pong files, $pdata the
+# files (comma-separated).
+planned() {
+	fit="--stat avg ${FITARGS:-}"
+	rm -f "$tmp"/planned_*.csv
+	pdata=
+	for a in $algs ompi; do
+		awk -F, 'FNR == 1 { f++ }
+		f == 1 { want[$0] = 1; next }
+		/^#/ { next }
+		!h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; print; next }
+		($c["algorithm"] "," $c["ranks"] "," $c["msg"]) in want' \
+			"$1" "$tmp/in/${name}_$a.csv" > "$tmp/planned_$a.csv"
+		[ "$(wc -l < "$tmp/planned_$a.csv")" -gt 1 ] || continue
+		fit="$fit --data $tmp/planned_$a.csv"
+		pdata="$pdata${pdata:+,}$tmp/planned_$a.csv"
+	done
+	for f in $pp; do fit="$fit --data $tmp/in/$f.csv"; done
+}
+
+# fitplan PLANFILE OUT: fit on the planned broadcasts of PLANFILE (and the
+# ping-pong files), the machine into OUT; 1 when the fit fails.
+fitplan() {
+	planned "$1"
+	# shellcheck disable=SC2086
+	"$bin" fit collective --jobs "$ml_jobs" --no-progress $fit \
+		--emit "$2" > "$tmp/fit.out" 2>&1 || {
+		echo "$ml_script: $name $plan: the fit failed:" >&2
+		tail -n 3 "$tmp/fit.out" >&2
 		return 1
 	}
 }
@@ -190,6 +254,7 @@ planof() {
 # forced algorithms (space-separated).
 dataset() {
 	name=$1 pp=$2 algs=$3
+	rm -f "$tmp/plan_sparse.txt"
 	files=
 	for a in $algs ompi; do
 		csvin "${name}_$a"
@@ -214,31 +279,10 @@ dataset() {
 	for plan in $plans; do
 		planof "$plan" || continue
 		cp "$tmp/plan.txt" "$tmp/plan_$plan.txt"
-		# The planned broadcasts, as measured (every run), a file
-		# per algorithm (their columns need not agree).
-		fit="--stat avg ${FITARGS:-}"
-		rm -f "$tmp"/planned_*.csv
-		pdata=
-		for a in $algs ompi; do
-			awk -F, 'FNR == 1 { f++ }
-			f == 1 { want[$0] = 1; next }
-			/^#/ { next }
-			!h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; print; next }
-			($c["algorithm"] "," $c["ranks"] "," $c["msg"]) in want' \
-				"$tmp/plan.txt" "$tmp/in/${name}_$a.csv" \
-				> "$tmp/planned_$a.csv"
-			[ "$(wc -l < "$tmp/planned_$a.csv")" -gt 1 ] || continue
-			fit="$fit --data $tmp/planned_$a.csv"
-			pdata="$pdata${pdata:+,}$tmp/planned_$a.csv"
-		done
-		for f in $pp; do fit="$fit --data $tmp/in/$f.csv"; done
-		# shellcheck disable=SC2086
 		if [ -n "${REUSE:-}" ] && [ -r "$REUSE/$name.$plan/fitted.csv" ]; then
+			planned "$tmp/plan.txt"
 			cp "$REUSE/$name.$plan/fitted.csv" "$tmp/fitted.csv"
-		elif ! "$bin" fit collective --jobs "$ml_jobs" --no-progress $fit \
-			--emit "$tmp/fitted.csv" > "$tmp/fit.out" 2>&1; then
-			echo "$ml_script: $name $plan: the fit failed:" >&2
-			tail -n 3 "$tmp/fit.out" >&2
+		elif ! fitplan "$tmp/plan.txt" "$tmp/fitted.csv"; then
 			continue
 		fi
 		if [ -n "${KEEP:-}" ]; then

@@ -550,6 +550,45 @@ ML_API enum ml_status ml_collective_plan(const struct ml_coll_plan_params *pp,
 					 struct ml_diag *d);
 ML_API void ml_collective_plan_free(struct ml_coll_plan *pl);
 
+/* The adaptive plan (SPEC 10.7): the next broadcasts to measure, given
+ * those measured so far (mcastlat/tune.h's table). */
+struct ml_coll_meas;
+struct ml_coll_adapt_params {
+	struct ml_coll_plan_params plan; /* the allocation, the values to
+					  * choose from, the candidates
+					  * and the budget (of new rows) */
+	struct ml_collective_params machine; /* the fitted machine and its
+					      * placement (map_by: set per
+					      * planned placement) */
+	const struct ml_coll_meas *meas; /* measured so far; NULL or no
+					  * cell of a placement: the fixed
+					  * design there */
+	const struct ml_coll_errmodel *em; /* may be NULL */
+	double level;			   /* the intervals' (0.9) */
+};
+
+/*
+ * The next rows: per placement with measured cells (the budget split
+ * evenly over the placements), at every (P, M) of the universe where a
+ * candidate is not measured yet, best's pick D (ml_coll_tune_best) and
+ * each other candidate a's corrected prediction (ml_coll_tune_predict):
+ * the gain g = ln(D / a) ~ N(mu, s), s from the two intervals' ln
+ * half-widths h (s = sqrt(hD^2 + ha^2) / z), and the cell's score the
+ * largest expected loss of keeping D, E[max(g, 0)] = s phi(mu / s) +
+ * mu Phi(mu / s).  Cells are taken greedily by score, each with every
+ * candidate not measured there, while the rows fit the budget; a cell
+ * at a P with no measured row opens a row there, and the others' s is
+ * scaled by sqrt(d' / d) (d: doublings of P to the nearest measured or
+ * chosen row), as the intervals narrow with the square root of that
+ * distance.  A universe of every integer P holds 64 log-spaced ones.
+ * Without measured cells of a placement: ml_collective_plan's design
+ * there.  Rows are never a measured (candidate, P, M).  ML_OK,
+ * ML_EINVAL (*d names the parameter), ML_ENOMEM.
+ */
+ML_API enum ml_status ml_collective_plan_adaptive(
+    const struct ml_coll_adapt_params *ap, struct ml_coll_plan *pl,
+    struct ml_diag *d);
+
 /* ------------------------------------------------------------------ */
 /* The benchmark's own barrier (SPEC 10.7): osu_bcast times each
  * broadcast on each rank from its exit of the barrier before it.

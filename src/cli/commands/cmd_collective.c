@@ -670,7 +670,22 @@ static int takeover(const struct ml_command *cmd,
 		if (parse_among(base[O_AMONG].s, &among, &at, &len))
 			return ml_usage_err(ctx, cmd->name, "among",
 					    "not a candidate");
-		return ml_collective_print_plan(cmd, ctx, vl, base, among);
+		if (cp && cp->meas.ncell) {
+			struct ml_coll_adapt_params ap;
+			struct ml_coll_errmodel em;
+			int word;
+
+			memset(&ap, 0, sizeof ap);
+			to_params(base, &ap.machine, &word);
+			to_errmodel(base, &em);
+			ap.meas = &cp->meas;
+			ap.em = &em;
+			ap.level = base[O_LEVEL].r;
+			return ml_collective_print_plan(cmd, ctx, vl, base,
+							among, &ap);
+		}
+		return ml_collective_print_plan(cmd, ctx, vl, base, among,
+						NULL);
 	}
 	if (base[O_RULES].s) {
 		if (ml_choice_of(base[O_ALGORITHM].i) != ALG_BEST ||

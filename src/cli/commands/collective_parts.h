@@ -75,9 +75,12 @@ int ml_collective_print_schedule(FILE *f, int csv, const char *chosen,
 /* --plan (collective_plan.c): the broadcasts to measure for the
  * allocation of base (--ppn, --sockets, --nodes), every --map-by of
  * vl, the candidates among (ML_COLL_AMONG bits) and --budget, as CSV on
- * ctx->out.  An exit status (usage errors printed). */
+ * ctx->out; with ap (measured cells: --input's or --data's), the
+ * next ones (ml_collective_plan_adaptive, its plan part filled here).
+ * An exit status (usage errors printed). */
 int ml_collective_print_plan(const struct ml_command *cmd, struct ml_ctx *ctx,
 			     const struct ml_vlist *const *vl,
-			     const union ml_val *base, unsigned among);
+			     const union ml_val *base, unsigned among,
+			     const struct ml_coll_adapt_params *ap);
 
 #endif

@@ -12,6 +12,7 @@
 #include "cli/commands/collective_parts.h"
 #include "cli/engine/msg.h"
 #include "cli/engine/parse.h"
+#include "mcastlat/tune.h"
 
 static const char *const map_word[] = {"core", "socket", "node"};
 
@@ -31,7 +32,8 @@ static long long *list_of(const struct ml_vlist *vl, size_t *n)
 
 int ml_collective_print_plan(const struct ml_command *cmd, struct ml_ctx *ctx,
 			     const struct ml_vlist *const *vl,
-			     const union ml_val *base, unsigned among)
+			     const union ml_val *base, unsigned among,
+			     const struct ml_coll_adapt_params *ap)
 {
 	static const int single[] = {O_PPN, O_SOCKETS, O_NODES, O_EAGER,
 				     O_BUDGET};
@@ -84,7 +86,14 @@ int ml_collective_print_plan(const struct ml_command *cmd, struct ml_ctx *ctx,
 	pp.msgs = msgs;
 	if (!msgs && base[O_MSG].i > 1)
 		pp.msg_max = base[O_MSG].i;
-	st = ml_collective_plan(&pp, &pl, &d);
+	if (ap && ap->meas && ap->meas->ncell) {
+		struct ml_coll_adapt_params a = *ap;
+
+		a.plan = pp;
+		st = ml_collective_plan_adaptive(&a, &pl, &d);
+	} else {
+		st = ml_collective_plan(&pp, &pl, &d);
+	}
 	if (st == ML_ENOMEM)
 		goto nomem;
 	if (st != ML_OK) {
