@@ -66,7 +66,8 @@
 # the picks and predictions), JOBS (the fit's threads), VERBOSE (1:
 # each cell's picks on stderr), KEEP (a directory: each fit's
 # machine and planned broadcasts kept there), REUSE (such a
-# directory: its machines instead of fitting again).
+# directory: its machines instead of fitting again, where its plan.txt
+# names the same points).
 set -eu
 here=${0%/*}
 [ "$here" != "$0" ] || here=.
@@ -279,7 +280,10 @@ dataset() {
 	for plan in $plans; do
 		planof "$plan" || continue
 		cp "$tmp/plan.txt" "$tmp/plan_$plan.txt"
-		if [ -n "${REUSE:-}" ] && [ -r "$REUSE/$name.$plan/fitted.csv" ]; then
+		# A kept fit is reused only for the same planned points (the
+		# adaptive plan's second round depends on the predictor).
+		if [ -n "${REUSE:-}" ] && [ -r "$REUSE/$name.$plan/fitted.csv" ] &&
+			cmp -s "$REUSE/$name.$plan/plan.txt" "$tmp/plan.txt"; then
 			planned "$tmp/plan.txt"
 			cp "$REUSE/$name.$plan/fitted.csv" "$tmp/fitted.csv"
 		elif ! fitplan "$tmp/plan.txt" "$tmp/fitted.csv"; then
