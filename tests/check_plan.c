@@ -54,13 +54,14 @@ END_TEST
 
 /* Budget 0: 5 % of the full grid, 15 P x 21 sizes x 10 candidates =
  * 3150 -> 158 rows at most; C = 15, nP = 3, nM = 5.  P: 2, 2 * 8^(1/2)
- * = 5.66 -> 6, 16.  Sizes: 1, 1 MiB, 4096, 8192, then Open MPI's
- * decision at P = 16 (knomial below 4096, binomial below 1 MiB): 2048
- * below 4096 (4096 is taken), and the budget is full. */
+ * = 5.66 -> 6, 16.  Sizes: 1, 1 MiB, 4096, 8192, then, 1 and 4096
+ * being a factor 4096 apart, the size farthest in log from those: 64
+ * (6 doublings from 1 and from 4096; 8192 to 1 MiB leaves at most 3.5),
+ * and the budget is full before Open MPI's decision bounds. */
 START_TEST(test_default_budget)
 {
 	static const long long P[] = {2, 6, 16},
-			       M[] = {1, 2048, 4096, 8192, 1048576};
+			       M[] = {1, 64, 4096, 8192, 1048576};
 	struct ml_coll_plan_params pp;
 	struct ml_coll_plan pl;
 	int i;
@@ -83,8 +84,9 @@ END_TEST
 
 /* The EPYC allocation (2 nodes of 2 x 64 cores), two placements, five
  * candidates: for every budget the rows fit it, P = 2 and 256 are in,
- * every cell has every candidate once, and a size <= 4096 and one
- * above are in as soon as there are three sizes. */
+ * every cell has every candidate once, a size <= 4096 and one
+ * above are in as soon as there are three sizes, and no two sizes are
+ * over 16x apart as soon as there are eight. */
 START_TEST(test_properties)
 {
 	static const long long budgets[] = {40, 41, 100, 335, 1000, 5000};
@@ -131,6 +133,11 @@ START_TEST(test_properties)
 		if (pl.nmsgs >= 3)
 			ck_assert(pl.msgs[0] == 1 &&
 				  pl.msgs[pl.nmsgs - 1] == 1048576);
+		/* 8 sizes can cover 1 B to 1 MiB with the eager limit's
+		 * pair and no gap over 16x (1, 8, 64, 512, 4096, 8192,
+		 * 65536, 1 MiB): from 8 the plan leaves none */
+		for (k = 1; pl.nmsgs >= 8 && k < (size_t)pl.nmsgs; k++)
+			ck_assert_int_le(pl.msgs[k], 16 * pl.msgs[k - 1]);
 		ml_collective_plan_free(&pl);
 	}
 }
