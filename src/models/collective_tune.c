@@ -751,9 +751,12 @@ static void bracket(const struct ml_coll_tune *t, const struct trow *w,
  * default: the cells of a's measured P rows nearest p's P below and
  * above (the one beyond the edge), at each row's measured sizes nearest
  * p's size below and above, where the default was measured too.  +1
- * when a is faster at every one by more than the two medians' standard
- * errors (sqrt(se_a^2 + se_d^2)), -1 when at none, 0 when they
- * disagree.  A corner where the default was not measured is left out
+ * when a is faster by more than the two medians' standard errors
+ * (sqrt(se_a^2 + se_d^2)) at most of them (a strict majority) and
+ * slower by more at none; -1 when faster at none and slower at most (a
+ * corner where a is compared with itself counts as slower: the point's
+ * default runs a); 0 otherwise (a tie within the noise at one corner of
+ * four no longer leaves the pick to the model alone).  A corner where the default was not measured is left out
  * (the tool's plan on EPYC by socket measured forced binary at P = 255,
  * not the default: reading that as "nothing known" let the model's
  * gain decide at P = 150, from a default corrected by knomial's
@@ -772,7 +775,7 @@ static int corners(const struct ml_coll_tune *t, int a, long long ranks,
 		   long long msg, long long skip, const struct tpt *dp)
 {
 	size_t i, lo = (size_t)-1, hi = (size_t)-1, r[2];
-	int k, j, n = 0, wins = 0;
+	int k, j, n = 0, wins = 0, losses = 0;
 	const struct tpt *first = NULL;
 	bool many = false;
 
@@ -824,13 +827,27 @@ static int corners(const struct ml_coll_tune *t, int a, long long ranks,
 				first = xa;
 			many = many || xa != first || xa->runs >= 3;
 			n++;
-			wins += log(xd->median / xa->median) >
-				sqrt(xa->se * xa->se + xd->se * xd->se);
+			{
+				double g = log(xd->median / xa->median),
+				       e = sqrt(xa->se * xa->se +
+						xd->se * xd->se);
+
+				wins += g > e;
+				/* a compared with itself: the point's
+				 * default runs a, no gain to be had */
+				losses += g < -e || xd == xa;
+			}
 		}
 	}
 	if (!many)
 		return 0; /* one run of one cell: an outlier decides */
-	return n == 0 ? 0 : wins == n ? 1 : wins == 0 ? -1 : 0;
+	if (n == 0)
+		return 0;
+	if (losses == 0 && 2 * wins > n)
+		return 1;
+	if (wins == 0 && 2 * losses > n)
+		return -1;
+	return 0;
 }
 
 /*
