@@ -231,7 +231,7 @@ END_TEST
 /* No measurement: the fixed design, row for row. */
 START_TEST(test_without_is_fixed)
 {
-	struct ml_coll_meas t = {NULL, 0, ML_COLL_BY_AVG};
+	struct ml_coll_meas t = {NULL, 0, ML_COLL_BY_AVG, NULL};
 	struct ml_coll_adapt_params ap;
 	struct ml_coll_plan a, f;
 	struct ml_diag d = {NULL, ""};

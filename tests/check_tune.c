@@ -7,11 +7,14 @@
  * and the cells around decide, not where the default's decision runs
  * another algorithm than at the point, nor one run of one cell alone;
  * and the cross-validated interval's coverage of fresh draws of known
- * noise.
+ * noise, of fresh runs beside an outlier and between measured sizes,
+ * and its width by algorithm.
  */
 #include <check.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -590,6 +593,146 @@ START_TEST(test_cv_coverage)
 }
 END_TEST
 
+/* A random walk in log2 M (steps N(0, 0.15) a doubling, M = 1 .. 4096),
+ * the same for every P and algorithm: the residual the interpolation in
+ * M misses between measured sizes. */
+static void walk_in_m(gsl_rng *g, double w[13])
+{
+	int j;
+
+	w[0] = 0;
+	for (j = 1; j <= 12; j++)
+		w[j] = w[j - 1] + gsl_ran_gaussian(g, 0.15);
+}
+
+/* Drawn data of 5 runs a cell (noise N(0, 0.1)), a run of three cells
+ * 40 times the others, the model x exp(factor + the walk in M), at P =
+ * 2, 4, ..., 256 x M = 1, 4, ..., 4096, two algorithms; fresh single
+ * runs at the P halfway (in log) between, at the sizes between (M = 2,
+ * 8, ..., 2048, a doubling from the measured ones): the 90 % interval
+ * holds 80 to 98 % of them, and its median hi/lo is under 2 (a fresh
+ * run's error, noise and walk, has an sd near 0.15: a 90 % hi/lo near
+ * exp(2 x 1.645 x 0.15) = 1.6).  The outliers must not widen every
+ * interval (a run's deviation is read as a quantile, not an sd; as an
+ * rms sd they give hi/lo 2.6) and the sizes between are farther than
+ * the measured ones (leave-one-size-out). */
+START_TEST(test_run_coverage)
+{
+	struct ml_collective_params m;
+	struct ml_coll_run *r = malloc(5 * 2 * 8 * 7 * sizeof *r);
+	struct ml_coll_meas t;
+	struct ml_coll_tune *tu;
+	struct ml_coll_tuned y;
+	gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+	enum ml_coll_alg a[2] = {ML_COLL_DEFAULT, ML_COLL_BINOMIAL};
+	size_t n = 0, k, i, in = 0, tot = 0, seed;
+	long long P;
+	int j;
+	double w[13], wid[8 * 2 * 7 * 6];
+
+	ck_assert_ptr_nonnull(r);
+	machine(&m);
+	for (seed = 1; seed <= 8; seed++) {
+		gsl_rng_set(g, seed);
+		walk_in_m(g, w);
+		n = 0;
+		for (k = 0; k < 2; k++)
+			for (P = 2; P <= 256; P *= 2)
+				for (j = 0; j <= 12; j += 2)
+					for (i = 0; i < 5; i++)
+						run_at(&r[n++], &m, a[k], P,
+						       1LL << j,
+						       model(&m, a[k], P, 1LL << j) *
+							   exp(factor(P, 1LL << j) +
+							       w[j] +
+							       gsl_ran_gaussian(g, 0.1)));
+		r[7].value *= 40;
+		r[102].value *= 40;
+		r[303].value *= 40;
+		ck_assert_int_eq(ml_coll_meas_build(r, n, ML_COLL_BY_AVG, &t),
+				 ML_OK);
+		ck_assert_int_eq(ml_coll_tune_new(&t, &m, NULL, 0.9, &tu),
+				 ML_OK);
+		for (k = 0; k < 2; k++)
+			for (P = 3; P <= 192; P *= 2)
+				for (j = 1; j <= 11; j += 2) {
+					long long M = 1LL << j;
+					double x = model(&m, a[k], P, M);
+					double v = x * exp(factor(P, M) + w[j] +
+							   gsl_ran_gaussian(g, 0.1));
+
+					ml_coll_tune_predict(tu, a[k], P, M, x,
+							     &y);
+					in += v >= y.lo && v <= y.hi;
+					wid[tot++] = y.hi / y.lo;
+				}
+		ml_coll_tune_free(tu);
+		ml_coll_meas_free(&t);
+	}
+	ck_assert_uint_eq(tot, 8 * 2 * 7 * 6);
+	ck_assert_msg(in >= 0.80 * (double)tot && in <= 0.98 * (double)tot,
+		      "covered %zu of %zu", in, tot);
+	gsl_sort(wid, 1, tot);
+	ck_assert_msg(gsl_stats_median_from_sorted_data(wid, 1, tot) < 2,
+		      "median hi/lo %g",
+		      gsl_stats_median_from_sorted_data(wid, 1, tot));
+	gsl_rng_free(g);
+	free(r);
+}
+END_TEST
+
+/* The default's residual jumps by +-0.3 from one measured P to the next,
+ * binomial's is the smooth factor (one run a cell, no noise): each
+ * algorithm's interval reads its own left-out errors, so binomial's at
+ * a P halfway is under a third of the default's (in ln) and holds the
+ * truth, and the default's holds its jump. */
+START_TEST(test_width_by_algorithm)
+{
+	struct ml_collective_params m;
+	struct ml_coll_run r[2 * 8 * 7];
+	struct ml_coll_meas t;
+	struct ml_coll_tune *tu;
+	struct ml_coll_tuned yd, yb;
+	size_t n = 0;
+	long long P, M;
+	int row;
+
+	machine(&m);
+	for (P = 2, row = 0; P <= 256; P *= 2, row++)
+		for (M = 1; M <= 4096; M *= 4) {
+			run_at(&r[n++], &m, ML_COLL_DEFAULT, P, M,
+			       model(&m, ML_COLL_DEFAULT, P, M) *
+				   exp(factor(P, M) + (row % 2 ? 0.3 : -0.3)));
+			run_at(&r[n++], &m, ML_COLL_BINOMIAL, P, M,
+			       model(&m, ML_COLL_BINOMIAL, P, M) *
+				   exp(factor(P, M)));
+		}
+	ck_assert_int_eq(ml_coll_meas_build(r, n, ML_COLL_BY_AVG, &t), ML_OK);
+	ck_assert_int_eq(ml_coll_tune_new(&t, &m, NULL, 0.9, &tu), ML_OK);
+	P = 24; /* between 16 (-0.3) and 32 (+0.3) */
+	M = 64;
+	ml_coll_tune_predict(tu, ML_COLL_DEFAULT, P, M,
+			     model(&m, ML_COLL_DEFAULT, P, M), &yd);
+	ml_coll_tune_predict(tu, ML_COLL_BINOMIAL, P, M,
+			     model(&m, ML_COLL_BINOMIAL, P, M), &yb);
+	ck_assert_msg(log(yb.hi / yb.lo) < log(yd.hi / yd.lo) / 3,
+		      "binomial %g, default %g", yb.hi / yb.lo,
+		      yd.hi / yd.lo);
+	{
+		double truth = model(&m, ML_COLL_BINOMIAL, P, M) *
+			       exp(factor(P, M));
+
+		ck_assert(truth >= yb.lo && truth <= yb.hi);
+		/* the default's P = 32 value, +0.3 */
+		truth = model(&m, ML_COLL_DEFAULT, P, M) *
+			exp(factor(P, M) + 0.3);
+		ck_assert(truth >= yd.lo && truth <= yd.hi);
+	}
+	ml_coll_tune_free(tu);
+	ml_coll_meas_free(&t);
+}
+END_TEST
+
 Suite *suite_tune(void);
 
 Suite *suite_tune(void)
@@ -608,6 +751,8 @@ Suite *suite_tune(void)
 	tcase_add_test(tc, test_corner_without_default);
 	tcase_add_test(tc, test_corners_majority);
 	tcase_add_test(tc, test_cv_coverage);
+	tcase_add_test(tc, test_run_coverage);
+	tcase_add_test(tc, test_width_by_algorithm);
 	suite_add_tcase(s, tc);
 	return s;
 }

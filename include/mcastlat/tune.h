@@ -36,6 +36,8 @@ struct ml_coll_cell {
 			* deviation; NaN with < 3 runs */
 	int runs;
 	double sd;     /* the plain sd of ln(run); NaN with < 3 runs */
+	size_t dev_first; /* its runs' deviations: dev[dev_first ..
+			   * dev_first + runs) of its table */
 };
 
 /* The table: its cells, and the objective their values measure. */
@@ -43,6 +45,10 @@ struct ml_coll_meas {
 	struct ml_coll_cell *cell;
 	size_t ncell;
 	enum ml_coll_objective obj;
+	/* Each run's |ln(run / its cell's median)|, sqrt(n / (n - 1))
+	 * times (a median of n runs sits closer to them than the true
+	 * one), by cell; NULL: not known (a table built by hand). */
+	double *dev;
 };
 
 /* The cells of n runs (median and spread per cell) into *out (free with
@@ -69,7 +75,11 @@ struct ml_coll_tune_info {
 	double q[ML_COLL_NCLASS]; /* level quantile of |ln error|, by class */
 	double qdiff;	  /* level quantile of |error(a) - error(default)| */
 	double noise;	  /* a run's robust sd of ln: runs' or neighbours' */
-	double noise_iv;  /* the plain one, which the intervals use */
+	double run_q;	  /* level quantile of a new run's |ln deviation|
+			   * from its cell's median: the runs' (cells of
+			   * 3 or more), else z x noise */
+	double qm;	  /* the interval's term per doubling of M from
+			   * the nearest measured size (leave-one-size-out) */
 	bool noise_runs;  /* noise from repeated runs (else neighbours) */
 	double growth;	  /* ln error per doubling beyond the measured P */
 	long long pmin, pmax; /* measured P range */

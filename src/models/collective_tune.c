@@ -1,10 +1,10 @@
 /*
  * collective_tune.c - measured where measured, the model between (SPEC
- * 10.7): the table of measured broadcasts (cells: the runs' median and
- * spread), the model corrected by its measured log residuals
- * interpolated over log P and log M, the intervals of leave-one-P-out
- * cross-validation of that corrected predictor, and best's pick where
- * measured cells decide (mcastlat/tune.h).
+ * 10.7): the model corrected by its measured log residuals (the table
+ * of collective_meas.c) interpolated over log P and log M, the
+ * intervals of leave-one-P-out and leave-one-size-out cross-validation
+ * of that corrected predictor, and best's pick where measured cells
+ * decide (mcastlat/tune.h).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -20,108 +20,7 @@
 
 #define NA (ML_COLL_MPICH_LAST + 1) /* algorithm ids 0 .. 14 */
 #define MIN_Q 10 /* fewest errors a quantile is read from */
-
-bool ml_coll_same_placement(const struct ml_collective_params *a,
-			    const struct ml_collective_params *b)
-{
-	struct ml_collective_params x = *a;
-
-	x.ranks = b->ranks;
-	return a->library == b->library && ml_collective_place_cmp(&x, b) == 0;
-}
-
-/* Runs and cells in the order (placement, algorithm, ranks, msg). */
-static int cmp_params(const struct ml_collective_params *a,
-		      const struct ml_collective_params *b)
-{
-	struct ml_collective_params x = *a;
-	int c;
-
-	if (a->library != b->library)
-		return a->library < b->library ? -1 : 1;
-	x.ranks = b->ranks;
-	c = ml_collective_place_cmp(&x, b);
-	if (c)
-		return c;
-	if (a->algorithm != b->algorithm)
-		return a->algorithm < b->algorithm ? -1 : 1;
-	if (a->ranks != b->ranks)
-		return a->ranks < b->ranks ? -1 : 1;
-	if (a->msg != b->msg)
-		return a->msg < b->msg ? -1 : 1;
-	return 0;
-}
-
-static int cmp_run(const void *a, const void *b)
-{
-	const struct ml_coll_run *x = a, *y = b;
-	int c = cmp_params(&x->p, &y->p);
-
-	return c ? c : (x->value > y->value) - (x->value < y->value);
-}
-
-enum ml_status ml_coll_meas_build(const struct ml_coll_run *runs, size_t n,
-				  enum ml_coll_objective obj,
-				  struct ml_coll_meas *out)
-{
-	struct ml_coll_run *s;
-	double *v;
-	size_t i, j, k;
-
-	out->cell = NULL;
-	out->ncell = 0;
-	out->obj = obj;
-	for (i = 0; i < n; i++)
-		if (!(runs[i].value > 0) || !isfinite(runs[i].value) ||
-		    runs[i].p.ranks < 1 || runs[i].p.msg < 1 ||
-		    runs[i].p.algorithm < 0 || runs[i].p.algorithm >= NA)
-			return ML_EINVAL;
-	if (n == 0)
-		return ML_OK;
-	s = malloc(n * sizeof *s);
-	v = malloc(2 * n * sizeof *v);
-	out->cell = malloc(n * sizeof *out->cell);
-	if (!s || !v || !out->cell) {
-		free(s);
-		free(v);
-		free(out->cell);
-		out->cell = NULL;
-		return ML_ENOMEM;
-	}
-	memcpy(s, runs, n * sizeof *s);
-	qsort(s, n, sizeof *s, cmp_run);
-	for (i = 0; i < n; i = j) {
-		struct ml_coll_cell *c = &out->cell[out->ncell++];
-
-		for (j = i; j < n && cmp_params(&s[i].p, &s[j].p) == 0; j++)
-			v[j - i] = s[j].value; /* sorted by value */
-		c->p = s[i].p;
-		c->runs = (int)(j - i);
-		c->median = gsl_stats_median_from_sorted_data(v, 1, j - i);
-		c->spread = c->sd = NAN;
-		if (j - i >= 3) {
-			/* robust: 1.4826 x the median absolute deviation
-			 * of ln (a run of 53 us among 9 us ones is one
-			 * run, not the spread) */
-			for (k = 0; k < j - i; k++)
-				v[k] = log(v[k]);
-			c->sd = gsl_stats_sd(v, 1, j - i);
-			c->spread = gsl_stats_mad(v, 1, j - i, v + (j - i));
-		}
-	}
-	free(s);
-	free(v);
-	return ML_OK;
-}
-
-void ml_coll_meas_free(struct ml_coll_meas *m)
-{
-	if (!m)
-		return;
-	free(m->cell);
-	m->cell = NULL;
-	m->ncell = 0;
-}
+#define LN2 0.69314718055994530942
 
 /* ---- the corrected predictor -------------------------------------- */
 
@@ -160,7 +59,8 @@ struct ml_coll_tune {
 	 * and pd[g] (g = 0 below the first, np above the last), read
 	 * from the left-out errors of the rows at its two ends. */
 	long long *pd;
-	double *qgap;
+	double *qgap;	/* [a * (np + 1) + g], a = NA: all algorithms' */
+	double qm[NA + 1]; /* size_validate's, by algorithm; NA: all */
 	size_t np;
 	struct ml_coll_tune_info info;
 };
@@ -200,14 +100,27 @@ static double row_at(const struct trow *w, const struct tpt *pt, double lm)
 	return gsl_interp_eval(w->interp, w->x, w->y, lm, NULL);
 }
 
+/* Doublings of M from lm to row w's nearest measured size. */
+static double msg_dist(const struct trow *w, double lm)
+{
+	size_t k;
+	double d = INFINITY;
+
+	for (k = 0; k < w->n; k++)
+		d = fmin(d, fabs(lm - w->x[k]));
+	return d / LN2;
+}
+
 /*
  * The correction of algorithm a at (ranks, lm), row skip (an index into
  * t->row, or (size_t)-1) left out: linear in log P between the rows
  * around ranks, held beyond.  *dist: doublings of P from ranks to the
- * nearest row used.  NaN when a has no row but skip.
+ * nearest row used; *dm (may be NULL): doublings of M from lm to the
+ * nearest measured size of the rows used (the farther row's).  NaN when
+ * a has no row but skip.
  */
 static double corr_at(const struct ml_coll_tune *t, int a, long long ranks,
-		      double lm, size_t skip, double *dist)
+		      double lm, size_t skip, double *dist, double *dm)
 {
 	size_t i, lo = (size_t)-1, hi = (size_t)-1;
 	double rl, rh, f;
@@ -223,6 +136,9 @@ static double corr_at(const struct ml_coll_tune *t, int a, long long ranks,
 	}
 	if (lo == (size_t)-1 && hi == (size_t)-1)
 		return NAN;
+	if (dm)
+		*dm = fmax(lo == (size_t)-1 ? 0 : msg_dist(&t->row[lo], lm),
+			   hi == (size_t)-1 ? 0 : msg_dist(&t->row[hi], lm));
 	if (lo == (size_t)-1) {
 		*dist = log2((double)t->row[hi].ranks / (double)ranks);
 		return row_at(&t->row[hi], t->pt, lm);
@@ -240,19 +156,6 @@ static double corr_at(const struct ml_coll_tune *t, int a, long long ranks,
 	f = log((double)ranks / (double)t->row[lo].ranks) /
 	    log((double)t->row[hi].ranks / (double)t->row[lo].ranks);
 	return rl + f * (rh - rl);
-}
-
-/* The level quantile of |e| of n errors (sorted in place); NaN for n 0. */
-static double abs_quantile(double *e, size_t n, double level)
-{
-	size_t i;
-
-	if (n == 0)
-		return NAN;
-	for (i = 0; i < n; i++)
-		e[i] = fabs(e[i]);
-	gsl_sort(e, 1, n);
-	return gsl_stats_quantile_from_sorted_data(e, 1, n, level);
 }
 
 /* The level quantile of n signed values (sorted in place); NaN for 0. */
@@ -297,12 +200,12 @@ static int cmp_ll(const void *a, const void *b)
 }
 
 /*
- * The quantile of each gap between measured P (t->pd, t->qgap): the
- * level quantile of |u| over the points of every algorithm's rows at
- * the gap's two ends (one end beyond the edges); where they hold fewer
- * than MIN_Q, the pooled quantile of the size classes' largest.  The
+ * The term of each gap between measured P (t->pd, t->qgap): sqrt of
+ * the level quantile of v (cross_validate) over the points of every
+ * algorithm's rows at the gap's two ends (one end beyond the edges);
+ * where they hold fewer than MIN_Q, the size classes' largest.  The
  * errors are not alike over P (a packed node's large P miss by more):
- * the interval at a P reads the rows around it.  uk: each point's u
+ * the interval at a P reads the rows around it.  uk: each point's v
  * (NaN: none); w: room for npt values.
  */
 static enum ml_status gap_quantiles(struct ml_coll_tune *t, const double *uk,
@@ -310,13 +213,13 @@ static enum ml_status gap_quantiles(struct ml_coll_tune *t, const double *uk,
 {
 	size_t i, k, g, n, np = 0;
 	double qmax = 0;
-	int c;
+	int a, c;
 
 	for (c = 0; c < ML_COLL_NCLASS; c++)
 		if (t->info.q[c] > qmax)
 			qmax = t->info.q[c];
 	t->pd = malloc((t->nrow + 1) * sizeof *t->pd);
-	t->qgap = malloc((t->nrow + 2) * sizeof *t->qgap);
+	t->qgap = malloc((NA + 1) * (t->nrow + 2) * sizeof *t->qgap);
 	if (!t->pd || !t->qgap)
 		return ML_ENOMEM;
 	for (i = 0; i < t->nrow; i++)
@@ -326,31 +229,93 @@ static enum ml_status gap_quantiles(struct ml_coll_tune *t, const double *uk,
 		if (k == 0 || t->pd[i] != t->pd[k - 1])
 			t->pd[k++] = t->pd[i];
 	t->np = np = k;
-	for (g = 0; g <= np; g++) {
-		n = 0;
-		for (i = 0; i < t->nrow; i++) {
-			long long r = t->row[i].ranks;
+	/* a = NA: every algorithm's rows, first (the fallback) */
+	for (a = NA; a >= 0; a--)
+		for (g = 0; g <= np; g++) {
+			size_t i0 = a == NA ? 0 : t->afirst[a],
+			       i1 = a == NA ? t->nrow : i0 + t->an[a];
 
-			if (!((g > 0 && r == t->pd[g - 1]) ||
-			      (g < np && r == t->pd[g])))
-				continue;
-			for (k = t->row[i].first;
-			     k < t->row[i].first + t->row[i].n; k++)
-				if (!isnan(uk[k]))
-					w[n++] = uk[k];
+			n = 0;
+			for (i = i0; i < i1; i++) {
+				long long r = t->row[i].ranks;
+
+				if (!((g > 0 && r == t->pd[g - 1]) ||
+				      (g < np && r == t->pd[g])))
+					continue;
+				for (k = t->row[i].first;
+				     k < t->row[i].first + t->row[i].n; k++)
+					if (!isnan(uk[k]))
+						w[n++] = uk[k];
+			}
+			t->qgap[(size_t)a * (np + 1) + g] =
+			    n >= MIN_Q ? sqrt(fmax(quantile(w, n, level), 0))
+			    : a == NA ? qmax
+				      : t->qgap[(size_t)NA * (np + 1) + g];
 		}
-		t->qgap[g] = n >= MIN_Q ? abs_quantile(w, n, level) : qmax;
+	return ML_OK;
+}
+
+/*
+ * Leave-one-size-out: each measured size of a row between two others
+ * predicted linearly in log M from them, its error e at dm doublings of
+ * M from the nearer; qm^2 the level quantile of (e^2 - run_q^2) / dm,
+ * as cross_validate's q (the sparse plan measures every other size:
+ * the sizes between are a doubling from one).  0 without such a size.
+ */
+static enum ml_status size_validate(struct ml_coll_tune *t, double level)
+{
+	double *v = malloc((t->npt + 1) * sizeof *v);
+	size_t i, k, n;
+	int a;
+
+	if (!v)
+		return ML_ENOMEM;
+	/* a = NA: every algorithm's rows, first (the fallback) */
+	for (a = NA; a >= 0; a--) {
+		size_t i0 = a == NA ? 0 : t->afirst[a],
+		       i1 = a == NA ? t->nrow : i0 + t->an[a];
+
+		for (i = i0, n = 0; i < i1; i++) {
+			const struct trow *w = &t->row[i];
+
+			for (k = 1; k + 1 < w->n; k++) {
+				double f = (w->x[k] - w->x[k - 1]) /
+					   (w->x[k + 1] - w->x[k - 1]),
+				       e = w->y[k] - w->y[k - 1] -
+					   f * (w->y[k + 1] - w->y[k - 1]),
+				       dm = fmin(w->x[k] - w->x[k - 1],
+						 w->x[k + 1] - w->x[k]) / LN2;
+
+				const struct tpt *p = t->pt + w->first + k;
+				/* the three medians' noise in e */
+				double nv = p[0].se * p[0].se +
+					    (1 - f) * (1 - f) * p[-1].se *
+						p[-1].se +
+					    f * f * p[1].se * p[1].se;
+
+				v[n++] = (e * e - t->z * t->z * nv) /
+					 fmax(dm, 1e-9);
+			}
+		}
+		t->qm[a] = n >= MIN_Q ? sqrt(fmax(quantile(v, n, level), 0))
+			   : a == NA ? 0
+				     : t->qm[NA];
 	}
+	t->info.qm = t->qm[NA];
+	free(v);
 	return ML_OK;
 }
 
 /*
  * Leave-one-P-out: each row of each algorithm predicted from the others.
  * An error e at a row dist doublings of P from the nearest row left in
- * is taken as e / sqrt(dist) (the error of interpolating a residual
- * that wanders like a random walk in log P): its level quantile of |u|
- * by size class gives the interval, sqrt(dist) times it at a point
- * dist from the nearest measured P; of a forced algorithm's u less the
+ * is a run's deviation (run_q) and the error of interpolating a
+ * residual that wanders like a random walk in log P: e^2 = q^2 dist +
+ * run_q^2 at the level, q^2 the level quantile of v = (e^2 - run_q^2)
+ * / dist by size class (then |e| <= sqrt(q^2 dist + run_q^2) holds for
+ * that share of the left-out points, whatever their dist; the points
+ * the judge of mcastlat-collective(1) predicts lie nearer than a row
+ * left out).  Of a forced algorithm's e / sqrt(dist) less the
  * default's at the same cell, the level quantile (one-sided: how much
  * a predicted gain can be too large) gives best's threshold.
  */
@@ -384,12 +349,17 @@ static enum ml_status cross_validate(struct ml_coll_tune *t, double level)
 				double d, e;
 
 				e = t->pt[k].r -
-				    corr_at(t, (int)a, w->ranks, t->pt[k].lm, i, &d);
+				    corr_at(t, (int)a, w->ranks, t->pt[k].lm, i,
+					    &d, NULL);
 				ea[k] = e;
 				dd[k] = d > 0 ? d : 1;
 				c = ml_coll_msg_class(t->pt[k].msg);
-				ue[c][nue[c]++] = e / sqrt(dd[k]);
-				uk[k] = e / sqrt(dd[k]);
+				/* its median's noise and, about half as
+				 * much, the interpolated rows' */
+				uk[k] = (e * e - 1.5 * t->z * t->z *
+						     t->pt[k].se * t->pt[k].se) /
+					dd[k];
+				ue[c][nue[c]++] = uk[k];
 			}
 		}
 	/* A forced algorithm's error less the default's at a cell where
@@ -416,12 +386,13 @@ static enum ml_status cross_validate(struct ml_coll_tune *t, double level)
 		t->info.cv += nue[c];
 		for (k = 0; k < nue[c]; k++)
 			ud[nud + nall++] = ue[c][k];
-		t->info.q[c] = nue[c] >= MIN_Q ? abs_quantile(ue[c], nue[c], level)
-					       : NAN;
+		t->info.q[c] = nue[c] >= MIN_Q
+				   ? sqrt(fmax(quantile(ue[c], nue[c], level), 0))
+				   : NAN;
 	}
 	/* A class with too few errors takes the pooled quantile. */
 	{
-		double q = abs_quantile(ud + nud, nall, level);
+		double q = sqrt(fmax(quantile(ud + nud, nall, level), 0));
 
 		for (c = 0; c < ML_COLL_NCLASS; c++)
 			if (isnan(t->info.q[c]))
@@ -429,6 +400,8 @@ static enum ml_status cross_validate(struct ml_coll_tune *t, double level)
 	}
 	t->info.qdiff = quantile(ud, nud, level);
 	st = gap_quantiles(t, uk, ud + nud, level);
+	if (st == ML_OK)
+		st = size_validate(t, level);
 out:
 	free(ea);
 	free(dd);
@@ -457,28 +430,34 @@ static void set_se(struct ml_coll_tune *t)
 	t->se = t->npt ? sqrt(s2 / (double)t->npt) : 0;
 }
 
-/* A run's sd of ln: pooled over cells of 3 runs or more; else from
- * neighbouring cells, the median |difference| of the residuals of
- * adjacent sizes at one P, / (0.6745 sqrt 2) (their sd, were the
- * residual flat between them). */
-static enum ml_status noise_of(struct ml_coll_tune *t)
+/*
+ * A run's sd of ln (info.noise): pooled over cells of 3 runs or more;
+ * else from neighbouring cells, the median |difference| of the
+ * residuals of adjacent sizes at one P, / (0.6745 sqrt 2) (their sd,
+ * were the residual flat between them).  A new run's deviation from
+ * its cell's median at the level (info.run_q): the level quantile of
+ * the runs' deviations, dev (ndev of them, from cells of 3 runs or
+ * more: the quantile, not the sd, as one run of 424 us among 4 to 20
+ * us ones must not widen every interval), where MIN_Q or more; else z
+ * times the noise.
+ */
+static enum ml_status noise_of(struct ml_coll_tune *t, double *dev,
+			       size_t ndev, double level)
 {
 	double s2 = 0, *d;
 	size_t n = 0, i, k;
 
-	double v2 = 0;
-
 	for (i = 0; i < t->npt; i++)
 		if (!isnan(t->pt[i].spread)) {
 			s2 += t->pt[i].spread * t->pt[i].spread;
-			v2 += t->pt[i].sd * t->pt[i].sd;
 			n++;
 		}
 	if (n) {
 		t->info.noise = sqrt(s2 / (double)n);
-		t->info.noise_iv = sqrt(v2 / (double)n);
 		t->info.noise_runs = true;
 		set_se(t);
+		t->info.run_q = ndev >= MIN_Q ? quantile(dev, ndev, level)
+					      : t->z * t->info.noise;
 		return ML_OK;
 	}
 	d = malloc((t->npt + 1) * sizeof *d);
@@ -488,9 +467,6 @@ static enum ml_status noise_of(struct ml_coll_tune *t)
 		for (k = t->row[i].first + 1;
 		     k < t->row[i].first + t->row[i].n; k++)
 			d[n++] = fabs(t->pt[k].r - t->pt[k - 1].r);
-	for (i = 0; i < n; i++)
-		v2 += d[i] * d[i];
-	t->info.noise_iv = n ? sqrt(v2 / (double)n / 2) : 0;
 	if (n) {
 		gsl_sort(d, 1, n);
 		t->info.noise = gsl_stats_median_from_sorted_data(d, 1, n) /
@@ -499,12 +475,45 @@ static enum ml_status noise_of(struct ml_coll_tune *t)
 		t->info.noise = 0;
 	}
 	t->info.noise_runs = false;
+	t->info.run_q = t->z * t->info.noise;
 	free(d);
 	set_se(t);
 	return ML_OK;
 }
 
 static void corner_check(struct ml_coll_tune *t);
+
+/* The deviations of the runs of m's cells of 3 runs or more of
+ * machine's placement (malloc'd, *n of them; NULL with *n 0 when m has
+ * none or on ENOMEM, *nomem then set). */
+static double *placement_devs(const struct ml_coll_meas *m,
+			      const struct ml_collective_params *machine,
+			      size_t *n, bool *nomem)
+{
+	size_t i, k, cap = 0;
+	double *d;
+
+	*n = 0;
+	*nomem = false;
+	for (i = 0; m->dev && i < m->ncell; i++)
+		cap += (size_t)m->cell[i].runs;
+	if (cap == 0)
+		return NULL;
+	d = malloc(cap * sizeof *d);
+	if (!d) {
+		*nomem = true;
+		return NULL;
+	}
+	for (i = 0; i < m->ncell; i++) {
+		const struct ml_coll_cell *c = &m->cell[i];
+
+		if (c->runs < 3 || !ml_coll_same_placement(&c->p, machine))
+			continue;
+		for (k = 0; k < (size_t)c->runs; k++)
+			d[(*n)++] = m->dev[c->dev_first + k];
+	}
+	return d;
+}
 
 enum ml_status ml_coll_tune_new(const struct ml_coll_meas *m,
 				const struct ml_collective_params *machine,
@@ -598,7 +607,16 @@ enum ml_status ml_coll_tune_new(const struct ml_coll_meas *m,
 			goto fail;
 		}
 	}
-	st = cross_validate(t, level);
+	{
+		bool nomem;
+		size_t ndev;
+		double *dev = placement_devs(m, machine, &ndev, &nomem);
+
+		st = nomem ? ML_ENOMEM : noise_of(t, dev, ndev, level);
+		free(dev);
+	}
+	if (st == ML_OK)
+		st = cross_validate(t, level);
 	if (em && em->fit_ranks > 0) {
 		int c;
 
@@ -607,8 +625,6 @@ enum ml_status ml_coll_tune_new(const struct ml_coll_meas *m,
 				t->info.growth = em->growth[c];
 		t->gdiff = em->diff_growth;
 	}
-	if (st == ML_OK)
-		st = noise_of(t);
 	if (st != ML_OK)
 		goto fail;
 	corner_check(t);
@@ -659,29 +675,29 @@ static double outside_of(const struct ml_coll_tune *t, int a, long long ranks)
 	return ranks > top ? log2((double)ranks / (double)top) : 0;
 }
 
-/* The ln half-width of the interval at dist doublings from the nearest
- * measured P of its algorithm, b beyond the largest. */
-static double half_of(const struct ml_coll_tune *t, double q, double dist,
-		      double b)
+/* The ln half-width of the interval of a new run at dist doublings
+ * from the nearest measured P of its algorithm, dm from the nearest
+ * measured size of the rows around, b beyond the largest P: the
+ * cross-validated terms of P (q, its gap's) and M, the growth beyond,
+ * and a run's deviation, as independent errors. */
+static double half_of(const struct ml_coll_tune *t, int a, double q,
+		      double dist, double dm, double b)
 {
-	/* never narrower than a new run's noise and the interpolated
-	 * rows' medians' together */
-	double h = q * sqrt(dist > 0 ? dist : 0),
-	       zn = t->z * sqrt(t->info.noise_iv * t->info.noise_iv +
-			       t->se * t->se);
+	double g = t->z * t->info.growth;
 
-	h = sqrt(h * h + t->z * t->z * t->info.growth * t->info.growth * b);
-	return h > zn ? h : zn;
+	return sqrt(q * q * fmax(dist, 0) + t->qm[a] * t->qm[a] * dm +
+		    g * g * b + t->info.run_q * t->info.run_q +
+		    0.5 * t->z * t->z * t->se * t->se);
 }
 
 /* The interval's quantile at ranks: its gap's. */
-static double gap_q(const struct ml_coll_tune *t, long long ranks)
+static double gap_q(const struct ml_coll_tune *t, int a, long long ranks)
 {
 	size_t g = 0;
 
 	while (g < t->np && t->pd[g] < ranks)
 		g++;
-	return t->qgap[g];
+	return t->qgap[(size_t)a * (t->np + 1) + g];
 }
 
 enum ml_status ml_coll_tune_predict(const struct ml_coll_tune *t,
@@ -690,7 +706,7 @@ enum ml_status ml_coll_tune_predict(const struct ml_coll_tune *t,
 				    struct ml_coll_tuned *out)
 {
 	const struct tpt *x;
-	double dist, c, h, q;
+	double dist, dm, c, h, q;
 
 	out->value = out->lo = out->hi = NAN;
 	out->corr = 0;
@@ -704,21 +720,24 @@ enum ml_status ml_coll_tune_predict(const struct ml_coll_tune *t,
 		out->value = x->median;
 		out->corr = x->r;
 		out->measured = out->corrected = true;
-		h = t->z * (isnan(x->sd) ? t->info.noise_iv : x->sd);
+		/* a new run: the runs' deviation, or this cell's spread
+		 * where wider */
+		h = isnan(x->spread) ? t->info.run_q
+				     : fmax(t->info.run_q, t->z * x->spread);
 		out->lo = x->median * exp(-h);
 		out->hi = x->median * exp(h);
 		return ML_OK;
 	}
-	c = corr_at(t, a, ranks, log((double)msg), (size_t)-1, &dist);
+	c = corr_at(t, a, ranks, log((double)msg), (size_t)-1, &dist, &dm);
 	out->value = model;
 	if (isnan(c))
 		return ML_OK; /* nothing measured of a: the model's alone */
 	out->corr = c;
 	out->corrected = true;
 	out->value = model * exp(c);
-	q = gap_q(t, ranks);
+	q = gap_q(t, a, ranks);
 	out->dist = dist;
-	h = half_of(t, q, dist, outside(t, ranks));
+	h = half_of(t, a, q, dist, dm, outside(t, ranks));
 	if (isfinite(h)) {
 		out->lo = out->value * exp(-h);
 		out->hi = out->value * exp(h);

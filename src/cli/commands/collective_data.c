@@ -313,6 +313,7 @@ int ml_collective_data_read(const char *list, const char *machine,
 	enum ml_status st;
 
 	m->cell = NULL;
+	m->dev = NULL;
 	m->ncell = 0;
 	/* A machine file without measured lines is not read. */
 	if (machine && has_measured(machine) != 1)
