@@ -3,8 +3,9 @@
  * table of measured broadcasts (per algorithm and placement: P, M, the
  * runs' median and spread), the model corrected by the measured log
  * residuals of its algorithm and placement, interpolated over log P and
- * log M, with intervals from leave-one-P-out cross-validation of that
- * corrected predictor; and best's pick where measured cells decide.
+ * log M, with intervals of a new run from leave-one-P-out and
+ * leave-one-size-out cross-validation of that corrected predictor, by
+ * algorithm; and best's pick where measured cells decide.
  */
 #ifndef MCASTLAT_TUNE_H
 #define MCASTLAT_TUNE_H
@@ -122,9 +123,11 @@ struct ml_coll_tuned {
  * measured cell; else model x exp(the residual interpolated linearly in
  * log M within the measured P rows around ranks, then in log P between
  * them, held at the edge beyond); model unchanged where a has no
- * measured cell.  The interval: at a measured cell the runs' spread (or
- * the noise), else the cross-validated quantile, widened beyond the
- * measured P by growth per doubling.  ML_EINVAL for model <= 0.
+ * measured cell.  The interval, of a new run: at a measured cell a
+ * run's deviation (info.run_q) or the cell's spread where wider, else
+ * that and the cross-validated terms of P and M (by algorithm),
+ * widened beyond the measured P by growth per doubling.  ML_EINVAL for
+ * model <= 0.
  */
 ML_API enum ml_status ml_coll_tune_predict(const struct ml_coll_tune *t,
 					   enum ml_coll_alg a, long long ranks,
