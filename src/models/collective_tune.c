@@ -8,7 +8,6 @@
  */
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_interp.h>
@@ -17,53 +16,10 @@
 
 #include "mcastlat/collective.h"
 #include "mcastlat/tune.h"
+#include "models/tune_int.h"
 
-#define NA (ML_COLL_MPICH_LAST + 1) /* algorithm ids 0 .. 14 */
 #define MIN_Q 10 /* fewest errors a quantile is read from */
 #define LN2 0.69314718055994530942
-
-/* ---- the corrected predictor -------------------------------------- */
-
-struct tpt {
-	long long msg;
-	double lm, r, median, spread, sd;
-	double se; /* the median's standard error, ln */
-	int runs;
-	/* what the model runs there (the default: its decision's
-	 * algorithm and, MPICH, composition) */
-	enum ml_coll_alg ran;
-	enum ml_coll_composition comp;
-};
-
-struct trow {
-	long long ranks;
-	size_t first, n;   /* pts[first .. first + n), by msg */
-	gsl_interp *interp; /* linear in log M; NULL with n < 2 */
-	double *x, *y;	    /* lm and r of its points, for interp */
-};
-
-struct ml_coll_tune {
-	struct ml_collective_params machine;
-	size_t afirst[NA], an[NA]; /* rows[afirst .. afirst + an), by P */
-	struct trow *row;
-	size_t nrow;
-	struct tpt *pt;
-	size_t npt;
-	double z;
-	enum ml_coll_objective obj; /* the table's */
-	double gdiff; /* the difference's growth per doubling */
-	double se;    /* rms of the medians' standard errors */
-	bool corners_ok; /* the measured corners decide (corner_check) */
-	/* The measured P of any algorithm, ascending (np), and the
-	 * interval's quantile in each gap: gap g lies between pd[g - 1]
-	 * and pd[g] (g = 0 below the first, np above the last), read
-	 * from the left-out errors of the rows at its two ends. */
-	long long *pd;
-	double *qgap;	/* [a * (np + 1) + g], a = NA: all algorithms' */
-	double qm[NA + 1]; /* size_validate's, by algorithm; NA: all */
-	size_t np;
-	struct ml_coll_tune_info info;
-};
 
 void ml_coll_tune_free(struct ml_coll_tune *t)
 {
@@ -481,8 +437,6 @@ static enum ml_status noise_of(struct ml_coll_tune *t, double *dev,
 	return ML_OK;
 }
 
-static void corner_check(struct ml_coll_tune *t);
-
 /* The deviations of the runs of m's cells of 3 runs or more of
  * machine's placement (malloc'd, *n of them; NULL with *n 0 when m has
  * none or on ENOMEM, *nomem then set). */
@@ -627,30 +581,12 @@ enum ml_status ml_coll_tune_new(const struct ml_coll_meas *m,
 	}
 	if (st != ML_OK)
 		goto fail;
-	corner_check(t);
+	ml_tune_corner_check(t);
 	*out = t;
 	return ML_OK;
 fail:
 	ml_coll_tune_free(t);
 	return st;
-}
-
-/* The measured point of algorithm a at (ranks, msg), or NULL. */
-static const struct tpt *measured(const struct ml_coll_tune *t, int a,
-				  long long ranks, long long msg)
-{
-	size_t i, k;
-
-	for (i = t->afirst[a]; i < t->afirst[a] + t->an[a]; i++) {
-		const struct trow *w = &t->row[i];
-
-		if (w->ranks != ranks)
-			continue;
-		for (k = w->first; k < w->first + w->n; k++)
-			if (t->pt[k].msg == msg)
-				return &t->pt[k];
-	}
-	return NULL;
 }
 
 /* Doublings of P beyond the largest measured P. */
@@ -715,7 +651,7 @@ enum ml_status ml_coll_tune_predict(const struct ml_coll_tune *t,
 	if (!(model > 0) || !isfinite(model) || a < 0 || a >= NA ||
 	    ranks < 1 || msg < 1)
 		return ML_EINVAL;
-	x = measured(t, a, ranks, msg);
+	x = ml_tune_measured(t, a, ranks, msg);
 	if (x) {
 		out->value = x->median;
 		out->corr = x->r;
@@ -743,166 +679,6 @@ enum ml_status ml_coll_tune_predict(const struct ml_coll_tune *t,
 		out->hi = out->value * exp(h);
 	}
 	return ML_OK;
-}
-
-/* The measured sizes of row w nearest msg below and above (the same
- * one where msg is measured; the edge one beyond). */
-static void bracket(const struct ml_coll_tune *t, const struct trow *w,
-		    long long msg, long long *lo, long long *hi)
-{
-	size_t k;
-
-	*lo = *hi = 0;
-	for (k = w->first; k < w->first + w->n; k++) {
-		if (t->pt[k].msg <= msg)
-			*lo = t->pt[k].msg;
-		if (t->pt[k].msg >= msg && *hi == 0)
-			*hi = t->pt[k].msg;
-	}
-	if (*lo == 0)
-		*lo = *hi;
-	if (*hi == 0)
-		*hi = *lo;
-}
-
-/*
- * What the measured cells around *p say of candidate a against the
- * default: the cells of a's measured P rows nearest p's P below and
- * above (the one beyond the edge), at each row's measured sizes nearest
- * p's size below and above, where the default was measured too.  +1
- * when a is faster by more than the two medians' standard errors
- * (sqrt(se_a^2 + se_d^2)) at most of them (a strict majority) and
- * slower by more at none; -1 when faster at none and slower at most (a
- * corner where a is compared with itself counts as slower: the point's
- * default runs a); 0 otherwise (a tie within the noise at one corner of
- * four no longer leaves the pick to the model alone).  A corner where the default was not measured is left out
- * (the tool's plan on EPYC by socket measured forced binary at P = 255,
- * not the default: reading that as "nothing known" let the model's
- * gain decide at P = 150, from a default corrected by knomial's
- * residual).  Where the default's decision
- * runs another algorithm (or MPICH composition) at a corner than at the
- * point (*dp: Open MPI's knomial below P = 128 and binomial at 128 on
- * EPYC), the default measured there is another broadcast than the
- * point's: the corner compares a with the point's algorithm measured
- * forced there instead, and is left out when it was not (0 when every
- * corner is left out).  0 too when the corners are one cell of one run
- * (the point's size measured, its P within a doubling of one row): a
- * single run may be an outlier (EPYC by socket: a default of 424 us
- * among 4 to 20 us ones).
- */
-static int corners(const struct ml_coll_tune *t, int a, long long ranks,
-		   long long msg, long long skip, const struct tpt *dp)
-{
-	size_t i, lo = (size_t)-1, hi = (size_t)-1, r[2];
-	int k, j, n = 0, wins = 0, losses = 0;
-	const struct tpt *first = NULL;
-	bool many = false;
-
-	for (i = t->afirst[a]; i < t->afirst[a] + t->an[a]; i++) {
-		if (t->row[i].ranks == skip)
-			continue;
-		if (t->row[i].ranks <= ranks)
-			lo = i;
-		if (t->row[i].ranks >= ranks && hi == (size_t)-1)
-			hi = i;
-	}
-	/* beyond the measured P, the edge row decides only within a
-	 * doubling of it */
-	if (lo == (size_t)-1 && hi != (size_t)-1 &&
-	    t->row[hi].ranks <= 2 * ranks)
-		lo = hi;
-	if (hi == (size_t)-1 && lo != (size_t)-1 &&
-	    t->row[lo].ranks * 2 >= ranks)
-		hi = lo;
-	if (lo == (size_t)-1 || hi == (size_t)-1)
-		return 0;
-	r[0] = lo;
-	r[1] = hi;
-	for (k = 0; k < 2; k++) {
-		long long m[2];
-
-		bracket(t, &t->row[r[k]], msg, &m[0], &m[1]);
-		for (j = 0; j < 2; j++) {
-			const struct tpt *xa =
-			    measured(t, a, t->row[r[k]].ranks, m[j]);
-			const struct tpt *xd =
-			    measured(t, 0, t->row[r[k]].ranks, m[j]);
-
-			if (xa && xd &&
-			    (xd->ran != dp->ran || xd->comp != dp->comp)) {
-				xd = dp->ran > 0 && dp->ran < NA &&
-					     xd->comp == dp->comp
-					 ? measured(t, dp->ran,
-						    t->row[r[k]].ranks, m[j])
-					 : NULL;
-				if (!xd)
-					continue;
-			}
-			if (!xa)
-				return 0;
-			if (!xd)
-				continue;
-			if (!first)
-				first = xa;
-			many = many || xa != first || xa->runs >= 3;
-			n++;
-			{
-				double g = log(xd->median / xa->median),
-				       e = sqrt(xa->se * xa->se +
-						xd->se * xd->se);
-
-				wins += g > e;
-				/* a compared with itself: the point's
-				 * default runs a, no gain to be had */
-				losses += g < -e || xd == xa;
-			}
-		}
-	}
-	if (!many)
-		return 0; /* one run of one cell: an outlier decides */
-	if (n == 0)
-		return 0;
-	if (losses == 0 && 2 * wins > n)
-		return 1;
-	if (wins == 0 && 2 * losses > n)
-		return -1;
-	return 0;
-}
-
-/*
- * Do the measured cells that agree predict a P left out?  Each measured
- * P row of the default in turn left out, at each of its cells where a
- * candidate was measured too and the cells around (the row left out
- * not among them) agree the candidate is faster: the candidate's
- * measured gain there.  The corners decide only where those gains are
- * positive on average (or none was seen): with a probe's two P, say,
- * the ranking at one P may not hold at the other.
- */
-static void corner_check(struct ml_coll_tune *t)
-{
-	size_t d, k;
-	int a;
-	double sum = 0;
-	size_t n = 0;
-
-	for (d = t->afirst[0]; d < t->afirst[0] + t->an[0]; d++)
-		for (k = t->row[d].first; k < t->row[d].first + t->row[d].n;
-		     k++)
-			for (a = 1; a < NA; a++) {
-				const struct tpt *x = measured(
-				    t, a, t->row[d].ranks, t->pt[k].msg);
-
-				if (!x || corners(t, a, t->row[d].ranks,
-						  t->pt[k].msg,
-						  t->row[d].ranks,
-						  &t->pt[k]) != 1)
-					continue;
-				sum += log(t->pt[k].median / x->median);
-				n++;
-			}
-	t->info.corner_cv = n;
-	t->info.corner_gain = n ? sum / (double)n : NAN;
-	t->corners_ok = n == 0 || sum > 0;
 }
 
 /* Is a a candidate of library lib in among? */
@@ -977,9 +753,9 @@ enum ml_status ml_coll_tune_best(const struct ml_coll_tune *t,
 			gain = log(y[0].value / y[a].value);
 			if (y[a].measured && y[0].measured) {
 				const struct tpt *xa =
-				    measured(t, a, p->ranks, p->msg);
+				    ml_tune_measured(t, a, p->ranks, p->msg);
 				const struct tpt *xd =
-				    measured(t, 0, p->ranks, p->msg);
+				    ml_tune_measured(t, 0, p->ranks, p->msg);
 				thr = sqrt(xa->se * xa->se + xd->se * xd->se);
 			} else {
 				thr = t->info.qdiff *
@@ -991,7 +767,7 @@ enum ml_status ml_coll_tune_best(const struct ml_coll_tune *t,
 				/* the measured cells around decide where
 				 * they agree */
 				int v = t->corners_ok
-					    ? corners(t, a, p->ranks, p->msg, 0,
+					    ? ml_tune_corners(t, a, p->ranks, p->msg, 0,
 						      &dp)
 					    : 0;
 

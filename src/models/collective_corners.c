@@ -1,0 +1,188 @@
+/*
+ * collective_corners.c - the measured cells around a point decide best's
+ * pick where they agree (SPEC 10.7, ml_coll_tune_best): the cells of a
+ * candidate and of the default at the measured P rows and sizes around
+ * it, and the leave-one-P-out check that following them gains.
+ */
+#include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "models/tune_int.h"
+
+const struct tpt *ml_tune_measured(const struct ml_coll_tune *t, int a,
+				   long long ranks, long long msg)
+{
+	size_t i, k;
+
+	for (i = t->afirst[a]; i < t->afirst[a] + t->an[a]; i++) {
+		const struct trow *w = &t->row[i];
+
+		if (w->ranks != ranks)
+			continue;
+		for (k = w->first; k < w->first + w->n; k++)
+			if (t->pt[k].msg == msg)
+				return &t->pt[k];
+	}
+	return NULL;
+}
+
+/* The measured sizes of row w nearest msg below and above (the same
+ * one where msg is measured; the edge one beyond). */
+static void bracket(const struct ml_coll_tune *t, const struct trow *w,
+		    long long msg, long long *lo, long long *hi)
+{
+	size_t k;
+
+	*lo = *hi = 0;
+	for (k = w->first; k < w->first + w->n; k++) {
+		if (t->pt[k].msg <= msg)
+			*lo = t->pt[k].msg;
+		if (t->pt[k].msg >= msg && *hi == 0)
+			*hi = t->pt[k].msg;
+	}
+	if (*lo == 0)
+		*lo = *hi;
+	if (*hi == 0)
+		*hi = *lo;
+}
+
+/*
+ * What the measured cells around *p say of candidate a against the
+ * default: the cells of a's measured P rows nearest p's P below and
+ * above (the one beyond the edge), at each row's measured sizes nearest
+ * p's size below and above, where the default was measured too.  +1
+ * when a is faster by more than the two medians' standard errors
+ * (sqrt(se_a^2 + se_d^2)) at most of them (a strict majority) and
+ * slower by more at none; -1 when faster at none and slower at most (a
+ * corner where a is compared with itself counts as slower: the point's
+ * default runs a); 0 otherwise (a tie within the noise at one corner of
+ * four no longer leaves the pick to the model alone).  A corner where the default was not measured is left out
+ * (the tool's plan on EPYC by socket measured forced binary at P = 255,
+ * not the default: reading that as "nothing known" let the model's
+ * gain decide at P = 150, from a default corrected by knomial's
+ * residual).  Where the default's decision
+ * runs another algorithm (or MPICH composition) at a corner than at the
+ * point (*dp: Open MPI's knomial below P = 128 and binomial at 128 on
+ * EPYC), the default measured there is another broadcast than the
+ * point's: the corner compares a with the point's algorithm measured
+ * forced there instead, and is left out when it was not (0 when every
+ * corner is left out).  0 too when the corners are one cell of one run
+ * (the point's size measured, its P within a doubling of one row): a
+ * single run may be an outlier (EPYC by socket: a default of 424 us
+ * among 4 to 20 us ones).
+ */
+int ml_tune_corners(const struct ml_coll_tune *t, int a, long long ranks,
+		    long long msg, long long skip, const struct tpt *dp)
+{
+	size_t i, lo = (size_t)-1, hi = (size_t)-1, r[2];
+	int k, j, n = 0, wins = 0, losses = 0;
+	const struct tpt *first = NULL;
+	bool many = false;
+
+	for (i = t->afirst[a]; i < t->afirst[a] + t->an[a]; i++) {
+		if (t->row[i].ranks == skip)
+			continue;
+		if (t->row[i].ranks <= ranks)
+			lo = i;
+		if (t->row[i].ranks >= ranks && hi == (size_t)-1)
+			hi = i;
+	}
+	/* beyond the measured P, the edge row decides only within a
+	 * doubling of it */
+	if (lo == (size_t)-1 && hi != (size_t)-1 &&
+	    t->row[hi].ranks <= 2 * ranks)
+		lo = hi;
+	if (hi == (size_t)-1 && lo != (size_t)-1 &&
+	    t->row[lo].ranks * 2 >= ranks)
+		hi = lo;
+	if (lo == (size_t)-1 || hi == (size_t)-1)
+		return 0;
+	r[0] = lo;
+	r[1] = hi;
+	for (k = 0; k < 2; k++) {
+		long long m[2];
+
+		bracket(t, &t->row[r[k]], msg, &m[0], &m[1]);
+		for (j = 0; j < 2; j++) {
+			const struct tpt *xa =
+			    ml_tune_measured(t, a, t->row[r[k]].ranks, m[j]);
+			const struct tpt *xd =
+			    ml_tune_measured(t, 0, t->row[r[k]].ranks, m[j]);
+
+			if (xa && xd &&
+			    (xd->ran != dp->ran || xd->comp != dp->comp)) {
+				xd = dp->ran > 0 && dp->ran < NA &&
+					     xd->comp == dp->comp
+					 ? ml_tune_measured(t, dp->ran,
+						    t->row[r[k]].ranks, m[j])
+					 : NULL;
+				if (!xd)
+					continue;
+			}
+			if (!xa)
+				return 0;
+			if (!xd)
+				continue;
+			if (!first)
+				first = xa;
+			many = many || xa != first || xa->runs >= 3;
+			n++;
+			{
+				double g = log(xd->median / xa->median),
+				       e = sqrt(xa->se * xa->se +
+						xd->se * xd->se);
+
+				wins += g > e;
+				/* a compared with itself: the point's
+				 * default runs a, no gain to be had */
+				losses += g < -e || xd == xa;
+			}
+		}
+	}
+	if (!many)
+		return 0; /* one run of one cell: an outlier decides */
+	if (n == 0)
+		return 0;
+	if (losses == 0 && 2 * wins > n)
+		return 1;
+	if (wins == 0 && 2 * losses > n)
+		return -1;
+	return 0;
+}
+
+/*
+ * Do the measured cells that agree predict a P left out?  Each measured
+ * P row of the default in turn left out, at each of its cells where a
+ * candidate was measured too and the cells around (the row left out
+ * not among them) agree the candidate is faster: the candidate's
+ * measured gain there.  The corners decide only where those gains are
+ * positive on average (or none was seen): with a probe's two P, say,
+ * the ranking at one P may not hold at the other.
+ */
+void ml_tune_corner_check(struct ml_coll_tune *t)
+{
+	size_t d, k;
+	int a;
+	double sum = 0;
+	size_t n = 0;
+
+	for (d = t->afirst[0]; d < t->afirst[0] + t->an[0]; d++)
+		for (k = t->row[d].first; k < t->row[d].first + t->row[d].n;
+		     k++)
+			for (a = 1; a < NA; a++) {
+				const struct tpt *x = ml_tune_measured(
+				    t, a, t->row[d].ranks, t->pt[k].msg);
+
+				if (!x || ml_tune_corners(t, a, t->row[d].ranks,
+						  t->pt[k].msg,
+						  t->row[d].ranks,
+						  &t->pt[k]) != 1)
+					continue;
+				sum += log(t->pt[k].median / x->median);
+				n++;
+			}
+	t->info.corner_cv = n;
+	t->info.corner_gain = n ? sum / (double)n : NAN;
+	t->corners_ok = n == 0 || sum > 0;
+}
