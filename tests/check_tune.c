@@ -60,8 +60,8 @@ static void run_at(struct ml_coll_run *r, const struct ml_collective_params *m,
 	r->value = value;
 }
 
-/* Three runs 1, 2, 4: median 2, spread 1.4826 x MAD of ln = 1.4826 ln 2;
- * one run: no spread; a time <= 0 is rejected. */
+/* Three runs 1, 2, 4: median 2, spread 1.4826 x MAD of ln = 1.4826 ln 2,
+ * the runs' deviations; one run: no spread; a time <= 0 is rejected. */
 START_TEST(test_cells_by_hand)
 {
 	struct ml_collective_params m;
@@ -84,7 +84,17 @@ START_TEST(test_cells_by_hand)
 	ck_assert_double_eq_tol(t.cell[1].spread, 1.482602218505602 * log(2.0),
 				1e-9);
 	ck_assert_int_eq(t.cell[1].runs, 3);
+	/* each run's |ln(run / 2)| x sqrt(3 / 2), in the runs' order by
+	 * value: ln 2, 0, ln 2 times it; one run alone: 0 */
+	ck_assert_ptr_nonnull(t.dev);
+	ck_assert_double_eq_tol(t.dev[t.cell[1].dev_first],
+				log(2.0) * sqrt(1.5), 1e-12);
+	ck_assert_double_eq_tol(t.dev[t.cell[1].dev_first + 1], 0, 1e-12);
+	ck_assert_double_eq_tol(t.dev[t.cell[1].dev_first + 2],
+				log(2.0) * sqrt(1.5), 1e-12);
+	ck_assert_double_eq_tol(t.dev[t.cell[0].dev_first], 0, 1e-12);
 	ml_coll_meas_free(&t);
+	ck_assert_ptr_null(t.dev);
 	r[1].value = 0;
 	ck_assert_int_eq(ml_coll_meas_build(r, 4, ML_COLL_BY_AVG, &t),
 			 ML_EINVAL);
