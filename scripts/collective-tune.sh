@@ -57,7 +57,9 @@
 #   cov_in   the same over those whose P lies between two planned P
 #            (the plan measured the P on each side); wid_in their width
 # Measured values are medians over a point's runs.  Nothing here is
-# tuned to the judged points.
+# tuned to the judged points.  Last, a "# done:" line counts the rows
+# that meet issue 46's bars: p/dflt at most 1.00 and nv/dflt; cov_in
+# within 80-98 %; wid_in under 2.
 #
 # Env: MCASTLAT (the binary), PLANS (default "probe sparse plan"; add
 # adaptive to judge it too: it gained nothing on the shared data),
@@ -444,7 +446,7 @@ dataset() {
 			    nri ? sprintf("%5.1f", 100 * covi / nri) : "-",
 			    nwi ? sprintf("%5.2f", median(WI, nwi)) : "-"
 		}' "$tmp/plan.txt" "$tmp/med.csv" "$tmp/pred.csv" "$tmp/pick.csv" \
-			$files
+			$files | tee -a "$tmp/rows"
 	done
 }
 
@@ -478,3 +480,13 @@ for pre in $(ml_prefixes "$dir" ompi); do
 done
 [ -n "$ran" ] || ml_die "$dir: no dataset (PREFIX_ompi.csv, PREFIX_ALG.csv" \
 	"and pp_MACHINE_CHANNEL.csv, as scripts/orfeo-to-csv.sh names them)"
+# The rows against issue 46's Done-means: best's pick/default no worse
+# than the naive tuner's and at most 1.00; cov_in within 80-98 %; wid_in
+# under 2 (rows without P between planned P are not counted there).
+awk '{ n++
+	if ($5 + 0 <= 1.0005 && $5 + 0 <= $7 + 0.0005) pk++
+	if ($12 != "-") { nc++; if ($12 + 0 >= 80 && $12 + 0 <= 98) cv++ }
+	if ($13 != "-") { nwi++; if ($13 + 0 < 2) wd++ } }
+END { if (n) printf "# done: pick <= 1 and <= naive %d of %d; cov_in 80-98 %d" \
+	" of %d; wid_in < 2 %d of %d\n", pk, n, cv, nc, wd, nwi }' \
+	"$tmp/rows"
