@@ -743,6 +743,40 @@ START_TEST(test_width_by_algorithm)
 }
 END_TEST
 
+/* Two measured P at one size, three identical runs each: nothing left
+ * out along M, no run's deviation; a size nobody measured is still not
+ * certain (its interval has width), while the measured cell's is the
+ * runs' (zero here). */
+START_TEST(test_unmeasured_size_not_certain)
+{
+	struct ml_collective_params m;
+	struct ml_coll_run r[6];
+	struct ml_coll_meas t;
+	struct ml_coll_tune *tu;
+	struct ml_coll_tuned y;
+	size_t n = 0, k;
+
+	machine(&m);
+	for (k = 0; k < 3; k++) {
+		run_at(&r[n++], &m, ML_COLL_BINOMIAL, 4, 64, 10);
+		run_at(&r[n++], &m, ML_COLL_BINOMIAL, 8, 64, 25);
+	}
+	ck_assert_int_eq(ml_coll_meas_build(r, n, ML_COLL_BY_AVG, &t), ML_OK);
+	ck_assert_int_eq(ml_coll_tune_new(&t, &m, NULL, 0.9, &tu), ML_OK);
+	ml_coll_tune_predict(tu, ML_COLL_BINOMIAL, 4, 64,
+			     model(&m, ML_COLL_BINOMIAL, 4, 64), &y);
+	ck_assert(y.measured);
+	ck_assert_double_eq_tol(y.hi / y.lo, 1, 1e-12);
+	ml_coll_tune_predict(tu, ML_COLL_BINOMIAL, 4, 256,
+			     model(&m, ML_COLL_BINOMIAL, 4, 256), &y);
+	ck_assert(!y.measured && y.corrected);
+	ck_assert_msg(y.lo < y.value && y.value < y.hi, "[%g, %g] at %g",
+		      y.lo, y.hi, y.value);
+	ml_coll_tune_free(tu);
+	ml_coll_meas_free(&t);
+}
+END_TEST
+
 Suite *suite_tune(void);
 
 Suite *suite_tune(void)
@@ -763,6 +797,7 @@ Suite *suite_tune(void)
 	tcase_add_test(tc, test_cv_coverage);
 	tcase_add_test(tc, test_run_coverage);
 	tcase_add_test(tc, test_width_by_algorithm);
+	tcase_add_test(tc, test_unmeasured_size_not_certain);
 	suite_add_tcase(s, tc);
 	return s;
 }

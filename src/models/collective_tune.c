@@ -254,12 +254,31 @@ static enum ml_status size_validate(struct ml_coll_tune *t, double level)
 			}
 		}
 		t->qm[a] = n >= MIN_Q ? sqrt(fmax(quantile(v, n, level), 0))
-			   : a == NA ? 0
+			   : a == NA ? NAN /* size_fallback */
 				     : t->qm[NA];
 	}
-	t->info.qm = t->qm[NA];
 	free(v);
 	return ML_OK;
+}
+
+/* Where no row held enough sizes to leave one out, a doubling of M is
+ * taken as uncertain as one of P (the largest class's q), or, with no
+ * P left out either, as one of P beyond the measured ones (z times the
+ * growth): never as certain, a zero-width interval at a size nobody
+ * measured. */
+static void size_fallback(struct ml_coll_tune *t)
+{
+	double f = 0;
+	int c, a;
+
+	for (c = 0; c < ML_COLL_NCLASS; c++)
+		f = fmax(f, t->info.q[c]);
+	if (!(f > 0))
+		f = t->z * t->info.growth;
+	for (a = 0; a <= NA; a++)
+		if (isnan(t->qm[a]))
+			t->qm[a] = f;
+	t->info.qm = t->qm[NA];
 }
 
 /*
@@ -581,6 +600,7 @@ enum ml_status ml_coll_tune_new(const struct ml_coll_meas *m,
 	}
 	if (st != ML_OK)
 		goto fail;
+	size_fallback(t);
 	ml_tune_corner_check(t);
 	*out = t;
 	return ML_OK;
