@@ -777,6 +777,43 @@ START_TEST(test_unmeasured_size_not_certain)
 }
 END_TEST
 
+/* Measurements exactly the model x 1.1 at P = 4 and 8, one size: the
+ * two left-out errors are 0, too few to read a quantile from; between
+ * them the interval is no narrower than the model alone's, z x the
+ * fit's error model's sd (0.2 here), not zero. */
+START_TEST(test_few_left_out_model_floor)
+{
+	struct ml_collective_params m;
+	struct ml_coll_run r[2];
+	struct ml_coll_meas t;
+	struct ml_coll_tune *tu;
+	struct ml_coll_tuned y;
+	struct ml_coll_errmodel em;
+	int c;
+
+	machine(&m);
+	run_at(&r[0], &m, ML_COLL_BINOMIAL, 4, 64,
+	       1.1 * model(&m, ML_COLL_BINOMIAL, 4, 64));
+	run_at(&r[1], &m, ML_COLL_BINOMIAL, 8, 64,
+	       1.1 * model(&m, ML_COLL_BINOMIAL, 8, 64));
+	ml_coll_errmodel_init(&em);
+	em.fit_ranks = 8;
+	for (c = 0; c < ML_COLL_NCLASS; c++)
+		em.sd[c] = 0.2;
+	ck_assert_int_eq(ml_coll_meas_build(r, 2, ML_COLL_BY_AVG, &t), ML_OK);
+	ck_assert_int_eq(ml_coll_tune_new(&t, &m, &em, 0.9, &tu), ML_OK);
+	ml_coll_tune_predict(tu, ML_COLL_BINOMIAL, 6, 64,
+			     model(&m, ML_COLL_BINOMIAL, 6, 64), &y);
+	ck_assert(!y.measured && y.corrected);
+	/* the correction is exact: ln 1.1 */
+	ck_assert_double_eq_tol(y.corr, log(1.1), 1e-9);
+	ck_assert_msg(log(y.hi / y.value) >= 1.6448536269514722 * 0.2 - 1e-9,
+		      "half-width %g", log(y.hi / y.value));
+	ml_coll_tune_free(tu);
+	ml_coll_meas_free(&t);
+}
+END_TEST
+
 Suite *suite_tune(void);
 
 Suite *suite_tune(void)
@@ -798,6 +835,7 @@ Suite *suite_tune(void)
 	tcase_add_test(tc, test_run_coverage);
 	tcase_add_test(tc, test_width_by_algorithm);
 	tcase_add_test(tc, test_unmeasured_size_not_certain);
+	tcase_add_test(tc, test_few_left_out_model_floor);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -593,9 +593,11 @@ enum ml_status ml_coll_tune_new(const struct ml_coll_meas *m,
 	if (em && em->fit_ranks > 0) {
 		int c;
 
-		for (c = 0; c < ML_COLL_NCLASS; c++)
+		for (c = 0; c < ML_COLL_NCLASS; c++) {
 			if (em->growth[c] > t->info.growth)
 				t->info.growth = em->growth[c];
+			t->emsd[c] = em->sd[c];
+		}
 		t->gdiff = em->diff_growth;
 	}
 	if (st != ML_OK)
@@ -694,6 +696,10 @@ enum ml_status ml_coll_tune_predict(const struct ml_coll_tune *t,
 	q = gap_q(t, a, ranks);
 	out->dist = dist;
 	h = half_of(t, a, q, dist, dm, outside(t, ranks));
+	/* too few points left out to read a quantile from: never narrower
+	 * than the model alone (the fit's error model) */
+	if (t->info.cv < MIN_Q)
+		h = fmax(h, t->z * t->emsd[ml_coll_msg_class(msg)]);
 	if (isfinite(h)) {
 		out->lo = out->value * exp(-h);
 		out->hi = out->value * exp(h);

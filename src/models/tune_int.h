@@ -42,6 +42,9 @@ struct ml_coll_tune {
 	enum ml_coll_objective obj; /* the table's */
 	double gdiff; /* the difference's growth per doubling */
 	double se;    /* rms of the medians' standard errors */
+	/* the fit's error model's sd of ln error by size class (0: none):
+	 * the floor where too few points were left out to read a quantile */
+	double emsd[ML_COLL_NCLASS];
 	bool corners_ok; /* the measured corners decide (corner_check) */
 	/* The measured P of any algorithm, ascending (np), and the
 	 * interval's quantile in each gap: gap g lies between pd[g - 1]
