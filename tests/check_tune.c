@@ -814,6 +814,57 @@ START_TEST(test_few_left_out_model_floor)
 }
 END_TEST
 
+/* At a measured cell the interval is of a new run: 5 runs a cell of
+ * noise N(0, 0.1), and two runs of one cell 40 times the others; fresh
+ * runs at the measured cells fall inside the 90 % interval 80 to 98 %
+ * of the time (a new run's deviation read as a quantile of the runs',
+ * each cell's own robust spread where wider). */
+START_TEST(test_measured_cell_coverage)
+{
+	struct ml_collective_params m;
+	struct ml_coll_run r[5 * 2 * 8 * 4];
+	struct ml_coll_meas t;
+	struct ml_coll_tune *tu;
+	struct ml_coll_tuned y;
+	gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+	enum ml_coll_alg a[2] = {ML_COLL_DEFAULT, ML_COLL_BINOMIAL};
+	size_t n = 0, k, i, in = 0, tot = 0;
+	long long P, M;
+
+	gsl_rng_set(g, 7);
+	machine(&m);
+	for (k = 0; k < 2; k++)
+		for (P = 2; P <= 256; P *= 2)
+			for (M = 1; M <= 4096; M *= 16)
+				for (i = 0; i < 5; i++)
+					run_at(&r[n++], &m, a[k], P, M,
+					       model(&m, a[k], P, M) *
+						   exp(gsl_ran_gaussian(g, 0.1)));
+	r[3].value *= 40;
+	r[4].value *= 40;
+	ck_assert_int_eq(ml_coll_meas_build(r, n, ML_COLL_BY_AVG, &t), ML_OK);
+	ck_assert_int_eq(ml_coll_tune_new(&t, &m, NULL, 0.9, &tu), ML_OK);
+	for (i = 0; i < 10; i++)
+		for (k = 0; k < 2; k++)
+			for (P = 2; P <= 256; P *= 2)
+				for (M = 1; M <= 4096; M *= 16) {
+					double x = model(&m, a[k], P, M);
+
+					ml_coll_tune_predict(tu, a[k], P, M, x,
+							     &y);
+					ck_assert(y.measured);
+					x *= exp(gsl_ran_gaussian(g, 0.1));
+					in += x >= y.lo && x <= y.hi;
+					tot++;
+				}
+	ck_assert_msg(in >= 0.80 * (double)tot && in <= 0.98 * (double)tot,
+		      "covered %zu of %zu", in, tot);
+	ml_coll_tune_free(tu);
+	ml_coll_meas_free(&t);
+	gsl_rng_free(g);
+}
+END_TEST
+
 Suite *suite_tune(void);
 
 Suite *suite_tune(void)
@@ -836,6 +887,7 @@ Suite *suite_tune(void)
 	tcase_add_test(tc, test_width_by_algorithm);
 	tcase_add_test(tc, test_unmeasured_size_not_certain);
 	tcase_add_test(tc, test_few_left_out_model_floor);
+	tcase_add_test(tc, test_measured_cell_coverage);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -284,13 +284,14 @@ static void size_fallback(struct ml_coll_tune *t)
 /*
  * Leave-one-P-out: each row of each algorithm predicted from the others.
  * An error e at a row dist doublings of P from the nearest row left in
- * is a run's deviation (run_q) and the error of interpolating a
+ * is the noise of the medians in it (its own, se^2, and about half as
+ * much from the rows interpolated) and the error of interpolating a
  * residual that wanders like a random walk in log P: e^2 = q^2 dist +
- * run_q^2 at the level, q^2 the level quantile of v = (e^2 - run_q^2)
- * / dist by size class (then |e| <= sqrt(q^2 dist + run_q^2) holds for
- * that share of the left-out points, whatever their dist; the points
- * the judge of mcastlat-collective(1) predicts lie nearer than a row
- * left out).  Of a forced algorithm's e / sqrt(dist) less the
+ * 1.5 z^2 se^2 at the level, q^2 the level quantile of v = (e^2 - 1.5
+ * z^2 se^2) / dist by size class (then |e| <= sqrt(q^2 dist + 1.5 z^2
+ * se^2) holds for that share of the left-out points, whatever their
+ * dist; the points the judge of mcastlat-collective(1) predicts lie
+ * nearer than a row left out).  Of a forced algorithm's e / sqrt(dist) less the
  * default's at the same cell, the level quantile (one-sided: how much
  * a predicted gain can be too large) gives best's threshold.
  */
@@ -534,7 +535,6 @@ enum ml_status ml_coll_tune_new(const struct ml_coll_meas *m,
 		p->r = log(c->median / y);
 		p->median = c->median;
 		p->spread = c->spread;
-		p->sd = c->sd;
 		p->runs = c->runs;
 		p->ran = res.ran;
 		p->comp = res.composition;
@@ -633,19 +633,24 @@ static double outside_of(const struct ml_coll_tune *t, int a, long long ranks)
 	return ranks > top ? log2((double)ranks / (double)top) : 0;
 }
 
-/* The ln half-width of the interval of a new run at dist doublings
- * from the nearest measured P of its algorithm, dm from the nearest
- * measured size of the rows around, b beyond the largest P: the
- * cross-validated terms of P (q, its gap's) and M, the growth beyond,
- * and a run's deviation, as independent errors. */
-static double half_of(const struct ml_coll_tune *t, int a, double q,
-		      double dist, double dm, double b)
+/* The ln half-width of the interval of a new run of msg bytes at dist
+ * doublings from the nearest measured P of its algorithm, dm from the
+ * nearest measured size of the rows around, b beyond the largest P:
+ * the cross-validated terms of P (q, its gap's) and M, the growth
+ * beyond, a run's deviation and the interpolated medians' noise, as
+ * independent errors.  With too few points left out to read a quantile
+ * from, never narrower than the model alone (the fit's error model). */
+static double half_of(const struct ml_coll_tune *t, int a, long long msg,
+		      double q, double dist, double dm, double b)
 {
-	double g = t->z * t->info.growth;
+	double g = t->z * t->info.growth,
+	       h = sqrt(q * q * fmax(dist, 0) + t->qm[a] * t->qm[a] * dm +
+			g * g * b + t->info.run_q * t->info.run_q +
+			0.5 * t->z * t->z * t->se * t->se);
 
-	return sqrt(q * q * fmax(dist, 0) + t->qm[a] * t->qm[a] * dm +
-		    g * g * b + t->info.run_q * t->info.run_q +
-		    0.5 * t->z * t->z * t->se * t->se);
+	if (t->info.cv < MIN_Q)
+		h = fmax(h, t->z * t->emsd[ml_coll_msg_class(msg)]);
+	return h;
 }
 
 /* The interval's quantile at ranks: its gap's. */
@@ -695,11 +700,7 @@ enum ml_status ml_coll_tune_predict(const struct ml_coll_tune *t,
 	out->value = model * exp(c);
 	q = gap_q(t, a, ranks);
 	out->dist = dist;
-	h = half_of(t, a, q, dist, dm, outside(t, ranks));
-	/* too few points left out to read a quantile from: never narrower
-	 * than the model alone (the fit's error model) */
-	if (t->info.cv < MIN_Q)
-		h = fmax(h, t->z * t->emsd[ml_coll_msg_class(msg)]);
+	h = half_of(t, a, msg, q, dist, dm, outside(t, ranks));
 	if (isfinite(h)) {
 		out->lo = out->value * exp(-h);
 		out->hi = out->value * exp(h);

@@ -15,7 +15,7 @@
 
 struct tpt {
 	long long msg;
-	double lm, r, median, spread, sd;
+	double lm, r, median, spread;
 	double se; /* the median's standard error, ln */
 	int runs;
 	/* what the model runs there (the default: its decision's
