@@ -35,6 +35,7 @@ void ml_coll_tune_free(struct ml_coll_tune *t)
 	free(t->row);
 	free(t->pt);
 	free(t->pd);
+	free(t->pnoise);
 	free(t->qgap);
 	free(t);
 }
@@ -155,6 +156,45 @@ static int cmp_ll(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* t->pd, t->np: the measured P of any algorithm, ascending. */
+static enum ml_status measured_ps(struct ml_coll_tune *t)
+{
+	size_t i, k, np = 0;
+
+	t->pd = malloc((t->nrow + 1) * sizeof *t->pd);
+	if (!t->pd)
+		return ML_ENOMEM;
+	for (i = 0; i < t->nrow; i++)
+		t->pd[np++] = t->row[i].ranks;
+	qsort(t->pd, np, sizeof *t->pd, cmp_ll);
+	for (i = k = 0; i < np; i++)
+		if (k == 0 || t->pd[i] != t->pd[k - 1])
+			t->pd[k++] = t->pd[i];
+	t->np = k;
+	return ML_OK;
+}
+
+/* A run's sd of ln at ranks: the runs' pooled (info.noise), or without
+ * repeated runs that of the measured P around, linear in log P (the
+ * edge's beyond). */
+static double noise_at(const struct ml_coll_tune *t, long long ranks)
+{
+	size_t g = 0;
+	double f;
+
+	if (!t->pnoise || t->np == 0)
+		return t->info.noise;
+	while (g < t->np && t->pd[g] < ranks)
+		g++;
+	if (g == 0)
+		return t->pnoise[0];
+	if (g == t->np)
+		return t->pnoise[t->np - 1];
+	f = log((double)ranks / (double)t->pd[g - 1]) /
+	    log((double)t->pd[g] / (double)t->pd[g - 1]);
+	return (1 - f) * t->pnoise[g - 1] + f * t->pnoise[g];
+}
+
 /*
  * The term of each gap between measured P (t->pd, t->qgap): sqrt of
  * the level quantile of v (cross_validate) over the points of every
@@ -174,17 +214,10 @@ static enum ml_status gap_quantiles(struct ml_coll_tune *t, const double *uk,
 	for (c = 0; c < ML_COLL_NCLASS; c++)
 		if (t->info.q[c] > qmax)
 			qmax = t->info.q[c];
-	t->pd = malloc((t->nrow + 1) * sizeof *t->pd);
 	t->qgap = malloc((NA + 1) * (t->nrow + 2) * sizeof *t->qgap);
-	if (!t->pd || !t->qgap)
+	if (!t->qgap)
 		return ML_ENOMEM;
-	for (i = 0; i < t->nrow; i++)
-		t->pd[np++] = t->row[i].ranks;
-	qsort(t->pd, np, sizeof *t->pd, cmp_ll);
-	for (i = k = 0; i < np; i++)
-		if (k == 0 || t->pd[i] != t->pd[k - 1])
-			t->pd[k++] = t->pd[i];
-	t->np = np = k;
+	np = t->np;
 	/* a = NA: every algorithm's rows, first (the fallback) */
 	for (a = NA; a >= 0; a--)
 		for (g = 0; g <= np; g++) {
@@ -392,18 +425,59 @@ out:
  * sqrt(runs), s its runs' spread or the noise; and their rms. */
 static void set_se(struct ml_coll_tune *t)
 {
-	size_t i;
+	size_t i, k;
 	double s2 = 0;
 
-	for (i = 0; i < t->npt; i++) {
-		struct tpt *x = &t->pt[i];
-		double s = isnan(x->spread) ? t->info.noise : x->spread;
+	for (i = 0; i < t->nrow; i++)
+		for (k = t->row[i].first; k < t->row[i].first + t->row[i].n;
+		     k++) {
+			struct tpt *x = &t->pt[k];
+			double s = isnan(x->spread)
+				       ? noise_at(t, t->row[i].ranks)
+				       : x->spread;
 
-		x->se = x->runs > 1 ? 1.2533141373155001 * s / sqrt(x->runs)
+			x->se = x->runs > 1
+				    ? 1.2533141373155001 * s / sqrt(x->runs)
 				    : s;
-		s2 += x->se * x->se;
-	}
+			s2 += x->se * x->se;
+		}
 	t->se = t->npt ? sqrt(s2 / (double)t->npt) : 0;
+}
+
+/* The robust sd of a run from the residuals' steps between adjacent
+ * sizes of the rows at P (every P: ranks 0): each step less its row's
+ * median step (the model's own trend in M is not noise), then their
+ * median absolute value / (0.6745 sqrt 2) (the sd of the difference of
+ * two runs); NaN with fewer than MIN_Q steps.  d: room for npt. */
+static double step_noise(const struct ml_coll_tune *t, long long ranks,
+			 double *d)
+{
+	size_t i, k, n = 0;
+
+	for (i = 0; i < t->nrow; i++) {
+		size_t n0 = n;
+		double mid;
+
+		if (ranks && t->row[i].ranks != ranks)
+			continue;
+		for (k = t->row[i].first + 1;
+		     k < t->row[i].first + t->row[i].n; k++)
+			d[n++] = t->pt[k].r - t->pt[k - 1].r;
+		if (n - n0 < 2) { /* one step: nothing to tell a trend by */
+			for (k = n0; k < n; k++)
+				d[k] = fabs(d[k]);
+			continue;
+		}
+		gsl_sort(d + n0, 1, n - n0);
+		mid = gsl_stats_median_from_sorted_data(d + n0, 1, n - n0);
+		for (k = n0; k < n; k++)
+			d[k] = fabs(d[k] - mid);
+	}
+	if (n < (ranks ? MIN_Q : 1))
+		return ranks ? NAN : 0;
+	gsl_sort(d, 1, n);
+	return gsl_stats_median_from_sorted_data(d, 1, n) /
+	       (0.6744897501960817 * sqrt(2.0));
 }
 
 /*
@@ -437,18 +511,19 @@ static enum ml_status noise_of(struct ml_coll_tune *t, double *dev,
 		return ML_OK;
 	}
 	d = malloc((t->npt + 1) * sizeof *d);
-	if (!d)
+	t->pnoise = malloc((t->np + 1) * sizeof *t->pnoise);
+	if (!d || !t->pnoise) {
+		free(d);
 		return ML_ENOMEM;
-	for (i = 0; i < t->nrow; i++)
-		for (k = t->row[i].first + 1;
-		     k < t->row[i].first + t->row[i].n; k++)
-			d[n++] = fabs(t->pt[k].r - t->pt[k - 1].r);
-	if (n) {
-		gsl_sort(d, 1, n);
-		t->info.noise = gsl_stats_median_from_sorted_data(d, 1, n) /
-				(0.6744897501960817 * sqrt(2.0));
-	} else {
-		t->info.noise = 0;
+	}
+	t->info.noise = step_noise(t, 0, d);
+	/* The noise is not alike over P (a node oversubscribed at large
+	 * P jitters by 2x from size to size, and 5 % below): each
+	 * measured P's own where its rows hold enough steps. */
+	for (k = 0; k < t->np; k++) {
+		t->pnoise[k] = step_noise(t, t->pd[k], d);
+		if (isnan(t->pnoise[k]))
+			t->pnoise[k] = t->info.noise;
 	}
 	t->info.noise_runs = false;
 	t->info.run_q = t->z * t->info.noise;
@@ -585,7 +660,9 @@ enum ml_status ml_coll_tune_new(const struct ml_coll_meas *m,
 		size_t ndev;
 		double *dev = placement_devs(m, machine, &ndev, &nomem);
 
-		st = nomem ? ML_ENOMEM : noise_of(t, dev, ndev, level);
+		st = nomem ? ML_ENOMEM : measured_ps(t);
+		if (st == ML_OK)
+			st = noise_of(t, dev, ndev, level);
 		free(dev);
 	}
 	if (st == ML_OK)
@@ -633,6 +710,13 @@ static double outside_of(const struct ml_coll_tune *t, int a, long long ranks)
 	return ranks > top ? log2((double)ranks / (double)top) : 0;
 }
 
+/* A new run's deviation from its cell's median at the level at ranks:
+ * the runs' (info.run_q), or z times the noise there. */
+static double run_q_at(const struct ml_coll_tune *t, long long ranks)
+{
+	return t->pnoise ? t->z * noise_at(t, ranks) : t->info.run_q;
+}
+
 /* The ln half-width of the interval of a new run of msg bytes at dist
  * doublings from the nearest measured P of its algorithm, dm from the
  * nearest measured size of the rows around, b beyond the largest P:
@@ -640,13 +724,14 @@ static double outside_of(const struct ml_coll_tune *t, int a, long long ranks)
  * beyond, a run's deviation and the interpolated medians' noise, as
  * independent errors.  With too few points left out to read a quantile
  * from, never narrower than the model alone (the fit's error model). */
-static double half_of(const struct ml_coll_tune *t, int a, long long msg,
-		      double q, double dist, double dm, double b)
+static double half_of(const struct ml_coll_tune *t, int a, long long ranks,
+		      long long msg, double q, double dist, double dm,
+		      double b)
 {
-	double g = t->z * t->info.growth,
+	double g = t->z * t->info.growth, rq = run_q_at(t, ranks),
+	       se = t->pnoise ? noise_at(t, ranks) : t->se,
 	       h = sqrt(q * q * fmax(dist, 0) + t->qm[a] * t->qm[a] * dm +
-			g * g * b + t->info.run_q * t->info.run_q +
-			0.5 * t->z * t->z * t->se * t->se);
+			g * g * b + rq * rq + 0.5 * t->z * t->z * se * se);
 
 	if (t->info.cv < MIN_Q)
 		h = fmax(h, t->z * t->emsd[ml_coll_msg_class(msg)]);
@@ -685,7 +770,7 @@ enum ml_status ml_coll_tune_predict(const struct ml_coll_tune *t,
 		out->measured = out->corrected = true;
 		/* a new run: the runs' deviation, or this cell's spread
 		 * where wider */
-		h = isnan(x->spread) ? t->info.run_q
+		h = isnan(x->spread) ? run_q_at(t, ranks)
 				     : fmax(t->info.run_q, t->z * x->spread);
 		out->lo = x->median * exp(-h);
 		out->hi = x->median * exp(h);
@@ -700,7 +785,7 @@ enum ml_status ml_coll_tune_predict(const struct ml_coll_tune *t,
 	out->value = model * exp(c);
 	q = gap_q(t, a, ranks);
 	out->dist = dist;
-	h = half_of(t, a, msg, q, dist, dm, outside(t, ranks));
+	h = half_of(t, a, ranks, msg, q, dist, dm, outside(t, ranks));
 	if (isfinite(h)) {
 		out->lo = out->value * exp(-h);
 		out->hi = out->value * exp(h);

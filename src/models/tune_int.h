@@ -51,6 +51,9 @@ struct ml_coll_tune {
 	 * and pd[g] (g = 0 below the first, np above the last), read
 	 * from the left-out errors of the rows at its two ends. */
 	long long *pd;
+	/* without repeated runs, the neighbour noise at each pd (else
+	 * NULL: the runs' info.noise everywhere) */
+	double *pnoise;
 	double *qgap;	/* [a * (np + 1) + g], a = NA: all algorithms' */
 	double qm[NA + 1]; /* size_validate's, by algorithm; NA: all */
 	size_t np;
