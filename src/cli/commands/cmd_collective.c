@@ -666,6 +666,14 @@ static int takeover(const struct ml_command *cmd,
 
 	if (base[O_SCHEDULE].i)
 		return run_schedule(cmd, ctx, format, vl, base);
+	if (base[O_MEASURED].i) {
+		struct ml_coll_errmodel em;
+
+		to_errmodel(base, &em);
+		return ml_collective_print_measured(cmd, ctx, vl, base, format,
+						    to_params, &em,
+						    cp ? &cp->meas : NULL);
+	}
 	if (base[O_PLAN].i) {
 		if (parse_among(base[O_AMONG].s, &among, &at, &len))
 			return ml_usage_err(ctx, cmd->name, "among",
@@ -823,7 +831,7 @@ const struct ml_command ml_cmd_collective = {
     .unused = unused,
     .statuses = statuses,
     .takeover = takeover,
-    .takeover_flag = "schedule,plan",
+    .takeover_flag = "schedule,plan,measured",
     .skip = skip,
     .prepare = prepare,
     .prepare_input = prepare_input,

@@ -340,6 +340,11 @@ const struct ml_opt ml_collective_opts[NOPTS] = {
 			"beside an --input machine's own: measured cells "
 			"decide, the model corrected between "
 			"(mcastlat-collective(1), MEASUREMENTS)"},
+    [O_MEASURED] = {.name = "measured",
+		    .kind = ML_OPT_FLAG,
+		    .help = "print, for each --map-by, the measured cells and "
+			    "what their cross-validation found (how far a "
+			    "prediction can be trusted) instead"},
 };
 
 /* The interval columns exist when the machine has an error model. */

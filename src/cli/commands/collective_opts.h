@@ -74,6 +74,7 @@ enum {
 	O_BUDGET,
 	O_OSU_BARRIER,
 	O_DATA, /* measured broadcasts (SPEC 10.7) */
+	O_MEASURED,
 	NOPTS
 };
 

@@ -72,6 +72,21 @@ int ml_collective_print_schedule(FILE *f, int csv, const char *chosen,
 				 const struct ml_collective_params *p,
 				 struct ml_collective_result *r);
 
+/* --measured (collective_measured.c): for each --map-by of vl (the
+ * other placement options one value each), m's cells of that placement
+ * and what their cross-validation found (ml_coll_tune_info), as a table
+ * or, by format, CSV, TSV or JSON Lines on ctx->out; conv turns option
+ * values into params.  An exit status (usage errors printed). */
+struct ml_coll_meas;
+struct ml_coll_errmodel;
+int ml_collective_print_measured(
+    const struct ml_command *cmd, struct ml_ctx *ctx,
+    const struct ml_vlist *const *vl, const union ml_val *base,
+    const char *format,
+    enum ml_status (*conv)(const union ml_val *, struct ml_collective_params *,
+			   int *),
+    const struct ml_coll_errmodel *em, const struct ml_coll_meas *m);
+
 /* --plan (collective_plan.c): the broadcasts to measure for the
  * allocation of base (--ppn, --sockets, --nodes), every --map-by of
  * vl, the candidates among (ML_COLL_AMONG bits) and --budget, as CSV on

@@ -1,0 +1,235 @@
+/*
+ * collective_measured.c - `mcastlat collective --measured` (SPEC 10.7,
+ * mcastlat-collective(1), MEASUREMENTS): for each --map-by of the
+ * sweep, what the measured broadcasts of that placement are and what
+ * the cross-validation of the corrected predictor found in them
+ * (ml_coll_tune_get_info): how far a prediction can be trusted before
+ * any point is asked for.  A table (one column a placement, a line a
+ * quantity, its meaning beside it), CSV or JSON Lines (a row or object
+ * a placement).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/commands/collective_data.h"
+#include "cli/commands/collective_opts.h"
+#include "cli/commands/collective_parts.h"
+#include "cli/engine/msg.h"
+#include "cli/engine/parse.h"
+#include "mcastlat/tune.h"
+
+#define MAXPL 3 /* placements: one per --map-by */
+#define MIN_LEFT_OUT 10 /* collective_tune.c's MIN_Q */
+
+static const char *const map_word[] = {"core", "socket", "node"};
+static const char *const bind_word[] = {"core", "socket", "numa", "default"};
+
+/* One placement's report. */
+struct report {
+	const char *map_by;
+	size_t cells, algs;
+	struct ml_coll_tune_info in;
+};
+
+/* The quantities, in print order: name, meaning (the table's), and
+ * the value (NaN: none, "-" in a table, empty in CSV, null in JSON). */
+struct quantity {
+	const char *name, *help;
+};
+
+static const struct quantity qs[] = {
+    {"cells", "measured cells (algorithm, P, M) of the placement"},
+    {"algorithms", "algorithms measured"},
+    {"ranks_min", "least measured P"},
+    {"ranks_max", "largest measured P"},
+    {"left_out", "cells predicted with their P row left out"},
+    {"noise", "a run's sd of ln over all P (runs', or sizes')"},
+    {"noise_runs", "1: from repeated runs; 0: from neighbouring sizes"},
+    {"run_hilo", "hi/lo of a new run at a measured cell, all P"},
+    {"q_small", "ln error per sqrt doubling of P, M <= 4 KiB"},
+    {"q_medium", "... M <= 64 KiB"},
+    {"q_large", "... larger"},
+    {"qm", "ln error per sqrt doubling of M from a measured size"},
+    {"qdiff", "a candidate's error less the default's, per sqrt doubling"},
+    {"growth", "ln error per doubling beyond the largest measured P"},
+    {"corner_cells", "cells where following the measured corners was judged"},
+    {"corner_gain", "their mean measured ln gain (none or > 0: they decide)"},
+};
+#define NQ (sizeof qs / sizeof *qs)
+
+static double value_of(const struct report *r, size_t k)
+{
+	const struct ml_coll_tune_info *in = &r->in;
+	double v[NQ] = {
+	    (double)r->cells, (double)r->algs, (double)in->pmin,
+	    (double)in->pmax, (double)in->cv, in->noise,
+	    in->noise_runs ? 1 : 0, exp(2 * in->run_q), in->q[0], in->q[1],
+	    in->q[2], in->qm, in->qdiff, in->growth, (double)in->corner_cv,
+	    in->corner_gain};
+
+	if (r->cells == 0 && k > 0)
+		return NAN;
+	/* too few left out to read a quantile from: not measured (the
+	 * interval is then the model's own error model's, at least) */
+	if (in->cv < MIN_LEFT_OUT && k >= 8 && k <= 12)
+		return NAN;
+	return v[k];
+}
+
+/* The cells of m of *p's placement, and how many algorithms they hold. */
+static size_t cells_of(const struct ml_coll_meas *m,
+		       const struct ml_collective_params *p, size_t *algs)
+{
+	unsigned seen = 0, a;
+	size_t i, n = 0;
+
+	for (i = 0; i < m->ncell; i++)
+		if (ml_coll_same_placement(&m->cell[i].p, p)) {
+			n++;
+			a = (unsigned)m->cell[i].p.algorithm;
+			if (a < 32)
+				seen |= 1u << a;
+		}
+	for (*algs = 0; seen; seen &= seen - 1)
+		(*algs)++;
+	return n;
+}
+
+static void print_table(FILE *f, const struct report *r, size_t nr,
+			double level)
+{
+	size_t i, k;
+
+	fprintf(f, "# the measured cells' cross-validation at level %g "
+		   "(collective(1), MEASUREMENTS)\n",
+		level);
+	fprintf(f, "%-12s", "map_by");
+	for (i = 0; i < nr; i++)
+		fprintf(f, " %9s", r[i].map_by);
+	fputc('\n', f);
+	for (k = 0; k < NQ; k++) {
+		fprintf(f, "%-12s", qs[k].name);
+		for (i = 0; i < nr; i++) {
+			double v = value_of(&r[i], k);
+
+			if (isnan(v))
+				fprintf(f, " %9s", "-");
+			else
+				fprintf(f, " %9.4g", v);
+		}
+		fprintf(f, "  %s\n", qs[k].help);
+	}
+}
+
+/* CSV (sep ','), TSV ('\t') or JSON Lines (sep 0): a row a placement. */
+static void print_rows(FILE *f, const struct report *r, size_t nr, char sep)
+{
+	bool json = sep == 0;
+	size_t i, k;
+
+	if (!json) {
+		fputs("map_by", f);
+		for (k = 0; k < NQ; k++)
+			fprintf(f, "%c%s", sep, qs[k].name);
+		fputc('\n', f);
+	}
+	for (i = 0; i < nr; i++) {
+		fprintf(f, json ? "{\"map_by\":\"%s\"" : "%s", r[i].map_by);
+		for (k = 0; k < NQ; k++) {
+			double v = value_of(&r[i], k);
+
+			if (json)
+				fprintf(f, ",\"%s\":", qs[k].name);
+			else
+				fputc(sep, f);
+			if (isfinite(v))
+				fprintf(f, "%.9g", v);
+			else if (json)
+				fputs("null", f);
+		}
+		fputs(json ? "}\n" : "\n", f);
+	}
+}
+
+int ml_collective_print_measured(const struct ml_command *cmd,
+				 struct ml_ctx *ctx,
+				 const struct ml_vlist *const *vl,
+				 const union ml_val *base, const char *format,
+				 enum ml_status (*conv)(
+				     const union ml_val *,
+				     struct ml_collective_params *, int *),
+				 const struct ml_coll_errmodel *em,
+				 const struct ml_coll_meas *m)
+{
+	static const int single[] = {O_PPN,  O_SOCKETS, O_NODES,
+				     O_BIND_TO, O_NUMA, O_LEVEL};
+	union ml_val v[NOPTS];
+	struct report r[MAXPL];
+	size_t k, nr = 0;
+	unsigned long long i;
+	int word;
+
+	for (k = 0; k < sizeof single / sizeof *single; k++)
+		if (vl[single[k]]->count > 1)
+			return ml_usage_err(ctx, cmd->name,
+					    ml_collective_opts[single[k]].name,
+					    "--measured takes one value (one "
+					    "allocation)");
+	if (!m || m->ncell == 0)
+		return ml_usage_err(ctx, cmd->name, "measured",
+				    "nothing measured: give a machine of fit "
+				    "collective --emit as --input, or --data");
+	memcpy(v, base, sizeof v);
+	for (i = 0; i < vl[O_MAP_BY]->count && nr < MAXPL; i++) {
+		struct ml_collective_params p;
+		struct ml_coll_tune *t = NULL;
+		enum ml_status st;
+
+		v[O_MAP_BY] = ml_vlist_at(vl[O_MAP_BY], i);
+		conv(v, &p, &word);
+		memset(&r[nr], 0, sizeof r[nr]);
+		r[nr].map_by = map_word[p.map_by];
+		r[nr].cells = cells_of(m, &p, &r[nr].algs);
+		st = ml_coll_tune_new(m, &p, em, base[O_LEVEL].r, &t);
+		if (st != ML_OK) {
+			ml_err(ctx, "collective: --measured: %s",
+			       st == ML_ENOMEM ? "out of memory"
+					       : "the machine cannot run the "
+						 "measured cells");
+			return ML_EXIT_ROWS;
+		}
+		if (t) {
+			ml_coll_tune_get_info(t, &r[nr].in);
+			r[nr].cells = r[nr].in.cells;
+			ml_coll_tune_free(t);
+		}
+		nr++;
+	}
+	for (k = 0; k < nr && r[k].cells == 0; k++)
+		;
+	if (k == nr) { /* say which placement was measured */
+		const struct ml_collective_params *c = &m->cell[0].p;
+
+		ml_warn(ctx,
+			"collective: --measured: no measured cell has the "
+			"placement asked for; the first has --ppn %lld "
+			"--sockets %lld --nodes %lld --map-by %s --bind-to %s "
+			"--numa %lld",
+			c->ppn, c->sockets, c->nodes, map_word[c->map_by],
+			bind_word[c->bind_to], c->numa);
+	}
+	if (format && strcmp(format, "csv") == 0)
+		print_rows(ctx->out, r, nr, ',');
+	else if (format && strcmp(format, "tsv") == 0)
+		print_rows(ctx->out, r, nr, '\t');
+	else if (format && strcmp(format, "json") == 0)
+		print_rows(ctx->out, r, nr, 0);
+	else
+		print_table(ctx->out, r, nr, base[O_LEVEL].r);
+	if (fflush(ctx->out) != 0 || ferror(ctx->out)) {
+		ml_err(ctx, "collective: --measured: write failed");
+		return ML_EXIT_ROWS;
+	}
+	return ML_EXIT_OK;
+}
