@@ -56,10 +56,14 @@
 #            interval; width: the median hi/lo over those broadcasts
 #   cov_in   the same over those whose P lies between two planned P
 #            (the plan measured the P on each side); wid_in their width
+#   cov_nb   the same over those next to a planned P (the measured P
+#            just below or above theirs in the data was planned: the
+#            plan measured their neighbouring P); wid_nb their width
 # Measured values are medians over a point's runs.  Nothing here is
 # tuned to the judged points.  Last, a "# done:" line counts the rows
 # that meet issue 46's bars: p/dflt at most 1.00 and nv/dflt; cov_in
-# within 80-98 %; wid_in under 2.
+# within 80-98 %; wid_in under 2; and the same two bars next to a planned
+# P (cov_nb, wid_nb).
 #
 # Env: MCASTLAT (the binary), PLANS (default "probe sparse plan"; add
 # adaptive to judge it too: it gained nothing on the shared data),
@@ -347,6 +351,7 @@ dataset() {
 			if ($1 != "ompi") al[k] = al[k] " " $1
 			if (!(k in seen)) { seen[k] = 1; pt[++np] = k }
 			if (!($3 in sm)) { sm[$3] = 1; M[++nm] = $3 + 0 }
+			if (!($2 in sap)) { sap[$2] = 1; AP[++nap] = $2 + 0 }
 			next
 		}
 		f == 3 && FNR > 1 {
@@ -369,9 +374,21 @@ dataset() {
 			split(x, q, ",")
 			mid = q[2] + 0 >= PP[1] && q[2] + 0 <= PP[npp]
 			if (mid) { nri++; covi += inn }
+			if (!nbset) {
+				# the measured P next to a planned one
+				sort(AP, nap)
+				for (i = 1; i <= nap; i++)
+					if ((i > 1 && (AP[i - 1] in spp)) ||
+					    (i < nap && (AP[i + 1] in spp)))
+						nb[AP[i]] = 1
+				nbset = 1
+			}
+			near = (q[2] + 0) in nb
+			if (near) { nrn++; covn += inn }
 			if (!(x in wseen)) {
 				wseen[x] = 1; W[++nwd] = hi[x] / lo[x]
 				if (mid) WI[++nwi] = hi[x] / lo[x]
+				if (near) WN[++nwn] = hi[x] / lo[x]
 			}
 		}
 		# The naive tuner at cell (p, m): the candidate measured
@@ -439,12 +456,14 @@ dataset() {
 				printf "%s %s: %d predictions not ok, %d picks not measured\n",
 				    name, plan, bad, miss > "/dev/stderr"
 			if (!n) { printf "%s %s: no cell judged\n", name, plan > "/dev/stderr"; exit }
-			printf "%-" nw "s %-8s %5.1f %5d %7.3f %6.3f %7.3f %7.3f %6.3f %5.1f %5.2f %6s %6s\n",
+			printf "%-" nw "s %-8s %5.1f %5d %7.3f %6.3f %7.3f %7.3f %6.3f %5.1f %5.2f %6s %6s %6s %6s\n",
 			    name, plan, 100 * npl / nmed, n, exp(l1 / n), exp(l2 / n),
 			    exp(l3 / n), exp(l4 / n), exp(l5 / n),
 			    nr ? 100 * cov / nr : 0, nwd ? median(W, nwd) : 0,
 			    nri ? sprintf("%5.1f", 100 * covi / nri) : "-",
-			    nwi ? sprintf("%5.2f", median(WI, nwi)) : "-"
+			    nwi ? sprintf("%5.2f", median(WI, nwi)) : "-",
+			    nrn ? sprintf("%5.1f", 100 * covn / nrn) : "-",
+			    nwn ? sprintf("%5.2f", median(WN, nwn)) : "-"
 		}' "$tmp/plan.txt" "$tmp/med.csv" "$tmp/pred.csv" "$tmp/pick.csv" \
 			$files | tee -a "$tmp/rows"
 	done
@@ -459,9 +478,9 @@ echo "# fit collective --stat avg on ping-pong + the plan's broadcasts;"
 echo "# best --among the measured algorithms,ompi --objective latency_avg"
 echo "# on every measured cell; gm of measured ratios; naive: the fastest"
 echo "# measured at the planned P below and the nearest planned size"
-printf "%-${nw}s %-8s %5s %5s %7s %6s %7s %7s %6s %5s %5s %6s %6s\n" \
+printf "%-${nw}s %-8s %5s %5s %7s %6s %7s %7s %6s %5s %5s %6s %6s %6s %6s\n" \
 	dataset plan pts% cells p/dflt p/best nv/dflt nv/best b/dflt \
-	cover width cov_in wid_in
+	cover width cov_in wid_in cov_nb wid_nb
 ran=
 for pre in $(ml_prefixes "$dir" ompi); do
 	if [ -n "$only" ]; then
@@ -482,11 +501,15 @@ done
 	"and pp_MACHINE_CHANNEL.csv, as scripts/orfeo-to-csv.sh names them)"
 # The rows against issue 46's Done-means: best's pick/default no worse
 # than the naive tuner's and at most 1.00; cov_in within 80-98 %; wid_in
-# under 2 (rows without P between planned P are not counted there).
+# under 2 (rows without P between planned P are not counted there); the
+# same next to a planned P (cov_nb, wid_nb).
 awk '{ n++
 	if ($5 + 0 <= 1.0005 && $5 + 0 <= $7 + 0.0005) pk++
 	if ($12 != "-") { nc++; if ($12 + 0 >= 80 && $12 + 0 <= 98) cv++ }
-	if ($13 != "-") { nwi++; if ($13 + 0 < 2) wd++ } }
+	if ($13 != "-") { nwi++; if ($13 + 0 < 2) wd++ }
+	if ($14 != "-") { ncn++; if ($14 + 0 >= 80 && $14 + 0 <= 98) cvn++ }
+	if ($15 != "-") { nwn++; if ($15 + 0 < 2) wdn++ } }
 END { if (n) printf "# done: pick <= 1 and <= naive %d of %d; cov_in 80-98 %d" \
-	" of %d; wid_in < 2 %d of %d\n", pk, n, cv, nc, wd, nwi }' \
+	" of %d; wid_in < 2 %d of %d; cov_nb 80-98 %d of %d; wid_nb < 2" \
+	" %d of %d\n", pk, n, cv, nc, wd, nwi, cvn, ncn, wdn, nwn }' \
 	"$tmp/rows"
