@@ -26,6 +26,9 @@
 #           measured lists, at the sparse plan's budget (its number of
 #           broadcasts: run it after sparse); skipped, with a note on
 #           stderr, when the binary has no --plan.
+#   low     every measured P up to 62, every size and algorithm
+#           (issue 46's forward test): judged on the cells beyond it
+#           only (P > 62), its intervals' cover and width there too;
 #   adaptive two rounds within the sparse plan's budget: `collective
 #           --plan` at half of it, fitted; then `collective --plan
 #           --input` that machine for the rest (the next rows, where
@@ -66,7 +69,8 @@
 # P (cov_nb, wid_nb).
 #
 # Env: MCASTLAT (the binary), PLANS (default "probe sparse plan"; add
-# adaptive to judge it too: it gained nothing on the shared data),
+# adaptive to judge it too: it gained nothing on the shared data; low
+# for the forward test),
 # ONLY (a space-separated list of prefixes to judge; default every
 # one), FITARGS (more options for fit), TUNEARGS (more options for
 # the picks and predictions), JOBS (the fit's threads), VERBOSE (1:
@@ -106,7 +110,7 @@ medians() { ml_medians -r "$@"; }
 # cannot be made (the reason on stderr).
 planof() {
 	case $1 in
-	probe | sparse)
+	probe | sparse | low)
 		awk -F, -v plan="$1" -v cands="$alist,ompi" '
 		function near(t, v, n,   i, b, d, e) {
 			b = v[1]; d = 1e300
@@ -134,6 +138,10 @@ planof() {
 				pp[P[np]] = 1; pp[near(P[np] / 2, P, np)] = 1
 				for (t = 1; t <= 1048576; t *= 16)
 					pm[near(t, M, nm)] = 1
+			} else if (plan == "low") {
+				for (i = 1; i <= np; i++)
+					if (P[i] <= 62) pp[P[i]] = 1
+				for (i = 1; i <= nm; i++) pm[M[i]] = 1
 			} else {
 				split("2 10 22 46 94 254", tp, " ")
 				for (i = 1; i <= 6; i++) pp[near(tp[i], P, np)] = 1
@@ -214,7 +222,7 @@ planof() {
 			if ((k in has) && !(k in out)) { out[k] = 1; print k }
 		}' "$tmp/med.csv" "$tmp/planout.csv" > "$tmp/plan.txt"
 		;;
-	*) ml_die "PLANS: '$1' is not a plan (probe, sparse, plan, adaptive)" ;;
+	*) ml_die "PLANS: '$1' is not a plan (probe, sparse, plan, low, adaptive)" ;;
 	esac
 	[ -s "$tmp/plan.txt" ] || {
 		echo "$ml_script: $name: plan $1 names no measured point" >&2
@@ -435,6 +443,8 @@ dataset() {
 				na = split(al[k], a, " ")
 				if (!(("ompi," k) in me) || na < 1 || !(k in pk)) continue
 				split(k, q, ",")
+				# low: judged beyond the planned P only
+				if (plan == "low" && q[1] + 0 <= PP[npp]) continue
 				bm = "ompi"
 				for (j = 1; j <= na; j++)
 					if (me[a[j] "," k] + 0 < me[bm "," k] + 0) bm = a[j]

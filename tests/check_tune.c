@@ -509,6 +509,68 @@ START_TEST(test_default_edge)
 }
 END_TEST
 
+/* Far beyond the measured P the edge row's verdict still counts where
+ * the model agrees.  The default and binomial measured at P = 8 and 16,
+ * 64 B and 1 KiB (three runs of 1 % spread; Open MPI's decision runs
+ * knomial at all four, and at P = 64, 256 B), binomial at 7 us against
+ * the default's 10; the fit's error model grows the difference by 1 per
+ * doubling (at two doublings the threshold is over 2.3 in ln, the gain
+ * about ln(10/7) = 0.36).  At P = 64 (two doublings beyond) the edge
+ * says binomial, and the model, its residuals held at the edge, too:
+ * binomial is picked.  At P = 128 the decision runs binary instead, so
+ * the edge's default was another broadcast: the default is kept. */
+START_TEST(test_far_edge_decides)
+{
+	struct ml_collective_params m, q;
+	struct ml_coll_run r[48];
+	struct ml_coll_meas t;
+	struct ml_coll_tune *tu;
+	struct ml_coll_errmodel em;
+	struct ml_coll_pick pk;
+	struct ml_collective_result res;
+	unsigned among = ML_COLL_AMONG(ML_COLL_DEFAULT) |
+			 ML_COLL_AMONG(ML_COLL_BINOMIAL);
+	const double f[3] = {1, 1.01, 0.99};
+	const long long P[2] = {8, 16}, M[2] = {64, 1024};
+	size_t i, j, k, n = 0;
+	int c;
+
+	machine(&m);
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < 2; j++)
+			for (k = 0; k < 3; k++) {
+				run_at(&r[n++], &m, ML_COLL_DEFAULT, P[i], M[j],
+				       10 * f[k]);
+				run_at(&r[n++], &m, ML_COLL_BINOMIAL, P[i], M[j],
+				       7 * f[k]);
+			}
+	ck_assert_int_eq(ml_coll_meas_build(r, n, ML_COLL_BY_AVG, &t), ML_OK);
+	ml_coll_errmodel_init(&em);
+	em.fit_ranks = 16;
+	em.diff_growth = 1;
+	for (c = 0; c < ML_COLL_NCLASS; c++)
+		em.sd[c] = 0.1;
+	ck_assert_int_eq(ml_coll_tune_new(&t, &m, &em, 0.9, &tu), ML_OK);
+	q = m;
+	q.msg = 256;
+	q.ranks = 64;
+	q.algorithm = ML_COLL_DEFAULT;
+	ck_assert_int_eq(ml_collective_eval(&q, &res), ML_OK);
+	ck_assert_int_eq(res.ran, ML_COLL_KNOMIAL);
+	ck_assert_int_eq(ml_coll_tune_best(tu, &q, among, ML_COLL_BY_AVG, &pk),
+			 ML_OK);
+	ck_assert_int_eq(pk.alg, ML_COLL_BINOMIAL);
+	q.ranks = 128;
+	ck_assert_int_eq(ml_collective_eval(&q, &res), ML_OK);
+	ck_assert_int_eq(res.ran, ML_COLL_BINARY);
+	ck_assert_int_eq(ml_coll_tune_best(tu, &q, among, ML_COLL_BY_AVG, &pk),
+			 ML_OK);
+	ck_assert_int_eq(pk.alg, ML_COLL_DEFAULT);
+	ml_coll_tune_free(tu);
+	ml_coll_meas_free(&t);
+}
+END_TEST
+
 /* One run of one cell does not decide alone: the default and binomial
  * measured at P = 32 and 64 B only, the default's 10 times binomial's.
  * At P = 48, 64 B (within a doubling of the row; Open MPI's decision
@@ -967,6 +1029,7 @@ Suite *suite_tune(void)
 	tcase_add_test(tc, test_few_left_out_model_floor);
 	tcase_add_test(tc, test_measured_cell_coverage);
 	tcase_add_test(tc, test_noise_by_ranks);
+	tcase_add_test(tc, test_far_edge_decides);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -70,10 +70,13 @@ static void bracket(const struct ml_coll_tune *t, const struct trow *w,
  * corner is left out).  0 too when the corners are one cell of one run
  * (the point's size measured, its P within a doubling of one row): a
  * single run may be an outlier (EPYC by socket: a default of 424 us
- * among 4 to 20 us ones).
+ * among 4 to 20 us ones).  Beyond the measured P the edge row speaks
+ * within a doubling of it, or at any distance with far (best then asks
+ * the model to agree).
  */
 int ml_tune_corners(const struct ml_coll_tune *t, int a, long long ranks,
-		    long long msg, long long skip, const struct tpt *dp)
+		    long long msg, long long skip, const struct tpt *dp,
+		    bool far)
 {
 	size_t i, lo = (size_t)-1, hi = (size_t)-1, r[2];
 	int k, j, n = 0, wins = 0, losses = 0;
@@ -91,10 +94,10 @@ int ml_tune_corners(const struct ml_coll_tune *t, int a, long long ranks,
 	/* beyond the measured P, the edge row decides only within a
 	 * doubling of it */
 	if (lo == (size_t)-1 && hi != (size_t)-1 &&
-	    t->row[hi].ranks <= 2 * ranks)
+	    (far || t->row[hi].ranks <= 2 * ranks))
 		lo = hi;
 	if (hi == (size_t)-1 && lo != (size_t)-1 &&
-	    t->row[lo].ranks * 2 >= ranks)
+	    (far || t->row[lo].ranks * 2 >= ranks))
 		hi = lo;
 	if (lo == (size_t)-1 || hi == (size_t)-1)
 		return 0;
@@ -177,7 +180,7 @@ void ml_tune_corner_check(struct ml_coll_tune *t)
 				if (!x || ml_tune_corners(t, a, t->row[d].ranks,
 						  t->pt[k].msg,
 						  t->row[d].ranks,
-						  &t->pt[k]) != 1)
+						  &t->pt[k], false) != 1)
 					continue;
 				sum += log(t->pt[k].median / x->median);
 				n++;

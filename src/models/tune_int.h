@@ -65,9 +65,11 @@ const struct tpt *ml_tune_measured(const struct ml_coll_tune *t, int a,
 				   long long ranks, long long msg);
 /* What the measured cells around (ranks, msg) say of candidate a against
  * the default whose decision runs dp's algorithm: +1, -1 or 0; the rows
- * at P skip left out (collective_corners.c). */
+ * at P skip left out; far: the edge row beyond a doubling of it too
+ * (collective_corners.c). */
 int ml_tune_corners(const struct ml_coll_tune *t, int a, long long ranks,
-		    long long msg, long long skip, const struct tpt *dp);
+		    long long msg, long long skip, const struct tpt *dp,
+		    bool far);
 /* t->corners_ok and the info's corner_cv, corner_gain. */
 void ml_tune_corner_check(struct ml_coll_tune *t);
 
