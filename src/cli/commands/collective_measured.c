@@ -30,6 +30,7 @@ struct report {
 	const char *map_by;
 	size_t cells, algs;
 	struct ml_coll_tune_info in;
+	bool built; /* the predictor was built (in is its) */
 };
 
 /* The quantities, in print order: name, meaning (the table's), and
@@ -69,6 +70,8 @@ static double value_of(const struct report *r, size_t k)
 	    in->corner_gain};
 
 	if (r->cells == 0 && k > 0)
+		return NAN;
+	if (!r->built && k > 1) /* no cell the model can run */
 		return NAN;
 	/* too few left out to read a quantile from: not measured (the
 	 * interval is then the model's own error model's, at least) */
@@ -201,7 +204,7 @@ int ml_collective_print_measured(const struct ml_command *cmd,
 		}
 		if (t) {
 			ml_coll_tune_get_info(t, &r[nr].in);
-			r[nr].cells = r[nr].in.cells;
+			r[nr].built = true;
 			ml_coll_tune_free(t);
 		}
 		nr++;
