@@ -11,6 +11,7 @@
  * and its width by algorithm.
  */
 #include <check.h>
+#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_sort.h>
@@ -571,6 +572,63 @@ START_TEST(test_far_edge_decides)
 }
 END_TEST
 
+/* The interval's part that is a new run's deviation (out.run), by
+ * hand: three runs a cell, the median x 1, 1.01, 0.99, at P {2, 8, 32,
+ * 128} x M {1, 16, 256, 4096}, binomial and the default.  Each run's
+ * deviation |ln(run / median)| sqrt(3 / 2): 0, ln(1.01) sqrt 1.5 and
+ * |ln 0.99| sqrt 1.5, a third each; their 0.9 quantile is the largest,
+ * -ln(0.99) sqrt(1.5) = 0.0123094.  At a point measured nowhere (P =
+ * 16, M = 64) that is out.run, less than the half-width (the medians'
+ * own uncertainty adds to it); at a measured cell the half-width is the
+ * cell's z x robust sd, 1.645 x 1.4826 ln(1.01) = 0.024268 (above the
+ * quantile), and all of it is a run's. */
+START_TEST(test_run_part)
+{
+	struct ml_collective_params m;
+	struct ml_coll_run r[3 * 32];
+	struct ml_coll_meas t;
+	struct ml_coll_tune *tu;
+	struct ml_coll_tuned y;
+	const double f[3] = {1, 1.01, 0.99};
+	enum ml_coll_alg a[2] = {ML_COLL_DEFAULT, ML_COLL_BINOMIAL};
+	size_t n = 0, i, j, k, u;
+	double h, zs = gsl_cdf_ugaussian_Pinv(0.95) * 1.482602218505602 *
+		       log(1.01);
+
+	machine(&m);
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < 4; i++)
+			for (j = 0; j < 4; j++)
+				for (u = 0; u < 3; u++)
+					run_at(&r[n++], &m, a[k], Ps[i], Ms[j],
+					       model(&m, a[k], Ps[i], Ms[j]) *
+						   exp(factor(Ps[i], Ms[j])) *
+						   f[u]);
+	ck_assert_int_eq(ml_coll_meas_build(r, n, ML_COLL_BY_AVG, &t), ML_OK);
+	ck_assert_int_eq(ml_coll_tune_new(&t, &m, NULL, 0.9, &tu), ML_OK);
+	ck_assert_int_eq(ml_coll_tune_predict(tu, ML_COLL_BINOMIAL, 16, 64,
+					      model(&m, ML_COLL_BINOMIAL, 16,
+						    64),
+					      &y),
+			 ML_OK);
+	ck_assert(!y.measured);
+	ck_assert_double_eq_tol(y.run, -log(0.99) * sqrt(1.5), 1e-9);
+	h = 0.5 * log(y.hi / y.lo);
+	ck_assert(y.run < h);
+	ck_assert_int_eq(ml_coll_tune_predict(tu, ML_COLL_BINOMIAL, 8, 16,
+					      model(&m, ML_COLL_BINOMIAL, 8,
+						    16),
+					      &y),
+			 ML_OK);
+	ck_assert(y.measured);
+	h = 0.5 * log(y.hi / y.lo);
+	ck_assert_double_eq_tol(h, zs, 1e-6);
+	ck_assert_double_eq_tol(y.run, h, 1e-12);
+	ml_coll_tune_free(tu);
+	ml_coll_meas_free(&t);
+}
+END_TEST
+
 /* One run of one cell does not decide alone: the default and binomial
  * measured at P = 32 and 64 B only, the default's 10 times binomial's.
  * At P = 48, 64 B (within a doubling of the row; Open MPI's decision
@@ -1030,6 +1088,7 @@ Suite *suite_tune(void)
 	tcase_add_test(tc, test_measured_cell_coverage);
 	tcase_add_test(tc, test_noise_by_ranks);
 	tcase_add_test(tc, test_far_edge_decides);
+	tcase_add_test(tc, test_run_part);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -113,6 +113,9 @@ struct ml_coll_tuned {
 	double lo, hi;	/* its interval at the table's level */
 	double corr;	/* the ln correction applied (0: none) */
 	double dist;	/* doublings of P to the nearest measured row */
+	double run;	/* the ln half-width's part that is a new run's
+			 * deviation from the median (the rest is the
+			 * median's own uncertainty), 0 where none */
 	bool measured;	/* the cell was measured: value is its median */
 	bool corrected; /* the algorithm has measured cells here */
 };

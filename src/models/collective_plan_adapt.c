@@ -203,8 +203,12 @@ static enum ml_status score_cell(const struct ml_coll_adapt_params *ap,
 		if (st != ML_OK)
 			continue;
 		ok[a] = true;
+		/* the medians' uncertainty, which measuring the cell
+		 * removes: not a new run's deviation, which it does not */
 		h[a] = isfinite(y[a].lo) && isfinite(y[a].hi)
-			   ? 0.5 * log(y[a].hi / y[a].lo)
+			   ? sqrt(fmax(pow(0.5 * log(y[a].hi / y[a].lo), 2) -
+				       y[a].run * y[a].run,
+				       0))
 			   : NAN;
 		if (h[a] > hmax)
 			hmax = h[a];

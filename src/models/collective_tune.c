@@ -759,6 +759,7 @@ enum ml_status ml_coll_tune_predict(const struct ml_coll_tune *t,
 	out->value = out->lo = out->hi = NAN;
 	out->corr = 0;
 	out->dist = 0;
+	out->run = 0;
 	out->measured = out->corrected = false;
 	if (!(model > 0) || !isfinite(model) || a < 0 || a >= NA ||
 	    ranks < 1 || msg < 1)
@@ -772,6 +773,7 @@ enum ml_status ml_coll_tune_predict(const struct ml_coll_tune *t,
 		 * where wider */
 		h = isnan(x->spread) ? run_q_at(t, ranks)
 				     : fmax(t->info.run_q, t->z * x->spread);
+		out->run = h;
 		out->lo = x->median * exp(-h);
 		out->hi = x->median * exp(h);
 		return ML_OK;
@@ -786,6 +788,7 @@ enum ml_status ml_coll_tune_predict(const struct ml_coll_tune *t,
 	q = gap_q(t, a, ranks);
 	out->dist = dist;
 	h = half_of(t, a, ranks, msg, q, dist, dm, outside(t, ranks));
+	out->run = fmin(run_q_at(t, ranks), h);
 	if (isfinite(h)) {
 		out->lo = out->value * exp(-h);
 		out->hi = out->value * exp(h);
