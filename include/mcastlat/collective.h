@@ -573,7 +573,8 @@ struct ml_coll_adapt_params {
  * candidate is not measured yet, best's pick D (ml_coll_tune_best) and
  * each other candidate a's corrected prediction (ml_coll_tune_predict):
  * the gain g = ln(D / a) ~ N(mu, s), s from the two intervals' ln
- * half-widths h (s = sqrt(hD^2 + ha^2) / z), and the cell's score the
+ * half-widths h less their new run's deviation (the medians'
+ * uncertainty; s = sqrt(hD^2 + ha^2) / z), and the cell's score the
  * largest expected loss of keeping D, E[max(g, 0)] = s phi(mu / s) +
  * mu Phi(mu / s).  Cells are taken greedily by score, each with every
  * candidate not measured there, while the rows fit the budget; a cell
