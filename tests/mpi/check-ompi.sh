@@ -194,7 +194,8 @@ check_forced scatter-allgather-seg 8 1000 4 4 2500
 check_forced scatter-allgather-ring 9 0 4 4 1,4,7,12,13,14,25,100,100001
 
 # Open MPI's fixed decision (no algorithm forced): sizes on both sides of
-# every threshold of its table for P < 4, 4-7, 8-15, 16-31, 32-63.
+# every threshold of its table for P < 4, 4-7, 8-15, 16-31, 32-63; and
+# below for 64-127 and 128-255.
 ompi_opts=
 how_ompi() { echo "--algorithm ompi $ompi_opts"; }
 S1=1,7,8,31,32,63,64,127,128,255,256,511,512,1023,1024,2047,2048
@@ -205,6 +206,10 @@ compare ompi-medium "$G" "$S2" how_ompi
 compare ompi-large "$G" "$S3" how_ompi
 compare ompi-16-32 17 1,4095,4096,1048575,1048576 how_ompi
 compare ompi-32-64 33 2047,2048 how_ompi
+# P = 64 to 255 (issue 46: EPYC's two nodes): the decision's bounds
+# there, one group at a time.
+compare ompi-64-128 66 1,2,2047,2048,8191,8192,65536 how_ompi
+compare ompi-128-256 130 1,2,8,2047,2048,8191,8192,16383,16384,65536 how_ompi
 # The radix reaches the knomial the fixed decision picks.
 ompi_opts="--radix 3"
 compare ompi-radix3 "$G" 1,7,512,1023 how_ompi \
