@@ -92,7 +92,7 @@ int ml_tune_corners(const struct ml_coll_tune *t, int a, long long ranks,
 			hi = i;
 	}
 	/* beyond the measured P, the edge row decides only within a
-	 * doubling of it */
+	 * doubling of it (at any distance with far) */
 	if (lo == (size_t)-1 && hi != (size_t)-1 &&
 	    (far || t->row[hi].ranks <= 2 * ranks))
 		lo = hi;

@@ -11,8 +11,9 @@
  * g = ln(D / a), taken as normal with mean mu (the predictions') and sd
  * s = sqrt(hD^2 + ha^2) / z (h: each interval's ln half-width less its
  * new run's deviation, ml_coll_tuned.run, in quadrature: the medians'
- * uncertainty, which measuring removes; z its level's normal quantile).  The cell's score is the largest expected
- * loss of keeping D against one candidate, E[max(g, 0)] = s phi(mu / s)
+ * uncertainty, which measuring removes; z its level's normal
+ * quantile).  The cell's score is the largest expected loss of keeping
+ * D against one candidate, E[max(g, 0)] = s phi(mu / s)
  * + mu Phi(mu / s): large where the gain's interval straddles 0 (the
  * pick could be either) and where it is wide (far from measured P).
  * It is the value of measuring the cell in a decision's own units (ln

@@ -482,9 +482,9 @@ static double step_noise(const struct ml_coll_tune *t, long long ranks,
 
 /*
  * A run's sd of ln (info.noise): pooled over cells of 3 runs or more;
- * else from neighbouring cells, the median |difference| of the
- * residuals of adjacent sizes at one P, / (0.6745 sqrt 2) (their sd,
- * were the residual flat between them).  A new run's deviation from
+ * else from neighbouring cells (step_noise), over every P and, in
+ * t->pnoise, at each measured P (noise_at reads it).  A new run's
+ * deviation from
  * its cell's median at the level (info.run_q): the level quantile of
  * the runs' deviations, dev (ndev of them, from cells of 3 runs or
  * more: the quantile, not the sd, as one run of 424 us among 4 to 20
@@ -517,9 +517,10 @@ static enum ml_status noise_of(struct ml_coll_tune *t, double *dev,
 		return ML_ENOMEM;
 	}
 	t->info.noise = step_noise(t, 0, d);
-	/* The noise is not alike over P (a node oversubscribed at large
-	 * P jitters by 2x from size to size, and 5 % below): each
-	 * measured P's own where its rows hold enough steps. */
+	/* The noise is not alike over P (EPYC by socket's single runs
+	 * above P = 128 jump 2 to 100 times from one size to the next, a
+	 * few per cent below): each measured P's own where its rows hold
+	 * enough steps. */
 	for (k = 0; k < t->np; k++) {
 		t->pnoise[k] = step_noise(t, t->pd[k], d);
 		if (isnan(t->pnoise[k]))
