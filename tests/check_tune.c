@@ -61,6 +61,27 @@ static void run_at(struct ml_coll_run *r, const struct ml_collective_params *m,
 	r->value = value;
 }
 
+/* Three runs of 1 % spread each (x 1, 1.01, 0.99) of the default at
+ * 10 us and of binomial at bino us, at P[0..1] x M[0..1], into r[0..23];
+ * returns 24. */
+static size_t corner_runs(struct ml_coll_run *r,
+			  const struct ml_collective_params *m,
+			  const long long P[2], const long long M[2], double bino)
+{
+	const double f[3] = {1, 1.01, 0.99};
+	size_t i, j, k, n = 0;
+
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < 2; j++)
+			for (k = 0; k < 3; k++) {
+				run_at(&r[n++], m, ML_COLL_DEFAULT, P[i], M[j],
+				       10 * f[k]);
+				run_at(&r[n++], m, ML_COLL_BINOMIAL, P[i], M[j],
+				       bino * f[k]);
+			}
+	return n;
+}
+
 /* Three runs 1, 2, 4: median 2, spread 1.4826 x MAD of ln = 1.4826 ln 2,
  * the runs' deviations; one run: no spread; a time <= 0 is rejected. */
 START_TEST(test_cells_by_hand)
@@ -234,25 +255,16 @@ START_TEST(test_corners_decide)
 	struct ml_coll_pick pk;
 	unsigned among = ML_COLL_AMONG(ML_COLL_DEFAULT) |
 			 ML_COLL_AMONG(ML_COLL_BINOMIAL);
-	const double f[3] = {1, 1.01, 0.99};
 	const long long P[2] = {8, 32}, M[2] = {64, 1024};
 	double b;
-	size_t i, j, k, n;
+	size_t n;
 
 	machine(&m);
 	q = m;
 	q.ranks = 16;
 	q.msg = 256;
 	for (b = 0.8; b < 1.3; b += 0.4) {
-		n = 0;
-		for (i = 0; i < 2; i++)
-			for (j = 0; j < 2; j++)
-				for (k = 0; k < 3; k++) {
-					run_at(&r[n++], &m, ML_COLL_DEFAULT, P[i],
-					       M[j], 10 * f[k]);
-					run_at(&r[n++], &m, ML_COLL_BINOMIAL, P[i],
-					       M[j], 10 * b * f[k]);
-				}
+		n = corner_runs(r, &m, P, M, 10 * b);
 		ck_assert_int_eq(ml_coll_meas_build(r, n, ML_COLL_BY_AVG, &t),
 				 ML_OK);
 		ck_assert_int_eq(ml_coll_tune_new(&t, &m, NULL, 0.9, &tu),
@@ -295,9 +307,8 @@ START_TEST(test_corners_decision)
 	struct ml_coll_pick pk;
 	unsigned among = ML_COLL_AMONG(ML_COLL_DEFAULT) |
 			 ML_COLL_AMONG(ML_COLL_BINOMIAL);
-	const double f[3] = {1, 1.01, 0.99};
 	const long long P[2] = {64, 128}, M[2] = {64, 1024};
-	size_t i, j, k, n = 0;
+	size_t i, n;
 
 	machine(&m);
 	/* the decision the test rests on */
@@ -309,14 +320,7 @@ START_TEST(test_corners_decision)
 		ck_assert_int_eq(ml_collective_eval(&q, &res), ML_OK);
 		ck_assert_int_eq(res.ran, want[i].ran);
 	}
-	for (i = 0; i < 2; i++)
-		for (j = 0; j < 2; j++)
-			for (k = 0; k < 3; k++) {
-				run_at(&r[n++], &m, ML_COLL_DEFAULT, P[i], M[j],
-				       10 * f[k]);
-				run_at(&r[n++], &m, ML_COLL_BINOMIAL, P[i], M[j],
-				       8 * f[k]);
-			}
+	n = corner_runs(r, &m, P, M, 8);
 	ck_assert_int_eq(ml_coll_meas_build(r, n, ML_COLL_BY_AVG, &t), ML_OK);
 	ck_assert_int_eq(ml_coll_tune_new(&t, &m, NULL, 0.9, &tu), ML_OK);
 	q = m;
@@ -531,20 +535,12 @@ START_TEST(test_far_edge_decides)
 	struct ml_collective_result res;
 	unsigned among = ML_COLL_AMONG(ML_COLL_DEFAULT) |
 			 ML_COLL_AMONG(ML_COLL_BINOMIAL);
-	const double f[3] = {1, 1.01, 0.99};
 	const long long P[2] = {8, 16}, M[2] = {64, 1024};
-	size_t i, j, k, n = 0;
+	size_t n;
 	int c;
 
 	machine(&m);
-	for (i = 0; i < 2; i++)
-		for (j = 0; j < 2; j++)
-			for (k = 0; k < 3; k++) {
-				run_at(&r[n++], &m, ML_COLL_DEFAULT, P[i], M[j],
-				       10 * f[k]);
-				run_at(&r[n++], &m, ML_COLL_BINOMIAL, P[i], M[j],
-				       7 * f[k]);
-			}
+	n = corner_runs(r, &m, P, M, 7);
 	ck_assert_int_eq(ml_coll_meas_build(r, n, ML_COLL_BY_AVG, &t), ML_OK);
 	ml_coll_errmodel_init(&em);
 	em.fit_ranks = 16;

@@ -173,12 +173,11 @@ int ml_collective_print_measured(const struct ml_command *cmd,
 	unsigned long long i;
 	int word;
 
-	for (k = 0; k < sizeof single / sizeof *single; k++)
-		if (vl[single[k]]->count > 1)
-			return ml_usage_err(ctx, cmd->name,
-					    ml_collective_opts[single[k]].name,
-					    "--measured takes one value (one "
-					    "allocation)");
+	int rc = ml_collective_one_allocation(
+	    cmd, ctx, vl, single, sizeof single / sizeof *single, "measured");
+
+	if (rc)
+		return rc;
 	if (!m || m->ncell == 0)
 		return ml_usage_err(ctx, cmd->name, "measured",
 				    "nothing measured: give a machine of fit "

@@ -72,6 +72,14 @@ int ml_collective_print_schedule(FILE *f, int csv, const char *chosen,
 				 const struct ml_collective_params *p,
 				 struct ml_collective_result *r);
 
+/* --plan's and --measured's check that the options opts[0..n-1] have
+ * one value each (collective_plan.c): 0, or a usage error's exit status
+ * after printing it, naming --flag. */
+int ml_collective_one_allocation(const struct ml_command *cmd,
+				 struct ml_ctx *ctx,
+				 const struct ml_vlist *const *vl,
+				 const int *opts, size_t n, const char *flag);
+
 /* --measured (collective_measured.c): for each --map-by of vl (the
  * other placement options one value each), m's cells of that placement
  * and what their cross-validation found (ml_coll_tune_info), as a table

@@ -30,6 +30,26 @@ static long long *list_of(const struct ml_vlist *vl, size_t *n)
 	return v;
 }
 
+int ml_collective_one_allocation(const struct ml_command *cmd,
+				 struct ml_ctx *ctx,
+				 const struct ml_vlist *const *vl,
+				 const int *opts, size_t n, const char *flag)
+{
+	char msg[96];
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		if (vl[opts[k]]->count > 1) {
+			snprintf(msg, sizeof msg,
+				 "--%s takes one value (the allocation's)",
+				 flag);
+			return ml_usage_err(ctx, cmd->name,
+					    ml_collective_opts[opts[k]].name,
+					    msg);
+		}
+	return 0;
+}
+
 int ml_collective_print_plan(const struct ml_command *cmd, struct ml_ctx *ctx,
 			     const struct ml_vlist *const *vl,
 			     const union ml_val *base, unsigned among,
@@ -46,12 +66,10 @@ int ml_collective_print_plan(const struct ml_command *cmd, struct ml_ctx *ctx,
 	enum ml_status st;
 	int rc = ML_EXIT_OK;
 
-	for (k = 0; k < sizeof single / sizeof *single; k++)
-		if (vl[single[k]]->count > 1)
-			return ml_usage_err(ctx, cmd->name,
-					    ml_collective_opts[single[k]].name,
-					    "--plan takes one value (the "
-					    "allocation's)");
+	if ((rc = ml_collective_one_allocation(cmd, ctx, vl, single,
+					       sizeof single / sizeof *single,
+					       "plan")))
+		return rc;
 	if (base[O_NODES].i == ML_AUTO_INT)
 		return ml_usage_err(ctx, cmd->name, "plan",
 				    "needs the allocation: --ppn, --sockets "
