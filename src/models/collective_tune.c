@@ -724,18 +724,21 @@ static double run_q_at(const struct ml_coll_tune *t, long long ranks)
  * the cross-validated terms of P (q, its gap's) and M, the growth
  * beyond, a run's deviation and the interpolated medians' noise, as
  * independent errors.  With too few points left out to read a quantile
- * from, never narrower than the model alone (the fit's error model). */
+ * from, never narrower than the model alone (the fit's error model).
+ * *run: its part that is a new run's deviation. */
 static double half_of(const struct ml_coll_tune *t, int a, long long ranks,
 		      long long msg, double q, double dist, double dm,
-		      double b)
+		      double b, double *run)
 {
-	double g = t->z * t->info.growth, rq = run_q_at(t, ranks),
-	       se = t->pnoise ? noise_at(t, ranks) : t->se,
+	double nz = noise_at(t, ranks), g = t->z * t->info.growth,
+	       rq = t->pnoise ? t->z * nz : t->info.run_q,
+	       se = t->pnoise ? nz : t->se,
 	       h = sqrt(q * q * fmax(dist, 0) + t->qm[a] * t->qm[a] * dm +
 			g * g * b + rq * rq + 0.5 * t->z * t->z * se * se);
 
 	if (t->info.cv < MIN_Q)
 		h = fmax(h, t->z * t->emsd[ml_coll_msg_class(msg)]);
+	*run = fmin(rq, h);
 	return h;
 }
 
@@ -788,8 +791,8 @@ enum ml_status ml_coll_tune_predict(const struct ml_coll_tune *t,
 	out->value = model * exp(c);
 	q = gap_q(t, a, ranks);
 	out->dist = dist;
-	h = half_of(t, a, ranks, msg, q, dist, dm, outside(t, ranks));
-	out->run = fmin(run_q_at(t, ranks), h);
+	h = half_of(t, a, ranks, msg, q, dist, dm, outside(t, ranks),
+		    &out->run);
 	if (isfinite(h)) {
 		out->lo = out->value * exp(-h);
 		out->hi = out->value * exp(h);
