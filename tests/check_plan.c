@@ -205,6 +205,35 @@ START_TEST(test_lists)
 }
 END_TEST
 
+/* Two P given, budget 24, 2 candidates: C = 12, nP = 2, nM = 6.  Sizes:
+ * 1, 1 MiB, 4096, 8192, 64 (6 doublings from 1 and 4096), then the
+ * sixth: 8, 512, 64 KiB and 128 KiB are each 3 doublings from the
+ * nearest taken, and the gap 8192 to 1 MiB (7 doublings) is wider than
+ * 1 to 64 or 64 to 4096 (6): 64 KiB, the lower of its two. */
+START_TEST(test_ties_widest_gap)
+{
+	static const long long ranks[] = {2, 16},
+			       M[] = {1, 64, 4096, 8192, 65536, 1048576};
+	struct ml_coll_plan_params pp;
+	struct ml_coll_plan pl;
+	int i;
+
+	ml_collective_plan_init(&pp);
+	pp.ppn = 4;
+	pp.nodes = 4;
+	pp.among = among2();
+	pp.budget = 24;
+	pp.ranks = ranks;
+	pp.nranks = 2;
+	ck_assert_int_eq(ml_collective_plan(&pp, &pl, NULL), ML_OK);
+	ck_assert_int_eq(pl.nranks, 2);
+	ck_assert_int_eq(pl.nmsgs, 6);
+	for (i = 0; i < 6; i++)
+		ck_assert_int_eq(pl.msgs[i], M[i]);
+	ml_collective_plan_free(&pl);
+}
+END_TEST
+
 Suite *suite_plan(void);
 
 Suite *suite_plan(void)
@@ -217,6 +246,7 @@ Suite *suite_plan(void)
 	tcase_add_test(tc, test_properties);
 	tcase_add_test(tc, test_errors);
 	tcase_add_test(tc, test_lists);
+	tcase_add_test(tc, test_ties_widest_gap);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -971,6 +971,57 @@ START_TEST(test_unmeasured_size_not_certain)
 }
 END_TEST
 
+/* Binomial at P = 4, 8, 16, 32, measured exactly (3 identical runs)
+ * as the model x 1 up to the eager limit (4096) and x e^0.8 above: a
+ * jump at the protocol switch the model misses, the residual flat on
+ * either side.  Sizes 1, 16, 256, 4096 and then 8192 (the switch's two
+ * sides a doubling apart), 131072, 1 MiB: leaving out 4096 or 8192
+ * interpolates across the switch, which no prediction does here, so
+ * those are not left out, and the 12 others are exact: qm = 0.  With
+ * 32768 for 8192 (the sides 3 doublings apart, predictions at 8192 and
+ * 16384 interpolate across it), the crossing errors count: leaving out
+ * 4096 (from 256 and 32768) misses by 0.8 x 4/7 at 3 doublings from
+ * the nearest, 32768 (from 4096 and 131072) by 0.8 x 2/5 at 2: v =
+ * e^2 / dm of 0.0697 and 0.0512 at each of the 4 P, 12 zeros; the 0.9
+ * quantile of the 20 (between the 18th and 19th) is 0.0697, qm = 0.8 x
+ * (4/7) / sqrt(3). */
+static double switch_qm(long long above)
+{
+	const long long P[] = {4, 8, 16, 32};
+	long long M[] = {1, 16, 256, 4096, 0, 131072, 1048576};
+	struct ml_collective_params m;
+	struct ml_coll_run r[4 * 7 * 3];
+	struct ml_coll_meas t;
+	struct ml_coll_tune *tu;
+	struct ml_coll_tune_info in;
+	size_t n = 0, i, j, k;
+
+	machine(&m);
+	M[4] = above;
+	for (i = 0; i < 4; i++)
+		for (j = 0; j < 7; j++)
+			for (k = 0; k < 3; k++)
+				run_at(&r[n++], &m, ML_COLL_BINOMIAL, P[i], M[j],
+				       model(&m, ML_COLL_BINOMIAL, P[i], M[j]) *
+					       (M[j] > m.eager ? exp(0.8) : 1));
+	ck_assert_int_eq(ml_coll_meas_build(r, n, ML_COLL_BY_AVG, &t), ML_OK);
+	ck_assert_int_eq(ml_coll_tune_new(&t, &m, NULL, 0.9, &tu), ML_OK);
+	ml_coll_tune_get_info(tu, &in);
+	ml_coll_tune_free(tu);
+	ml_coll_meas_free(&t);
+	return in.qm;
+}
+
+START_TEST(test_switch_not_left_out)
+{
+	double tight = switch_qm(8192), wide = switch_qm(32768);
+
+	ck_assert_msg(tight < 1e-9, "qm %g with the switch's sides measured",
+		      tight);
+	ck_assert_double_eq_tol(wide, 0.8 * 4 / 7 / sqrt(3), 1e-9);
+}
+END_TEST
+
 /* Measurements exactly the model x 1.1 at P = 4 and 8, one size: the
  * two left-out errors are 0, too few to read a quantile from; between
  * them the interval is no narrower than the model alone's, z x the
@@ -1080,6 +1131,7 @@ Suite *suite_tune(void)
 	tcase_add_test(tc, test_run_coverage);
 	tcase_add_test(tc, test_width_by_algorithm);
 	tcase_add_test(tc, test_unmeasured_size_not_certain);
+	tcase_add_test(tc, test_switch_not_left_out);
 	tcase_add_test(tc, test_few_left_out_model_floor);
 	tcase_add_test(tc, test_measured_cell_coverage);
 	tcase_add_test(tc, test_noise_by_ranks);

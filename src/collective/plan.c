@@ -21,7 +21,8 @@
  *     each size bound of Open MPI's fixed decision (ml_collective_ompi_
  *     decide: M < bound) in the rows of the planned process counts,
  *     largest P's row first; then, one at a time, the size farthest (in
- *     log M) from every size taken.  The sizes are the powers of two
+ *     log M) from every size taken (of equals, the one in the widest
+ *     gap between sizes taken).  The sizes are the powers of two
  *     between msg_min and msg_max and both ends, or the caller's list.
  *
  * Pure: the rows are allocated here and freed by ml_collective_plan_free.
@@ -154,16 +155,38 @@ static size_t decision_bounds(long long P, long long mmax, long long *b,
 	return n;
 }
 
+/* The width in log of the gap between members of t (n) that x lies
+ * in: from the largest below x to the smallest above (an open end
+ * counts as x itself). */
+static double gap_around(double x, const long long *t, size_t n)
+{
+	double lo = x, hi = x;
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		double v = (double)t[k];
+
+		if (v < x && (lo == x || v > lo))
+			lo = v;
+		if (v > x && (hi == x || v < hi))
+			hi = v;
+	}
+	return log(hi / lo);
+}
+
 /* Adds to t (*nt) the member of u farthest in log from every member of
- * t; false when every member is taken. */
+ * t, of those as far the one in the widest gap (8 B, 512 B and 64 KiB
+ * are each 3 doublings from 1, 64, 4 KiB, 8 KiB and 1 MiB taken, but
+ * the gap 64 KiB lies in is the widest); false when every member is
+ * taken. */
 static bool add_farthest(const struct universe *u, long long *t, size_t *nt)
 {
 	long long j, best = -1;
-	double far = -1;
+	double far = -1, wide = -1;
 	size_t k;
 
 	for (j = 0; j < u->n; j++) {
-		double x = (double)uni_at(u, j), d = INFINITY;
+		double x = (double)uni_at(u, j), d = INFINITY, g;
 
 		if (taken(t, *nt, uni_at(u, j)))
 			continue;
@@ -172,8 +195,12 @@ static bool add_farthest(const struct universe *u, long long *t, size_t *nt)
 
 			d = e < d ? e : d;
 		}
-		if (d > far) {
+		if (d < far - 1e-9)
+			continue;
+		g = gap_around(x, t, *nt);
+		if (d > far + 1e-9 || g > wide + 1e-9) {
 			far = d;
+			wide = g;
 			best = j;
 		}
 	}

@@ -244,12 +244,36 @@ static enum ml_status gap_quantiles(struct ml_coll_tune *t, const double *uk,
 	return ML_OK;
 }
 
+/* Whether sizes k0 < k1 of row w lie on the two sides of the eager
+ * limit (the protocol switch). */
+static bool crosses(const struct ml_coll_tune *t, const struct trow *w,
+		    size_t k0, size_t k1)
+{
+	return t->pt[w->first + k0].msg <= t->machine.eager &&
+	       t->pt[w->first + k1].msg > t->machine.eager;
+}
+
+/* Whether row w measured the eager limit's two sides at most a doubling
+ * apart: then no prediction interpolates across the switch, and
+ * neither should leaving a size out. */
+static bool tight_switch(const struct ml_coll_tune *t, const struct trow *w)
+{
+	size_t k;
+
+	for (k = 1; k < w->n; k++)
+		if (crosses(t, w, k - 1, k))
+			return w->x[k] - w->x[k - 1] <= LN2 + 1e-9;
+	return false;
+}
+
 /*
  * Leave-one-size-out: each measured size of a row between two others
  * predicted linearly in log M from them, its error e at dm doublings of
  * M from the nearer; qm^2 the level quantile of (e^2 - run_q^2) / dm,
  * as cross_validate's q (the sparse plan measures every other size:
- * the sizes between are a doubling from one).  0 without such a size.
+ * the sizes between are a doubling from one); not a size whose two
+ * neighbours lie across the eager limit where the row measured its two
+ * sides a doubling apart (tight_switch).  0 without such a size.
  */
 static enum ml_status size_validate(struct ml_coll_tune *t, double level)
 {
@@ -266,8 +290,11 @@ static enum ml_status size_validate(struct ml_coll_tune *t, double level)
 
 		for (i = i0, n = 0; i < i1; i++) {
 			const struct trow *w = &t->row[i];
+			bool tight = tight_switch(t, w);
 
 			for (k = 1; k + 1 < w->n; k++) {
+				if (tight && crosses(t, w, k - 1, k + 1))
+					continue; /* no prediction does */
 				double f = (w->x[k] - w->x[k - 1]) /
 					   (w->x[k + 1] - w->x[k - 1]),
 				       e = w->y[k] - w->y[k - 1] -
