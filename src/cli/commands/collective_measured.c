@@ -155,6 +155,56 @@ static void print_rows(FILE *f, const struct report *r, size_t nr, char sep)
 	}
 }
 
+/* Appends " --NAME VALUE (asked: ASKED)" to buf (at *len of cap). */
+static void add_diff(char *buf, size_t cap, size_t *len, const char *name,
+		     const char *value, const char *want)
+{
+	int n = snprintf(buf + *len, cap - *len, " --%s %s (asked: %s)", name,
+			 value, want);
+
+	if (n > 0 && (size_t)n < cap - *len)
+		*len += (size_t)n;
+}
+
+/* The warning where no cell matched: the options in which the first
+ * measured cell's placement differs from the one asked (the last
+ * --map-by of nmap asked), so that `--bind-to default` left out is
+ * named, not found by comparing two lists by eye. */
+static void warn_unmatched(struct ml_ctx *ctx,
+			   const struct ml_collective_params *c,
+			   const struct ml_collective_params *a, size_t nmap)
+{
+	char buf[256] = "", x[24], y[24];
+	size_t len = 0;
+	const struct {
+		const char *name;
+		long long have, want;
+	} n[] = {{"ppn", c->ppn, a->ppn},
+		 {"sockets", c->sockets, a->sockets},
+		 {"nodes", c->nodes, a->nodes},
+		 {"numa", c->numa, a->numa}};
+	size_t i;
+
+	for (i = 0; i < sizeof n / sizeof *n; i++)
+		if (n[i].have != n[i].want) {
+			snprintf(x, sizeof x, "%lld", n[i].have);
+			snprintf(y, sizeof y, "%lld", n[i].want);
+			add_diff(buf, sizeof buf, &len, n[i].name, x, y);
+		}
+	if (c->bind_to != a->bind_to)
+		add_diff(buf, sizeof buf, &len, "bind-to",
+			 bind_word[c->bind_to], bind_word[a->bind_to]);
+	if (nmap == 1 && c->map_by != a->map_by)
+		add_diff(buf, sizeof buf, &len, "map-by", map_word[c->map_by],
+			 map_word[a->map_by]);
+	if (len == 0) /* the library, or a --map-by among several */
+		snprintf(buf, sizeof buf, " --map-by %s", map_word[c->map_by]);
+	ml_warn(ctx,
+		"collective: --measured: no measured cell has the placement "
+		"asked for; the first has%s",
+		buf);
+}
+
 int ml_collective_print_measured(const struct ml_command *cmd,
 				 struct ml_ctx *ctx,
 				 const struct ml_vlist *const *vl,
@@ -169,6 +219,7 @@ int ml_collective_print_measured(const struct ml_command *cmd,
 				     O_BIND_TO, O_NUMA, O_LEVEL};
 	union ml_val v[NOPTS];
 	struct report r[MAXPL];
+	struct ml_collective_params asked;
 	size_t k, nr = 0;
 	unsigned long long i;
 	int word;
@@ -190,6 +241,7 @@ int ml_collective_print_measured(const struct ml_command *cmd,
 
 		v[O_MAP_BY] = ml_vlist_at(vl[O_MAP_BY], i);
 		conv(v, &p, &word);
+		asked = p;
 		memset(&r[nr], 0, sizeof r[nr]);
 		r[nr].map_by = map_word[p.map_by];
 		r[nr].cells = cells_of(m, &p, &r[nr].algs);
@@ -210,17 +262,8 @@ int ml_collective_print_measured(const struct ml_command *cmd,
 	}
 	for (k = 0; k < nr && r[k].cells == 0; k++)
 		;
-	if (k == nr) { /* say which placement was measured */
-		const struct ml_collective_params *c = &m->cell[0].p;
-
-		ml_warn(ctx,
-			"collective: --measured: no measured cell has the "
-			"placement asked for; the first has --ppn %lld "
-			"--sockets %lld --nodes %lld --map-by %s --bind-to %s "
-			"--numa %lld",
-			c->ppn, c->sockets, c->nodes, map_word[c->map_by],
-			bind_word[c->bind_to], c->numa);
-	}
+	if (k == nr && nr > 0)
+		warn_unmatched(ctx, &m->cell[0].p, &asked, nr);
 	if (format && strcmp(format, "csv") == 0)
 		print_rows(ctx->out, r, nr, ',');
 	else if (format && strcmp(format, "tsv") == 0)
