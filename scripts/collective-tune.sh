@@ -26,6 +26,11 @@
 #           measured lists, at the sparse plan's budget (its number of
 #           broadcasts: run it after sparse); skipped, with a note on
 #           stderr, when the binary has no --plan.
+#   shifted the sparse plan's design moved, never looked at while the
+#           tool was built: the measured P nearest 4, 14, 30, 62, 126,
+#           250 x the other half of the sizes (the second smallest
+#           first), every algorithm: a check that best's rules are not
+#           fitted to the sparse plan's points;
 #   low     every measured P up to 62, every size and algorithm
 #           (issue 46's forward test): judged on the cells beyond it
 #           only (P > 62), its intervals' cover and width there too;
@@ -110,7 +115,7 @@ medians() { ml_medians -r "$@"; }
 # cannot be made (the reason on stderr).
 planof() {
 	case $1 in
-	probe | sparse | low)
+	probe | sparse | shifted | low)
 		awk -F, -v plan="$1" -v cands="$alist,ompi" '
 		function near(t, v, n,   i, b, d, e) {
 			b = v[1]; d = 1e300
@@ -142,6 +147,10 @@ planof() {
 				for (i = 1; i <= np; i++)
 					if (P[i] <= 62) pp[P[i]] = 1
 				for (i = 1; i <= nm; i++) pm[M[i]] = 1
+			} else if (plan == "shifted") {
+				split("4 14 30 62 126 250", tp, " ")
+				for (i = 1; i <= 6; i++) pp[near(tp[i], P, np)] = 1
+				for (i = 2; i <= nm; i += 2) pm[M[i]] = 1
 			} else {
 				split("2 10 22 46 94 254", tp, " ")
 				for (i = 1; i <= 6; i++) pp[near(tp[i], P, np)] = 1
@@ -222,7 +231,7 @@ planof() {
 			if ((k in has) && !(k in out)) { out[k] = 1; print k }
 		}' "$tmp/med.csv" "$tmp/planout.csv" > "$tmp/plan.txt"
 		;;
-	*) ml_die "PLANS: '$1' is not a plan (probe, sparse, plan, low, adaptive)" ;;
+	*) ml_die "PLANS: '$1' is not a plan (probe, sparse, shifted, plan, low, adaptive)" ;;
 	esac
 	[ -s "$tmp/plan.txt" ] || {
 		echo "$ml_script: $name: plan $1 names no measured point" >&2
