@@ -734,9 +734,10 @@ START_TEST(test_noise_by_ranks)
 	struct ml_coll_meas t;
 	struct ml_coll_tune *tu;
 	struct ml_coll_tuned y;
+	struct ml_coll_tune_info in;
 	gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
 	enum ml_coll_alg a[2] = {ML_COLL_DEFAULT, ML_COLL_BINOMIAL};
-	size_t n, k, seed, in[2] = {0, 0}, tot[2] = {0, 0};
+	size_t n, k, seed, cov[2] = {0, 0}, tot[2] = {0, 0};
 	double lw[2] = {0, 0};
 	long long P, M;
 
@@ -758,6 +759,14 @@ START_TEST(test_noise_by_ranks)
 				 ML_OK);
 		ck_assert_int_eq(ml_coll_tune_new(&t, &m, NULL, 0.9, &tu),
 				 ML_OK);
+		/* the noise read at each P: 12 steps of sd 0.02 x sqrt 2
+		 * at a quiet P, of 0.3 x sqrt 2 at a noisy one */
+		ml_coll_tune_get_info(tu, &in);
+		ck_assert(!in.noise_runs);
+		ck_assert_msg(in.noise_min < 0.05 && in.noise_max > 0.15 &&
+				  in.noise_max_at > 16,
+			      "noise %g to %g at P = %lld", in.noise_min,
+			      in.noise_max, in.noise_max_at);
 		for (k = 0; k < 2; k++)
 			for (P = 3; P <= 192; P *= 2) {
 				int noisy = P > 16;
@@ -773,7 +782,7 @@ START_TEST(test_noise_by_ranks)
 
 					ml_coll_tune_predict(tu, a[k], P, M, x,
 							     &y);
-					in[noisy] += v >= y.lo && v <= y.hi;
+					cov[noisy] += v >= y.lo && v <= y.hi;
 					lw[noisy] += log(y.hi / y.lo);
 					tot[noisy]++;
 				}
@@ -783,10 +792,10 @@ START_TEST(test_noise_by_ranks)
 	}
 	for (k = 0; k < 2; k++) {
 		ck_assert_uint_eq(tot[k], 8 * 2 * 3 * 7);
-		ck_assert_msg(in[k] >= 0.80 * (double)tot[k] &&
-				  in[k] <= 0.98 * (double)tot[k],
+		ck_assert_msg(cov[k] >= 0.80 * (double)tot[k] &&
+				  cov[k] <= 0.98 * (double)tot[k],
 			      "%s: covered %zu of %zu", k ? "noisy" : "quiet",
-			      in[k], tot[k]);
+			      cov[k], tot[k]);
 	}
 	ck_assert_msg(lw[0] < lw[1] / 3, "ln hi/lo %g quiet, %g noisy",
 		      lw[0] / (double)tot[0], lw[1] / (double)tot[1]);

@@ -82,6 +82,11 @@ struct ml_coll_tune_info {
 	double qm;	  /* the interval's term per doubling of M from
 			   * the nearest measured size (leave-one-size-out) */
 	bool noise_runs;  /* noise from repeated runs (else neighbours) */
+	/* Without repeated runs the noise is read at each measured P: its
+	 * least and largest there, and the P of the largest (with
+	 * repeated runs: noise, noise and 0) */
+	double noise_min, noise_max;
+	long long noise_max_at;
 	double growth;	  /* ln error per doubling beyond the measured P */
 	long long pmin, pmax; /* measured P range */
 	/* The measured cells around a point decide where they agree,

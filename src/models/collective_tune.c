@@ -507,6 +507,23 @@ static double step_noise(const struct ml_coll_tune *t, long long ranks,
 	       (0.6744897501960817 * sqrt(2.0));
 }
 
+/* info.noise_min, noise_max and noise_max_at from t->pnoise. */
+static void noise_range(struct ml_coll_tune *t)
+{
+	size_t k;
+
+	t->info.noise_min = t->info.noise_max = t->info.noise;
+	t->info.noise_max_at = 0;
+	for (k = 0; k < t->np; k++) {
+		if (k == 0 || t->pnoise[k] < t->info.noise_min)
+			t->info.noise_min = t->pnoise[k];
+		if (k == 0 || t->pnoise[k] > t->info.noise_max) {
+			t->info.noise_max = t->pnoise[k];
+			t->info.noise_max_at = t->pd[k];
+		}
+	}
+}
+
 /*
  * A run's sd of ln (info.noise): pooled over cells of 3 runs or more;
  * else from neighbouring cells (step_noise), over every P and, in
@@ -532,6 +549,8 @@ static enum ml_status noise_of(struct ml_coll_tune *t, double *dev,
 	if (n) {
 		t->info.noise = sqrt(s2 / (double)n);
 		t->info.noise_runs = true;
+		t->info.noise_min = t->info.noise_max = t->info.noise;
+		t->info.noise_max_at = 0;
 		set_se(t);
 		t->info.run_q = ndev >= MIN_Q ? quantile(dev, ndev, level)
 					      : t->z * t->info.noise;
@@ -553,6 +572,7 @@ static enum ml_status noise_of(struct ml_coll_tune *t, double *dev,
 		if (isnan(t->pnoise[k]))
 			t->pnoise[k] = t->info.noise;
 	}
+	noise_range(t);
 	t->info.noise_runs = false;
 	t->info.run_q = t->z * t->info.noise;
 	free(d);

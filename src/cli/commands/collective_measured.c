@@ -37,25 +37,32 @@ struct report {
  * the value (NaN: none, "-" in a table, empty in CSV, null in JSON). */
 struct quantity {
 	const char *name, *help;
+	bool cv; /* a quantile of the left-out errors */
 };
 
 static const struct quantity qs[] = {
-    {"cells", "measured cells (algorithm, P, M) of the placement"},
-    {"algorithms", "algorithms measured"},
-    {"ranks_min", "least measured P"},
-    {"ranks_max", "largest measured P"},
-    {"left_out", "cells predicted with their P row left out"},
-    {"noise", "a run's sd of ln over all P (runs', or sizes')"},
-    {"noise_runs", "1: from repeated runs; 0: from neighbouring sizes"},
-    {"run_hilo", "hi/lo of a new run at a measured cell, all P"},
-    {"q_small", "ln error per sqrt doubling of P, M <= 4 KiB"},
-    {"q_medium", "... M <= 64 KiB"},
-    {"q_large", "... larger"},
-    {"qm", "ln error per sqrt doubling of M from a measured size"},
-    {"qdiff", "a candidate's error less the default's, per sqrt doubling"},
-    {"growth", "ln error per doubling beyond the largest measured P"},
-    {"corner_cells", "cells where following the measured corners was judged"},
-    {"corner_gain", "their mean measured ln gain (none or > 0: they decide)"},
+    {"cells", "measured cells (algorithm, P, M) of the placement", false},
+    {"algorithms", "algorithms measured", false},
+    {"ranks_min", "least measured P", false},
+    {"ranks_max", "largest measured P", false},
+    {"left_out", "cells predicted with their P row left out", false},
+    {"noise", "a run's sd of ln over all P (runs', or sizes')", false},
+    {"noise_runs", "1: from repeated runs; 0: from neighbouring sizes", false},
+    {"noise_min", "... the least read at a measured P (the intervals')", false},
+    {"noise_max", "... the largest", false},
+    {"noise_max_at", "... at this P (- with repeated runs)", false},
+    {"run_hilo", "hi/lo of a new run at a measured cell, all P", false},
+    {"q_small", "ln error per sqrt doubling of P, M <= 4 KiB", true},
+    {"q_medium", "... M <= 64 KiB", true},
+    {"q_large", "... larger", true},
+    {"qm", "ln error per sqrt doubling of M from a measured size", true},
+    {"qdiff", "a candidate's error less the default's, per sqrt doubling",
+     true},
+    {"growth", "ln error per doubling beyond the largest measured P", false},
+    {"corner_cells", "cells where following the measured corners was judged",
+     false},
+    {"corner_gain", "their mean measured ln gain (none or > 0: they decide)",
+     false},
 };
 #define NQ (sizeof qs / sizeof *qs)
 
@@ -65,7 +72,9 @@ static double value_of(const struct report *r, size_t k)
 	double v[NQ] = {
 	    (double)r->cells, (double)r->algs, (double)in->pmin,
 	    (double)in->pmax, (double)in->cv, in->noise,
-	    in->noise_runs ? 1 : 0, exp(2 * in->run_q), in->q[0], in->q[1],
+	    in->noise_runs ? 1 : 0, in->noise_min, in->noise_max,
+	    in->noise_max_at ? (double)in->noise_max_at : NAN,
+	    exp(2 * in->run_q), in->q[0], in->q[1],
 	    in->q[2], in->qm, in->qdiff, in->growth, (double)in->corner_cv,
 	    in->corner_gain};
 
@@ -75,7 +84,7 @@ static double value_of(const struct report *r, size_t k)
 		return NAN;
 	/* too few left out to read a quantile from: not measured (the
 	 * interval is then the model's own error model's, at least) */
-	if (in->cv < MIN_LEFT_OUT && k >= 8 && k <= 12)
+	if (in->cv < MIN_LEFT_OUT && qs[k].cv)
 		return NAN;
 	return v[k];
 }
