@@ -68,7 +68,15 @@ START_TEST(test_fmt_g_matches_printf)
 END_TEST
 
 static const struct ml_outcol cols3[] = {
-	{"name", true}, {"value", false}, {"n", false}};
+    {.name = "name", .left = true}, {.name = "value"}, {.name = "n"}};
+
+/* A column's shorter form in the table: "long" as "l". */
+static const char *brief_l(const char *text, char *buf, size_t len)
+{
+	(void)buf;
+	(void)len;
+	return strcmp(text, "long") == 0 ? "l" : text;
+}
 
 static char *render(enum ml_fmt fmt, bool header, const struct ml_cell *row)
 {
@@ -160,6 +168,27 @@ START_TEST(test_table)
 }
 END_TEST
 
+/* A text column's brief form goes into the table's cells only: CSV and
+ * JSON keep the text. */
+START_TEST(test_brief_table_only)
+{
+	static const struct ml_outcol col[] = {
+	    {.name = "chosen", .left = true, .brief = brief_l}};
+	struct ml_cell row[1] = {{ML_CELL_TEXT, {.s = "long"}, 0}};
+	struct ml_outspec spec = {ML_FMT_TABLE, 6, false, col, 1};
+	struct ml_buf b = {0};
+
+	ml_out_row(&spec, row, &b);
+	spec.fmt = ML_FMT_CSV;
+	ml_out_row(&spec, row, &b);
+	spec.fmt = ML_FMT_JSON;
+	ml_out_row(&spec, row, &b);
+	ck_assert_int_eq(b.len, strlen("l\nlong\n{\"chosen\":\"long\"}\n"));
+	ck_assert(memcmp(b.p, "l\nlong\n{\"chosen\":\"long\"}\n", b.len) == 0);
+	ml_buf_free(&b);
+}
+END_TEST
+
 Suite *suite_output(void)
 {
 	Suite *s = suite_create("output");
@@ -169,6 +198,7 @@ Suite *suite_output(void)
 	tcase_add_test(tc, test_fmt_g_matches_printf);
 	tcase_add_test(tc, test_csv);
 	tcase_add_test(tc, test_json);
+	tcase_add_test(tc, test_brief_table_only);
 	tcase_add_test(tc, test_table);
 	suite_add_tcase(s, tc);
 	return s;

@@ -151,6 +151,11 @@ struct ml_col {
 	/* true: a detail, not in the default table (--all-columns and
 	 * --columns show it; CSV and JSON keep it). */
 	bool detail;
+	/* When not NULL, a text column's shorter form in the table (the
+	 * text itself, or a static string in its place; CSV, TSV and JSON
+	 * keep the text): MPICH's algorithm names in collective's
+	 * chosen, so that the table fits 120 columns. */
+	const char *(*brief)(const char *text, char *buf, size_t len);
 };
 
 /* Bytes of text scratch each row offers its TEXT cells (struct ml_point). */

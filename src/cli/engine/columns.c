@@ -366,6 +366,7 @@ static size_t all_columns(struct run *r, struct ml_outcol *oc,
 			continue;
 		oc[n].name = add_name(r, c->name, c->kind == ML_COL_TIME, NULL);
 		oc[n].left = c->kind == ML_COL_TEXT;
+		oc[n].brief = c->brief;
 		refs[n].src = SRC_RES;
 		refs[n].noapply = !res_applies(r, i);
 		refs[n].detail = c->detail;

@@ -390,11 +390,16 @@ static void row_csv(const struct ml_outspec *s, const struct ml_cell *cells,
 		} else if (c->kind != ML_CELL_TEXT) {
 			d += ml_out_number(s, c, d);
 		} else {
+			const char *t = c->v.s ? c->v.s : "";
+			char brief[ML_BRIEF_MAX];
+
 			b->len = (size_t)(d - b->p);
+			if (s->fmt == ML_FMT_TABLE && s->cols && s->cols[j].brief)
+				t = s->cols[j].brief(t, brief, sizeof brief);
 			if (s->fmt == ML_FMT_CSV)
-				put_csv_text(b, c->v.s ? c->v.s : "");
+				put_csv_text(b, t);
 			else
-				put_delim_text(b, c->v.s ? c->v.s : "", s->fmt);
+				put_delim_text(b, t, s->fmt);
 			if (reserve(b, room) == NULL)
 				return;
 			d = b->p + b->len;

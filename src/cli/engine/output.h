@@ -27,9 +27,13 @@ struct ml_cell {
 	size_t len;	/* RAW only: strlen(v.s) */
 };
 
+#define ML_BRIEF_MAX 64 /* room for a text's shorter form */
+
 struct ml_outcol {
 	const char *name;
 	bool left;	/* table only: left-aligned (text); see table.c */
+	/* table only: a text's shorter form (NULL: as is; struct ml_col) */
+	const char *(*brief)(const char *text, char *buf, size_t len);
 };
 
 struct ml_outspec {

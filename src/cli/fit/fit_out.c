@@ -522,9 +522,10 @@ int ml_fit_print(struct ml_ctx *ctx, FILE *f, const struct fit_args *a,
 		 const struct fit_outcome *out, const char *extra)
 {
 	static const struct ml_outcol pcols[] = {
-	    {"parameter", true}, {"value", false},   {"stderr", false},
-	    {"ci_low", false},	 {"ci_high", false}, {"unit", true},
-	    {"status", true}};
+	    {.name = "parameter", .left = true}, {.name = "value"},
+	    {.name = "stderr"},			 {.name = "ci_low"},
+	    {.name = "ci_high"},		 {.name = "unit", .left = true},
+	    {.name = "status", .left = true}};
 	const struct ml_command *cmd = a->cmd;
 	struct ml_outcol *rcols = NULL;
 	struct ml_outspec spec = {a->fmt, a->precision, a->header, pcols, 7};
@@ -547,11 +548,11 @@ int ml_fit_print(struct ml_ctx *ctx, FILE *f, const struct fit_args *a,
 		rcols = calloc(nin + 7, sizeof(*rcols));
 		if (!rcols)
 			return -1;
-		rcols[0] = (struct ml_outcol){"source", true};
+		rcols[0] = (struct ml_outcol){.name = "source", .left = true};
 		for (j = 0; j < nin; j++)
 			rcols[1 + j] = (struct ml_outcol){
-			    cmd->opts[in[j]].name,
-			    cmd->opts[in[j]].kind == ML_OPT_CHOICE};
+			    .name = cmd->opts[in[j]].name,
+			    .left = cmd->opts[in[j]].kind == ML_OPT_CHOICE};
 		/* a time in another unit than the model's says so in its
 		 * name, as every command's columns do: measured[ns] */
 		for (j = 0; j < 3; j++) {
@@ -564,11 +565,11 @@ int ml_fit_print(struct ml_ctx *ctx, FILE *f, const struct fit_args *a,
 					 a->unit);
 			else
 				snprintf(tu[j], sizeof(tu[j]), "%s", tn[j]);
-			rcols[nin + 1 + j] = (struct ml_outcol){tu[j], false};
+			rcols[nin + 1 + j] = (struct ml_outcol){.name = tu[j], .left = false};
 		}
-		rcols[nin + 4] = (struct ml_outcol){"rel_error", false};
-		rcols[nin + 5] = (struct ml_outcol){"set", true};
-		rcols[nin + 6] = (struct ml_outcol){"flag", true};
+		rcols[nin + 4] = (struct ml_outcol){.name = "rel_error", .left = false};
+		rcols[nin + 5] = (struct ml_outcol){.name = "set", .left = true};
+		rcols[nin + 6] = (struct ml_outcol){.name = "flag", .left = true};
 		spec.cols = rcols;
 		spec.ncols = nin + 7;
 	}
