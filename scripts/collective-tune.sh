@@ -73,7 +73,9 @@
 # within 80-98 %; wid_in under 2; and the same two bars next to a planned
 # P (cov_nb, wid_nb).
 #
-# Env: MCASTLAT (the binary), PLANS (default "probe sparse plan"; add
+# Env: SINGLE (k: each cell's k-th run only, its first where it has
+# fewer: multi-run data judged as if measured once, as most of the
+# EPYC sets were), MCASTLAT (the binary), PLANS (default "probe sparse plan"; add
 # adaptive to judge it too: it gained nothing on the shared data; low
 # for the forward test),
 # ONLY (a space-separated list of prefixes to judge; default every
@@ -274,6 +276,18 @@ fitplan() {
 	}
 }
 
+# single FILE: FILE with the SINGLE-th run of each cell (algorithm,
+# ranks, msg) only, its first where it has fewer (in place).
+single() {
+	awk -F, -v k="$SINGLE" '/^#/ { print; next }
+	!h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; print; next }
+	{ key = $c["algorithm"] "," $c["ranks"] "," $c["msg"]
+	  if (!(key in first)) { first[key] = $0; order[++n] = key }
+	  if (++seen[key] == k) print }
+	END { for (i = 1; i <= n; i++) if (seen[order[i]] < k) print first[order[i]] }' \
+		"$1" > "$1.single" && mv "$1.single" "$1"
+}
+
 # One dataset: $1 its name (prefix), $2 the ping-pong files, $3 the
 # forced algorithms (space-separated).
 dataset() {
@@ -282,6 +296,7 @@ dataset() {
 	files=
 	for a in $algs ompi; do
 		csvin "${name}_$a"
+		[ -n "${SINGLE:-}" ] && single "$tmp/in/${name}_$a.csv"
 		files="$files $tmp/in/${name}_$a.csv"
 	done
 	for f in $pp; do csvin "$f"; done

@@ -61,6 +61,21 @@ static void run_at(struct ml_coll_run *r, const struct ml_collective_params *m,
 	r->value = value;
 }
 
+/* best's pick among among at (ranks, msg) on m's placement. */
+static enum ml_coll_alg pick_at(const struct ml_coll_tune *tu,
+				const struct ml_collective_params *m,
+				unsigned among, long long ranks, long long msg)
+{
+	struct ml_collective_params q = *m;
+	struct ml_coll_pick pk;
+
+	q.ranks = ranks;
+	q.msg = msg;
+	ck_assert_int_eq(ml_coll_tune_best(tu, &q, among, ML_COLL_BY_AVG, &pk),
+			 ML_OK);
+	return pk.alg;
+}
+
 /* Three runs of 1 % spread each (x 1, 1.01, 0.99) of the default at
  * 10 us and of binomial at bino us, at P[0..1] x M[0..1], into r[0..23];
  * returns 24. */
@@ -241,6 +256,54 @@ START_TEST(test_measured_decides)
 }
 END_TEST
 
+/* Single runs at P = 4, 8, 16, 32 x M = 1, 4, ..., 4096 of the default
+ * and binomial, measured binomial 0.9 x the default at every cell, on
+ * a misfit the model misses that zigzags by +-0.15 from one size to the
+ * next alike in every row, and noise N(0, 0.02): the neighbouring
+ * sizes' noise reads the zigzag, about 0.3 / (0.6745 sqrt 2) = 0.31;
+ * the double differences cancel it and read the runs' 0.02.  At a
+ * measured cell binomial's 10 % (0.105 in ln) is beyond two single
+ * runs' noise, sqrt(2) x 0.02, so it is picked; compared by the
+ * neighbours' noise (sqrt(2) x 0.31 = 0.44) the default was kept. */
+START_TEST(test_run_sd_decides)
+{
+	struct ml_collective_params m;
+	struct ml_coll_run r[2 * 4 * 7];
+	struct ml_coll_meas t;
+	struct ml_coll_tune *tu;
+	struct ml_coll_tune_info in;
+	gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+	unsigned among = ML_COLL_AMONG(ML_COLL_DEFAULT) |
+			 ML_COLL_AMONG(ML_COLL_BINOMIAL);
+	size_t n = 0;
+	long long P, M;
+	int j;
+
+	machine(&m);
+	gsl_rng_set(g, 7);
+	for (P = 4; P <= 32; P *= 2)
+		for (M = 1, j = 0; M <= 4096; M *= 4, j++) {
+			double d = model(&m, ML_COLL_DEFAULT, P, M) *
+				   exp(0.15 * (j % 2 ? -1 : 1));
+
+			run_at(&r[n++], &m, ML_COLL_DEFAULT, P, M,
+			       d * exp(gsl_ran_gaussian(g, 0.02)));
+			run_at(&r[n++], &m, ML_COLL_BINOMIAL, P, M,
+			       0.9 * d * exp(gsl_ran_gaussian(g, 0.02)));
+		}
+	ck_assert_int_eq(ml_coll_meas_build(r, n, ML_COLL_BY_AVG, &t), ML_OK);
+	ck_assert_int_eq(ml_coll_tune_new(&t, &m, NULL, 0.9, &tu), ML_OK);
+	ml_coll_tune_get_info(tu, &in);
+	ck_assert(!in.noise_runs);
+	ck_assert_msg(in.noise > 0.15 && in.run_sd < 0.04,
+		      "noise %g, run_sd %g", in.noise, in.run_sd);
+	ck_assert_int_eq(pick_at(tu, &m, among, 8, 64), ML_COLL_BINOMIAL);
+	ml_coll_tune_free(tu);
+	ml_coll_meas_free(&t);
+	gsl_rng_free(g);
+}
+END_TEST
+
 /* Between measured P rows, the measured cells around decide where they
  * agree, whatever the model says: binomial measured 20 % faster than
  * the default at P = 8 and 32 (sizes 64 and 1024, three runs of 1 %
@@ -304,7 +367,6 @@ START_TEST(test_corners_decision)
 	struct ml_coll_run r[24];
 	struct ml_coll_meas t;
 	struct ml_coll_tune *tu;
-	struct ml_coll_pick pk;
 	unsigned among = ML_COLL_AMONG(ML_COLL_DEFAULT) |
 			 ML_COLL_AMONG(ML_COLL_BINOMIAL);
 	const long long P[2] = {64, 128}, M[2] = {64, 1024};
@@ -323,16 +385,8 @@ START_TEST(test_corners_decision)
 	n = corner_runs(r, &m, P, M, 8);
 	ck_assert_int_eq(ml_coll_meas_build(r, n, ML_COLL_BY_AVG, &t), ML_OK);
 	ck_assert_int_eq(ml_coll_tune_new(&t, &m, NULL, 0.9, &tu), ML_OK);
-	q = m;
-	q.msg = 256;
-	q.ranks = 48;
-	ck_assert_int_eq(ml_coll_tune_best(tu, &q, among, ML_COLL_BY_AVG, &pk),
-			 ML_OK);
-	ck_assert_int_eq(pk.alg, ML_COLL_DEFAULT);
-	q.ranks = 96;
-	ck_assert_int_eq(ml_coll_tune_best(tu, &q, among, ML_COLL_BY_AVG, &pk),
-			 ML_OK);
-	ck_assert_int_eq(pk.alg, ML_COLL_BINOMIAL);
+	ck_assert_int_eq(pick_at(tu, &m, among, 48, 256), ML_COLL_DEFAULT);
+	ck_assert_int_eq(pick_at(tu, &m, among, 96, 256), ML_COLL_BINOMIAL);
 	ml_coll_tune_free(tu);
 	ml_coll_meas_free(&t);
 }
@@ -1130,6 +1184,7 @@ Suite *suite_tune(void)
 	tcase_add_test(tc, test_cells_by_hand);
 	tcase_add_test(tc, test_recovers_factor);
 	tcase_add_test(tc, test_measured_decides);
+	tcase_add_test(tc, test_run_sd_decides);
 	tcase_add_test(tc, test_corners_decide);
 	tcase_add_test(tc, test_corners_decision);
 	tcase_add_test(tc, test_one_run_alone);

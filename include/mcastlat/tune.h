@@ -87,6 +87,12 @@ struct ml_coll_tune_info {
 	 * repeated runs: noise, noise and 0) */
 	double noise_min, noise_max;
 	long long noise_max_at;
+	/* a run's own sd of ln, which best's comparisons of measured
+	 * cells read: the runs' (noise), or without repeated runs from
+	 * the double differences of the residuals (the change between
+	 * adjacent measured P of the step between adjacent sizes), where
+	 * the model's misfit the two rows share cancels */
+	double run_sd;
 	double growth;	  /* ln error per doubling beyond the measured P */
 	long long pmin, pmax; /* measured P range */
 	/* The measured cells around a point decide where they agree,

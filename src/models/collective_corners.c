@@ -10,6 +10,11 @@
 
 #include "models/tune_int.h"
 
+double ml_tune_cmp_se(const struct ml_coll_tune *t, const struct tpt *x)
+{
+	return isnan(x->spread) ? t->run_ratio * x->se : x->se;
+}
+
 const struct tpt *ml_tune_measured(const struct ml_coll_tune *t, int a,
 				   long long ranks, long long msg)
 {
@@ -53,7 +58,8 @@ static void bracket(const struct ml_coll_tune *t, const struct trow *w,
  * above (the one beyond the edge), at each row's measured sizes nearest
  * p's size below and above, where the default was measured too.  +1
  * when a is faster by more than the two medians' standard errors
- * (sqrt(se_a^2 + se_d^2)) at most of them (a strict majority) and
+ * (sqrt(se_a^2 + se_d^2), ml_tune_cmp_se's) at most of them (a strict
+ * majority) and
  * slower by more at none; -1 when faster at none and slower at most (a
  * corner where a is compared with itself counts as slower: the point's
  * default runs a); 0 otherwise (a tie within the noise at one corner of
@@ -132,9 +138,10 @@ int ml_tune_corners(const struct ml_coll_tune *t, int a, long long ranks,
 			many = many || xa != first || xa->runs >= 3;
 			n++;
 			{
-				double g = log(xd->median / xa->median),
-				       e = sqrt(xa->se * xa->se +
-						xd->se * xd->se);
+				double sa = ml_tune_cmp_se(t, xa),
+				       sd = ml_tune_cmp_se(t, xd),
+				       g = log(xd->median / xa->median),
+				       e = sqrt(sa * sa + sd * sd);
 
 				wins += g > e;
 				/* a compared with itself: the point's

@@ -18,7 +18,6 @@
 #include "mcastlat/tune.h"
 #include "models/tune_int.h"
 
-#define MIN_Q 10 /* fewest errors a quantile is read from */
 #define LN2 0.69314718055994530942
 
 void ml_coll_tune_free(struct ml_coll_tune *t)
@@ -115,15 +114,6 @@ static double corr_at(const struct ml_coll_tune *t, int a, long long ranks,
 	return rl + f * (rh - rl);
 }
 
-/* The level quantile of n signed values (sorted in place); NaN for 0. */
-static double quantile(double *e, size_t n, double level)
-{
-	if (n == 0)
-		return NAN;
-	gsl_sort(e, 1, n);
-	return gsl_stats_quantile_from_sorted_data(e, 1, n, level);
-}
-
 /* The model's value of the table's objective for cell c on machine m. */
 static enum ml_status model_of(const struct ml_collective_params *m,
 			       const struct ml_collective_params *c,
@@ -174,27 +164,6 @@ static enum ml_status measured_ps(struct ml_coll_tune *t)
 	return ML_OK;
 }
 
-/* A run's sd of ln at ranks: the runs' pooled (info.noise), or without
- * repeated runs that of the measured P around, linear in log P (the
- * edge's beyond). */
-static double noise_at(const struct ml_coll_tune *t, long long ranks)
-{
-	size_t g = 0;
-	double f;
-
-	if (!t->pnoise || t->np == 0)
-		return t->info.noise;
-	while (g < t->np && t->pd[g] < ranks)
-		g++;
-	if (g == 0)
-		return t->pnoise[0];
-	if (g == t->np)
-		return t->pnoise[t->np - 1];
-	f = log((double)ranks / (double)t->pd[g - 1]) /
-	    log((double)t->pd[g] / (double)t->pd[g - 1]);
-	return (1 - f) * t->pnoise[g - 1] + f * t->pnoise[g];
-}
-
 /*
  * The term of each gap between measured P (t->pd, t->qgap): sqrt of
  * the level quantile of v (cross_validate) over the points of every
@@ -237,7 +206,7 @@ static enum ml_status gap_quantiles(struct ml_coll_tune *t, const double *uk,
 						w[n++] = uk[k];
 			}
 			t->qgap[(size_t)a * (np + 1) + g] =
-			    n >= MIN_Q ? sqrt(fmax(quantile(w, n, level), 0))
+			    n >= MIN_Q ? sqrt(fmax(ml_tune_quantile(w, n, level), 0))
 			    : a == NA ? qmax
 				      : t->qgap[(size_t)NA * (np + 1) + g];
 		}
@@ -313,7 +282,7 @@ static enum ml_status size_validate(struct ml_coll_tune *t, double level)
 					 fmax(dm, 1e-9);
 			}
 		}
-		t->qm[a] = n >= MIN_Q ? sqrt(fmax(quantile(v, n, level), 0))
+		t->qm[a] = n >= MIN_Q ? sqrt(fmax(ml_tune_quantile(v, n, level), 0))
 			   : a == NA ? NAN /* size_fallback */
 				     : t->qm[NA];
 	}
@@ -423,18 +392,18 @@ static enum ml_status cross_validate(struct ml_coll_tune *t, double level)
 		for (k = 0; k < nue[c]; k++)
 			ud[nud + nall++] = ue[c][k];
 		t->info.q[c] = nue[c] >= MIN_Q
-				   ? sqrt(fmax(quantile(ue[c], nue[c], level), 0))
+				   ? sqrt(fmax(ml_tune_quantile(ue[c], nue[c], level), 0))
 				   : NAN;
 	}
 	/* A class with too few errors takes the pooled quantile. */
 	{
-		double q = sqrt(fmax(quantile(ud + nud, nall, level), 0));
+		double q = sqrt(fmax(ml_tune_quantile(ud + nud, nall, level), 0));
 
 		for (c = 0; c < ML_COLL_NCLASS; c++)
 			if (isnan(t->info.q[c]))
 				t->info.q[c] = q;
 	}
-	t->info.qdiff = quantile(ud, nud, level);
+	t->info.qdiff = ml_tune_quantile(ud, nud, level);
 	st = gap_quantiles(t, uk, ud + nud, level);
 	if (st == ML_OK)
 		st = size_validate(t, level);
@@ -446,138 +415,6 @@ out:
 	for (c = 0; c < ML_COLL_NCLASS; c++)
 		free(ue[c]);
 	return st;
-}
-
-/* Each measured point's median's standard error: sqrt(pi / 2) s /
- * sqrt(runs), s its runs' spread or the noise; and their rms. */
-static void set_se(struct ml_coll_tune *t)
-{
-	size_t i, k;
-	double s2 = 0;
-
-	for (i = 0; i < t->nrow; i++)
-		for (k = t->row[i].first; k < t->row[i].first + t->row[i].n;
-		     k++) {
-			struct tpt *x = &t->pt[k];
-			double s = isnan(x->spread)
-				       ? noise_at(t, t->row[i].ranks)
-				       : x->spread;
-
-			x->se = x->runs > 1
-				    ? 1.2533141373155001 * s / sqrt(x->runs)
-				    : s;
-			s2 += x->se * x->se;
-		}
-	t->se = t->npt ? sqrt(s2 / (double)t->npt) : 0;
-}
-
-/* The robust sd of a run from the residuals' steps between adjacent
- * sizes of the rows at P (every P: ranks 0): each step less its row's
- * median step (the model's own trend in M is not noise), then their
- * median absolute value / (0.6745 sqrt 2) (the sd of the difference of
- * two runs); NaN with fewer than MIN_Q steps.  d: room for npt. */
-static double step_noise(const struct ml_coll_tune *t, long long ranks,
-			 double *d)
-{
-	size_t i, k, n = 0;
-
-	for (i = 0; i < t->nrow; i++) {
-		size_t n0 = n;
-		double mid;
-
-		if (ranks && t->row[i].ranks != ranks)
-			continue;
-		for (k = t->row[i].first + 1;
-		     k < t->row[i].first + t->row[i].n; k++)
-			d[n++] = t->pt[k].r - t->pt[k - 1].r;
-		if (n - n0 < 2) { /* one step: nothing to tell a trend by */
-			for (k = n0; k < n; k++)
-				d[k] = fabs(d[k]);
-			continue;
-		}
-		gsl_sort(d + n0, 1, n - n0);
-		mid = gsl_stats_median_from_sorted_data(d + n0, 1, n - n0);
-		for (k = n0; k < n; k++)
-			d[k] = fabs(d[k] - mid);
-	}
-	if (n < (ranks ? MIN_Q : 1))
-		return ranks ? NAN : 0;
-	gsl_sort(d, 1, n);
-	return gsl_stats_median_from_sorted_data(d, 1, n) /
-	       (0.6744897501960817 * sqrt(2.0));
-}
-
-/* info.noise_min, noise_max and noise_max_at from t->pnoise. */
-static void noise_range(struct ml_coll_tune *t)
-{
-	size_t k;
-
-	t->info.noise_min = t->info.noise_max = t->info.noise;
-	t->info.noise_max_at = 0;
-	for (k = 0; k < t->np; k++) {
-		if (k == 0 || t->pnoise[k] < t->info.noise_min)
-			t->info.noise_min = t->pnoise[k];
-		if (k == 0 || t->pnoise[k] > t->info.noise_max) {
-			t->info.noise_max = t->pnoise[k];
-			t->info.noise_max_at = t->pd[k];
-		}
-	}
-}
-
-/*
- * A run's sd of ln (info.noise): pooled over cells of 3 runs or more;
- * else from neighbouring cells (step_noise), over every P and, in
- * t->pnoise, at each measured P (noise_at reads it).  A new run's
- * deviation from
- * its cell's median at the level (info.run_q): the level quantile of
- * the runs' deviations, dev (ndev of them, from cells of 3 runs or
- * more: the quantile, not the sd, as one run of 424 us among 4 to 20
- * us ones must not widen every interval), where MIN_Q or more; else z
- * times the noise.
- */
-static enum ml_status noise_of(struct ml_coll_tune *t, double *dev,
-			       size_t ndev, double level)
-{
-	double s2 = 0, *d;
-	size_t n = 0, i, k;
-
-	for (i = 0; i < t->npt; i++)
-		if (!isnan(t->pt[i].spread)) {
-			s2 += t->pt[i].spread * t->pt[i].spread;
-			n++;
-		}
-	if (n) {
-		t->info.noise = sqrt(s2 / (double)n);
-		t->info.noise_runs = true;
-		t->info.noise_min = t->info.noise_max = t->info.noise;
-		t->info.noise_max_at = 0;
-		set_se(t);
-		t->info.run_q = ndev >= MIN_Q ? quantile(dev, ndev, level)
-					      : t->z * t->info.noise;
-		return ML_OK;
-	}
-	d = malloc((t->npt + 1) * sizeof *d);
-	t->pnoise = malloc((t->np + 1) * sizeof *t->pnoise);
-	if (!d || !t->pnoise) {
-		free(d);
-		return ML_ENOMEM;
-	}
-	t->info.noise = step_noise(t, 0, d);
-	/* The noise is not alike over P (EPYC by socket's single runs
-	 * above P = 128 jump 2 to 100 times from one size to the next, a
-	 * few per cent below): each measured P's own where its rows hold
-	 * enough steps. */
-	for (k = 0; k < t->np; k++) {
-		t->pnoise[k] = step_noise(t, t->pd[k], d);
-		if (isnan(t->pnoise[k]))
-			t->pnoise[k] = t->info.noise;
-	}
-	noise_range(t);
-	t->info.noise_runs = false;
-	t->info.run_q = t->z * t->info.noise;
-	free(d);
-	set_se(t);
-	return ML_OK;
 }
 
 /* The deviations of the runs of m's cells of 3 runs or more of
@@ -710,7 +547,7 @@ enum ml_status ml_coll_tune_new(const struct ml_coll_meas *m,
 
 		st = nomem ? ML_ENOMEM : measured_ps(t);
 		if (st == ML_OK)
-			st = noise_of(t, dev, ndev, level);
+			st = ml_tune_noise_of(t, dev, ndev, level);
 		free(dev);
 	}
 	if (st == ML_OK)
@@ -762,7 +599,7 @@ static double outside_of(const struct ml_coll_tune *t, int a, long long ranks)
  * the runs' (info.run_q), or z times the noise there. */
 static double run_q_at(const struct ml_coll_tune *t, long long ranks)
 {
-	return t->pnoise ? t->z * noise_at(t, ranks) : t->info.run_q;
+	return t->pnoise ? t->z * ml_tune_noise_at(t, ranks) : t->info.run_q;
 }
 
 /* The ln half-width of the interval of a new run of msg bytes at dist
@@ -777,7 +614,7 @@ static double half_of(const struct ml_coll_tune *t, int a, long long ranks,
 		      long long msg, double q, double dist, double dm,
 		      double b, double *run)
 {
-	double nz = noise_at(t, ranks), g = t->z * t->info.growth,
+	double nz = ml_tune_noise_at(t, ranks), g = t->z * t->info.growth,
 	       rq = t->pnoise ? t->z * nz : t->info.run_q,
 	       se = t->pnoise ? nz : t->se,
 	       h = sqrt(q * q * fmax(dist, 0) + t->qm[a] * t->qm[a] * dm +
@@ -922,7 +759,9 @@ enum ml_status ml_coll_tune_best(const struct ml_coll_tune *t,
 				    ml_tune_measured(t, a, p->ranks, p->msg);
 				const struct tpt *xd =
 				    ml_tune_measured(t, 0, p->ranks, p->msg);
-				thr = sqrt(xa->se * xa->se + xd->se * xd->se);
+				double sa = ml_tune_cmp_se(t, xa),
+				       sd = ml_tune_cmp_se(t, xd);
+				thr = sqrt(sa * sa + sd * sd);
 			} else {
 				thr = t->info.qdiff *
 				      sqrt(fmax(y[a].dist, y[0].dist));

@@ -1,7 +1,8 @@
 /*
  * tune_int.h - the corrected predictor's insides (collective_tune.c),
  * shared with the measured corners that decide best's pick
- * (collective_corners.c).
+ * (collective_corners.c) and the noise of its cells
+ * (collective_noise.c).
  */
 #ifndef MCASTLAT_TUNE_INT_H
 #define MCASTLAT_TUNE_INT_H
@@ -12,6 +13,7 @@
 #include "mcastlat/tune.h"
 
 #define NA (ML_COLL_MPICH_LAST + 1) /* algorithm ids 0 .. 14 */
+#define MIN_Q 10 /* fewest errors a quantile is read from */
 
 struct tpt {
 	long long msg;
@@ -42,6 +44,7 @@ struct ml_coll_tune {
 	enum ml_coll_objective obj; /* the table's */
 	double gdiff; /* the difference's growth per doubling */
 	double se;    /* rms of the medians' standard errors */
+	double run_ratio; /* info.run_sd / info.noise (ml_tune_cmp_se) */
 	/* the fit's error model's sd of ln error by size class (0: none):
 	 * the floor where too few points were left out to read a quantile */
 	double emsd[ML_COLL_NCLASS];
@@ -61,6 +64,22 @@ struct ml_coll_tune {
 };
 
 /* The measured point of algorithm a at (ranks, msg), or NULL. */
+/* The level quantile of n signed values (sorted in place); NaN for 0
+ * (collective_noise.c). */
+double ml_tune_quantile(double *e, size_t n, double level);
+/* A run's sd of ln at ranks: the runs' pooled, or without repeated runs
+ * that of the measured P around (collective_noise.c). */
+double ml_tune_noise_at(const struct ml_coll_tune *t, long long ranks);
+/* info.noise, noise_runs, noise_min/max/at, run_sd, run_q, t->pnoise,
+ * t->run_ratio and each point's se, from the runs' deviations dev (ndev)
+ * at level (collective_noise.c). */
+enum ml_status ml_tune_noise_of(struct ml_coll_tune *t, double *dev,
+				size_t ndev, double level);
+/* The standard error of measured point x's median in a comparison of
+ * two measured cells: from its runs' spread, or without one from a
+ * run's own sd (info.run_sd, as the noise varies over P), not the
+ * neighbouring sizes' noise (collective_corners.c). */
+double ml_tune_cmp_se(const struct ml_coll_tune *t, const struct tpt *x);
 const struct tpt *ml_tune_measured(const struct ml_coll_tune *t, int a,
 				   long long ranks, long long msg);
 /* What the measured cells around (ranks, msg) say of candidate a against

@@ -20,7 +20,7 @@
 #include "mcastlat/tune.h"
 
 #define MAXPL 3 /* placements: one per --map-by */
-#define MIN_LEFT_OUT 10 /* collective_tune.c's MIN_Q */
+#define MIN_LEFT_OUT 10 /* models/tune_int.h's MIN_Q */
 
 static const char *const map_word[] = {"core", "socket", "node"};
 static const char *const bind_word[] = {"core", "socket", "numa", "default"};
@@ -51,6 +51,7 @@ static const struct quantity qs[] = {
     {"noise_min", "... the least read at a measured P (the intervals')", false},
     {"noise_max", "... the largest", false},
     {"noise_max_at", "... at this P (- with repeated runs)", false},
+    {"run_sd", "a run's own sd of ln, which comparisons read", false},
     {"run_hilo", "hi/lo of a new run at a measured cell, all P", false},
     {"q_small", "ln error per sqrt doubling of P, M <= 4 KiB", true},
     {"q_medium", "... M <= 64 KiB", true},
@@ -73,7 +74,7 @@ static double value_of(const struct report *r, size_t k)
 	    (double)r->cells, (double)r->algs, (double)in->pmin,
 	    (double)in->pmax, (double)in->cv, in->noise,
 	    in->noise_runs ? 1 : 0, in->noise_min, in->noise_max,
-	    in->noise_max_at ? (double)in->noise_max_at : NAN,
+	    in->noise_max_at ? (double)in->noise_max_at : NAN, in->run_sd,
 	    exp(2 * in->run_q), in->q[0], in->q[1],
 	    in->q[2], in->qm, in->qdiff, in->growth, (double)in->corner_cv,
 	    in->corner_gain};
