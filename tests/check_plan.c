@@ -16,6 +16,16 @@ static unsigned among2(void)
 	return ML_COLL_AMONG(ML_COLL_DEFAULT) | ML_COLL_AMONG(ML_COLL_LINEAR);
 }
 
+/* *pp: 4 nodes of 4 cores, the default and linear, budget. */
+static void init_4x4(struct ml_coll_plan_params *pp, long long budget)
+{
+	ml_collective_plan_init(pp);
+	pp->ppn = 4;
+	pp->nodes = 4;
+	pp->among = among2();
+	pp->budget = budget;
+}
+
 /* 4 nodes of 4 cores: P in [2, 16]; 2 candidates, budget 36: C = 18
  * cells, nP = floor(sqrt(18)) = 4, nM = floor(18 / 4) = 4.  P aims at
  * 2 * 8^(i/3) = 2, 4, 8, 16; sizes: 1 and 1 MiB (the ends), 4096 and
@@ -29,11 +39,7 @@ START_TEST(test_by_hand)
 	struct ml_diag d = {NULL, ""};
 	int i;
 
-	ml_collective_plan_init(&pp);
-	pp.ppn = 4;
-	pp.nodes = 4;
-	pp.among = among2();
-	pp.budget = 36;
+	init_4x4(&pp, 36);
 	ck_assert_int_eq(ml_collective_plan(&pp, &pl, &d), ML_OK);
 	ck_assert_int_eq(pl.nranks, 4);
 	ck_assert_int_eq(pl.nmsgs, 4);
@@ -152,11 +158,7 @@ START_TEST(test_errors)
 	struct ml_coll_plan pl;
 	struct ml_diag d = {NULL, ""};
 
-	ml_collective_plan_init(&pp);
-	pp.ppn = 4;
-	pp.nodes = 4;
-	pp.among = among2();
-	pp.budget = 7;
+	init_4x4(&pp, 7);
 	ck_assert_int_eq(ml_collective_plan(&pp, &pl, &d), ML_EINVAL);
 	ck_assert_str_eq(d.param, "budget");
 	ck_assert_ptr_null(pl.rows);
@@ -187,11 +189,7 @@ START_TEST(test_lists)
 	struct ml_coll_plan_params pp;
 	struct ml_coll_plan pl;
 
-	ml_collective_plan_init(&pp);
-	pp.ppn = 4;
-	pp.nodes = 4;
-	pp.among = among2();
-	pp.budget = 50;
+	init_4x4(&pp, 50);
 	pp.ranks = ranks;
 	pp.nranks = 3;
 	pp.msgs = msgs;
@@ -218,11 +216,7 @@ START_TEST(test_ties_widest_gap)
 	struct ml_coll_plan pl;
 	int i;
 
-	ml_collective_plan_init(&pp);
-	pp.ppn = 4;
-	pp.nodes = 4;
-	pp.among = among2();
-	pp.budget = 24;
+	init_4x4(&pp, 24);
 	pp.ranks = ranks;
 	pp.nranks = 2;
 	ck_assert_int_eq(ml_collective_plan(&pp, &pl, NULL), ML_OK);

@@ -541,7 +541,8 @@ ML_API void ml_collective_plan_init(struct ml_coll_plan_params *pp);
  * the largest, the two around the eager limit (<= eager, > eager), the
  * two around each size bound of Open MPI's fixed decision in the rows of
  * the planned P (largest P first), then the size farthest in log from
- * those taken (of equals, the one in the widest gap between them).  *pl is allocated (ml_collective_plan_free).  ML_OK;
+ * those taken (of equals, the one in the widest gap between them).
+ * *pl is allocated (ml_collective_plan_free).  ML_OK;
  * ML_EINVAL with *d naming the parameter (a budget below 2 x 2 x
  * candidates x placements among them); ML_ENOMEM.
  */

@@ -59,8 +59,7 @@ static void bracket(const struct ml_coll_tune *t, const struct trow *w,
  * p's size below and above, where the default was measured too.  +1
  * when a is faster by more than the two medians' standard errors
  * (sqrt(se_a^2 + se_d^2), ml_tune_cmp_se's) at most of them (a strict
- * majority) and
- * slower by more at none; -1 when faster at none and slower at most (a
+ * majority) and slower by more at none; -1 when faster at none and slower at most (a
  * corner where a is compared with itself counts as slower: the point's
  * default runs a); 0 otherwise (a tie within the noise at one corner of
  * four no longer leaves the pick to the model alone).  A corner where the default was not measured is left out

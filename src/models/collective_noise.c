@@ -103,14 +103,15 @@ static size_t size_steps(const struct ml_coll_tune *t, long long ranks,
 	return n;
 }
 
-/* info.noise_min, noise_max and noise_max_at from t->pnoise. */
+/* info.noise_min, noise_max and noise_max_at from t->pnoise (noise,
+ * noise and 0 without it: repeated runs). */
 static void noise_range(struct ml_coll_tune *t)
 {
 	size_t k;
 
 	t->info.noise_min = t->info.noise_max = t->info.noise;
 	t->info.noise_max_at = 0;
-	for (k = 0; k < t->np; k++) {
+	for (k = 0; t->pnoise && k < t->np; k++) {
 		if (k == 0 || t->pnoise[k] < t->info.noise_min)
 			t->info.noise_min = t->pnoise[k];
 		if (k == 0 || t->pnoise[k] > t->info.noise_max) {
@@ -210,9 +211,8 @@ static void run_noise(struct ml_coll_tune *t, double *d)
  * A run's sd of ln (info.noise): pooled over cells of 3 runs or more;
  * else from neighbouring cells (step_noise), over every P and, in
  * t->pnoise, at each measured P (ml_tune_noise_at reads it); a run's
- * own sd, info.run_sd (run_noise).  A new run's
- * deviation from
- * its cell's median at the level (info.run_q): the level quantile of
+ * own sd, info.run_sd (run_noise).  A new run's deviation from its
+ * cell's median at the level (info.run_q): the level quantile of
  * the runs' deviations, dev (ndev of them, from cells of 3 runs or
  * more: the quantile, not the sd, as one run of 424 us among 4 to 20
  * us ones must not widen every interval), where MIN_Q or more; else z
@@ -224,7 +224,6 @@ enum ml_status ml_tune_noise_of(struct ml_coll_tune *t, double *dev,
 	double s2 = 0, *d;
 	size_t n = 0, i, k;
 
-	t->run_ratio = 1;
 	for (i = 0; i < t->npt; i++)
 		if (!isnan(t->pt[i].spread)) {
 			s2 += t->pt[i].spread * t->pt[i].spread;
@@ -233,12 +232,13 @@ enum ml_status ml_tune_noise_of(struct ml_coll_tune *t, double *dev,
 	if (n) {
 		t->info.noise = sqrt(s2 / (double)n);
 		t->info.noise_runs = true;
-		t->info.noise_min = t->info.noise_max = t->info.noise;
-		t->info.noise_max_at = 0;
 		t->info.run_sd = t->info.noise;
+		t->run_ratio = 1;
+		noise_range(t);
 		set_se(t);
-		t->info.run_q = ndev >= MIN_Q ? ml_tune_quantile(dev, ndev, level)
-					      : t->z * t->info.noise;
+		t->info.run_q = ndev >= MIN_Q
+				    ? ml_tune_quantile(dev, ndev, level)
+				    : t->z * t->info.noise;
 		return ML_OK;
 	}
 	d = malloc((t->npt + 1) * sizeof *d);

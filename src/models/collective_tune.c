@@ -206,7 +206,8 @@ static enum ml_status gap_quantiles(struct ml_coll_tune *t, const double *uk,
 						w[n++] = uk[k];
 			}
 			t->qgap[(size_t)a * (np + 1) + g] =
-			    n >= MIN_Q ? sqrt(fmax(ml_tune_quantile(w, n, level), 0))
+			    n >= MIN_Q
+				? sqrt(fmax(ml_tune_quantile(w, n, level), 0))
 			    : a == NA ? qmax
 				      : t->qgap[(size_t)NA * (np + 1) + g];
 		}
@@ -282,7 +283,8 @@ static enum ml_status size_validate(struct ml_coll_tune *t, double level)
 					 fmax(dm, 1e-9);
 			}
 		}
-		t->qm[a] = n >= MIN_Q ? sqrt(fmax(ml_tune_quantile(v, n, level), 0))
+		t->qm[a] = n >= MIN_Q
+				   ? sqrt(fmax(ml_tune_quantile(v, n, level), 0))
 			   : a == NA ? NAN /* size_fallback */
 				     : t->qm[NA];
 	}
@@ -391,13 +393,15 @@ static enum ml_status cross_validate(struct ml_coll_tune *t, double level)
 		t->info.cv += nue[c];
 		for (k = 0; k < nue[c]; k++)
 			ud[nud + nall++] = ue[c][k];
-		t->info.q[c] = nue[c] >= MIN_Q
-				   ? sqrt(fmax(ml_tune_quantile(ue[c], nue[c], level), 0))
-				   : NAN;
+		t->info.q[c] =
+		    nue[c] >= MIN_Q
+			? sqrt(fmax(ml_tune_quantile(ue[c], nue[c], level), 0))
+			: NAN;
 	}
 	/* A class with too few errors takes the pooled quantile. */
 	{
-		double q = sqrt(fmax(ml_tune_quantile(ud + nud, nall, level), 0));
+		double q =
+		    sqrt(fmax(ml_tune_quantile(ud + nud, nall, level), 0));
 
 		for (c = 0; c < ML_COLL_NCLASS; c++)
 			if (isnan(t->info.q[c]))

@@ -565,11 +565,13 @@ int ml_fit_print(struct ml_ctx *ctx, FILE *f, const struct fit_args *a,
 					 a->unit);
 			else
 				snprintf(tu[j], sizeof(tu[j]), "%s", tn[j]);
-			rcols[nin + 1 + j] = (struct ml_outcol){.name = tu[j], .left = false};
+			rcols[nin + 1 + j] = (struct ml_outcol){.name = tu[j]};
 		}
-		rcols[nin + 4] = (struct ml_outcol){.name = "rel_error", .left = false};
-		rcols[nin + 5] = (struct ml_outcol){.name = "set", .left = true};
-		rcols[nin + 6] = (struct ml_outcol){.name = "flag", .left = true};
+		rcols[nin + 4] = (struct ml_outcol){.name = "rel_error"};
+		rcols[nin + 5] =
+		    (struct ml_outcol){.name = "set", .left = true};
+		rcols[nin + 6] =
+		    (struct ml_outcol){.name = "flag", .left = true};
 		spec.cols = rcols;
 		spec.ncols = nin + 7;
 	}
