@@ -82,7 +82,8 @@
 # one), FITARGS (more options for fit), TUNEARGS (more options for
 # the picks and predictions), JOBS (the fit's threads), VERBOSE (1:
 # each cell's picks on stderr), KEEP (a directory: each fit's
-# machine and planned broadcasts kept there), REUSE (such a
+# machine, planned broadcasts and predictions, pred.csv, kept
+# there), REUSE (such a
 # directory: its machines instead of fitting again, where its plan.txt
 # names the same points).
 set -eu
@@ -352,6 +353,7 @@ dataset() {
 			--precision 9 \
 			--columns algorithm,ranks,msg,latency_avg,latency_avg_lo,latency_avg_hi,status \
 			> "$tmp/pred.csv"
+		[ -z "${KEEP:-}" ] || cp "$tmp/pred.csv" "$KEEP/$name.$plan/"
 		# shellcheck disable=SC2086
 		"$bin" collective --input "$tmp/fitted.csv" --algorithm best \
 			--among "$alist,ompi" --objective latency_avg $common \

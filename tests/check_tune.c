@@ -723,6 +723,47 @@ START_TEST(test_one_run_alone)
 }
 END_TEST
 
+/* One run of one cell decides where its row's sizes next to it say the
+ * same: the default and binomial measured once at P = 32, at 16, 64
+ * and 256 B, the default 10 times binomial's at 64 B.  At P = 48, 64 B
+ * every corner is that cell (test_one_run_alone: alone it does not
+ * decide).  Binomial 10 times faster at 16 and 256 B too: binomial.
+ * 10 times slower there: the default stays.  (With one P row, no row
+ * is left to check lone cells on: they may decide.) */
+START_TEST(test_lone_cell_row)
+{
+	struct ml_collective_params m;
+	struct ml_coll_run r[6];
+	struct ml_coll_meas t;
+	struct ml_coll_tune *tu;
+	unsigned among = ML_COLL_AMONG(ML_COLL_DEFAULT) |
+			 ML_COLL_AMONG(ML_COLL_BINOMIAL);
+	const long long M[3] = {16, 64, 256};
+	int side;
+	size_t k, n;
+
+	machine(&m);
+	for (side = 0; side < 2; side++) {
+		n = 0;
+		for (k = 0; k < 3; k++) {
+			double bino = k == 1 || side == 0 ? 10 : 1000;
+
+			run_at(&r[n++], &m, ML_COLL_DEFAULT, 32, M[k], 100);
+			run_at(&r[n++], &m, ML_COLL_BINOMIAL, 32, M[k], bino);
+		}
+		ck_assert_int_eq(ml_coll_meas_build(r, n, ML_COLL_BY_AVG, &t),
+				 ML_OK);
+		ck_assert_int_eq(ml_coll_tune_new(&t, &m, NULL, 0.9, &tu),
+				 ML_OK);
+		ck_assert_int_eq(pick_at(tu, &m, among, 48, 64),
+				 side == 0 ? ML_COLL_BINOMIAL
+					   : ML_COLL_DEFAULT);
+		ml_coll_tune_free(tu);
+		ml_coll_meas_free(&t);
+	}
+}
+END_TEST
+
 /* Drawn data: the model x exp(factor + N(0, 0.05)), one run a cell, at
  * P = 2, 4, ..., 256 x M = 1, 4, ..., 4096, two algorithms; fresh draws
  * at the P halfway (in log) between, at the same sizes: the 90 %
@@ -1188,6 +1229,7 @@ Suite *suite_tune(void)
 	tcase_add_test(tc, test_corners_decide);
 	tcase_add_test(tc, test_corners_decision);
 	tcase_add_test(tc, test_one_run_alone);
+	tcase_add_test(tc, test_lone_cell_row);
 	tcase_add_test(tc, test_default_edge);
 	tcase_add_test(tc, test_corner_without_default);
 	tcase_add_test(tc, test_corners_majority);

@@ -52,6 +52,95 @@ static void bracket(const struct ml_coll_tune *t, const struct trow *w,
 		*hi = *lo;
 }
 
+
+/* cell_gain's and corner_cmp's outcomes beside ML_OK and -1, 0, 1 */
+enum { NO_A = 2, NO_CORNER = 3, SELF = 4 };
+
+/* Candidate a against the default (whose decision at the point runs
+ * dp's algorithm) at the cell (ranks, msg): ML_OK with *g the ln gain
+ * of a over the comparable default and *e the two medians' standard
+ * error (ml_tune_cmp_se's); NO_A where a was not measured there,
+ * NO_CORNER where no comparable default was, SELF where it is a itself
+ * (the point's default runs a).  *xa: a's cell. */
+static int cell_gain(const struct ml_coll_tune *t, int a, long long ranks,
+		     long long msg, const struct tpt *dp,
+		     const struct tpt **xa, double *g, double *e)
+{
+	const struct tpt *xd = ml_tune_measured(t, 0, ranks, msg);
+	double sa, sd;
+
+	*xa = ml_tune_measured(t, a, ranks, msg);
+	if (*xa && xd && (xd->ran != dp->ran || xd->comp != dp->comp))
+		xd = dp->ran > 0 && dp->ran < NA && xd->comp == dp->comp
+			 ? ml_tune_measured(t, dp->ran, ranks, msg)
+			 : NULL;
+	if (!*xa)
+		return NO_A;
+	if (!xd)
+		return NO_CORNER;
+	if (xd == *xa)
+		return SELF;
+	sa = ml_tune_cmp_se(t, *xa);
+	sd = ml_tune_cmp_se(t, xd);
+	*g = log(xd->median / (*xa)->median);
+	*e = sqrt(sa * sa + sd * sd);
+	return ML_OK;
+}
+
+/* The verdict at cell (ranks, msg) of a against the default: +1 a
+ * faster by more than the standard error, -1 slower by more (or the
+ * cell is a itself), 0 within; NO_A, NO_CORNER as cell_gain. */
+static int corner_cmp(const struct ml_coll_tune *t, int a, long long ranks,
+		      long long msg, const struct tpt *dp,
+		      const struct tpt **xa)
+{
+	double g, e;
+	int st = cell_gain(t, a, ranks, msg, dp, xa, &g, &e);
+
+	if (st != ML_OK)
+		return st == SELF ? -1 : st;
+	if (g < -e)
+		return -1;
+	return g > e;
+}
+
+/*
+ * Whether the measured sizes of row i on either side of its cell x
+ * confirm x's verdict that a is faster: each where comparable
+ * (cell_gain), one at least, says a is faster by more than its standard
+ * error.  With one run of each cell (the judge's SINGLE=7), EPYC by
+ * node's binomial at P = 254 took 0.84 of the default's time at 4 KiB
+ * and at 1 KiB: alone, the 4 KiB cell kept the default from P = 128 to
+ * 200 (the default's decision at P = 92 runs knomial, at the point
+ * binary: that corner is left out).  A median of the three would not
+ * do: EPYC packed by socket's default at P = 126, measured once, is 3
+ * times its 32 B time at 2 and 8 B.
+ */
+static bool row_confirms(const struct ml_coll_tune *t, int a, size_t i,
+			 const struct tpt *x, const struct tpt *dp)
+{
+	const struct trow *w = &t->row[i];
+	size_t k = (size_t)(x - t->pt);
+	int s, n = 0;
+
+	for (s = -1; s <= 1; s += 2) {
+		const struct tpt *y;
+		int c;
+
+		if ((s < 0 && k == w->first) ||
+		    (s > 0 && k + 1 >= w->first + w->n))
+			continue;
+		c = corner_cmp(t, a, w->ranks, t->pt[k + (size_t)s].msg, dp,
+			       &y);
+		if (c == NO_A || c == NO_CORNER)
+			continue;
+		if (c != 1)
+			return false;
+		n++;
+	}
+	return n > 0;
+}
+
 /*
  * What the measured cells around *p say of candidate a against the
  * default: the cells of a's measured P rows nearest p's P below and
@@ -72,10 +161,12 @@ static void bracket(const struct ml_coll_tune *t, const struct trow *w,
  * EPYC), the default measured there is another broadcast than the
  * point's: the corner compares a with the point's algorithm measured
  * forced there instead, and is left out when it was not (0 when every
- * corner is left out).  0 too when the corners are one cell of one run
- * (the point's size measured, its P within a doubling of one row): a
- * single run may be an outlier (EPYC by socket: a default of 424 us
- * among 4 to 20 us ones).  Beyond the measured P the edge row speaks
+ * corner is left out).  Where the corners are one cell of one run (the
+ * point's size measured, its P within a doubling of one row; or the
+ * other corners left out) that cell alone may be an outlier (EPYC by
+ * socket: a default of 424 us among 4 to 20 us ones): ML_TUNE_LONE
+ * where it says a is faster and its row's sizes next to it confirm it
+ * (row_confirms), else 0 (the model decides).  Beyond the measured P the edge row speaks
  * within a doubling of it, or at any distance with far (best then asks
  * the model to agree).
  */
@@ -87,6 +178,7 @@ int ml_tune_corners(const struct ml_coll_tune *t, int a, long long ranks,
 	int k, j, n = 0, wins = 0, losses = 0;
 	const struct tpt *first = NULL;
 	bool many = false;
+	int fk = 0;
 
 	for (i = t->afirst[a]; i < t->afirst[a] + t->an[a]; i++) {
 		if (t->row[i].ranks == skip)
@@ -113,44 +205,29 @@ int ml_tune_corners(const struct ml_coll_tune *t, int a, long long ranks,
 
 		bracket(t, &t->row[r[k]], msg, &m[0], &m[1]);
 		for (j = 0; j < 2; j++) {
-			const struct tpt *xa =
-			    ml_tune_measured(t, a, t->row[r[k]].ranks, m[j]);
-			const struct tpt *xd =
-			    ml_tune_measured(t, 0, t->row[r[k]].ranks, m[j]);
+			const struct tpt *xa;
+			int c = corner_cmp(t, a, t->row[r[k]].ranks, m[j], dp,
+					   &xa);
 
-			if (xa && xd &&
-			    (xd->ran != dp->ran || xd->comp != dp->comp)) {
-				xd = dp->ran > 0 && dp->ran < NA &&
-					     xd->comp == dp->comp
-					 ? ml_tune_measured(t, dp->ran,
-						    t->row[r[k]].ranks, m[j])
-					 : NULL;
-				if (!xd)
-					continue;
-			}
-			if (!xa)
+			if (c == NO_A)
 				return 0;
-			if (!xd)
+			if (c == NO_CORNER)
 				continue;
-			if (!first)
+			if (!first) {
 				first = xa;
+				fk = k;
+			}
 			many = many || xa != first || xa->runs >= 3;
 			n++;
-			{
-				double sa = ml_tune_cmp_se(t, xa),
-				       sd = ml_tune_cmp_se(t, xd),
-				       g = log(xd->median / xa->median),
-				       e = sqrt(sa * sa + sd * sd);
-
-				wins += g > e;
-				/* a compared with itself: the point's
-				 * default runs a, no gain to be had */
-				losses += g < -e || xd == xa;
-			}
+			wins += c == 1;
+			losses += c == -1;
 		}
 	}
-	if (!many)
-		return 0; /* one run of one cell: an outlier decides */
+	/* one run of one cell: not alone, an outlier could decide */
+	if (!many && n > 0)
+		return wins == n && row_confirms(t, a, r[fk], first, dp)
+			   ? ML_TUNE_LONE
+			   : 0;
 	if (n == 0)
 		return 0;
 	if (losses == 0 && 2 * wins > n)
@@ -173,8 +250,8 @@ void ml_tune_corner_check(struct ml_coll_tune *t)
 {
 	size_t d, k;
 	int a;
-	double sum = 0;
-	size_t n = 0;
+	double sum[2] = {0, 0};
+	size_t n[2] = {0, 0};
 
 	for (d = t->afirst[0]; d < t->afirst[0] + t->an[0]; d++)
 		for (k = t->row[d].first; k < t->row[d].first + t->row[d].n;
@@ -182,16 +259,21 @@ void ml_tune_corner_check(struct ml_coll_tune *t)
 			for (a = 1; a < NA; a++) {
 				const struct tpt *x = ml_tune_measured(
 				    t, a, t->row[d].ranks, t->pt[k].msg);
+				int v;
 
-				if (!x || ml_tune_corners(t, a, t->row[d].ranks,
-						  t->pt[k].msg,
-						  t->row[d].ranks,
-						  &t->pt[k], false) != 1)
+				if (!x)
 					continue;
-				sum += log(t->pt[k].median / x->median);
-				n++;
+				v = ml_tune_corners(t, a, t->row[d].ranks,
+						    t->pt[k].msg, t->row[d].ranks,
+						    &t->pt[k], false);
+				if (v <= 0)
+					continue;
+				sum[v == ML_TUNE_LONE] +=
+				    log(t->pt[k].median / x->median);
+				n[v == ML_TUNE_LONE]++;
 			}
-	t->info.corner_cv = n;
-	t->info.corner_gain = n ? sum / (double)n : NAN;
-	t->corners_ok = n == 0 || sum > 0;
+	t->info.corner_cv = n[0];
+	t->info.corner_gain = n[0] ? sum[0] / (double)n[0] : NAN;
+	t->corners_ok = n[0] == 0 || sum[0] > 0;
+	t->lone_ok = t->corners_ok && (n[1] == 0 || sum[1] > 0);
 }

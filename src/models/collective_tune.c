@@ -699,6 +699,20 @@ static bool is_candidate(unsigned among, enum ml_coll_library lib, int a)
 	return ok && (among & ML_COLL_AMONG(a));
 }
 
+/* What the measured corners say of a at p's point (ml_tune_corners),
+ * where their leave-one-P-out check let them (corner_check): a lone
+ * cell's say only where lone cells passed it too. */
+static int corners_say(const struct ml_coll_tune *t, int a,
+		       const struct ml_collective_params *p,
+		       const struct tpt *dp, bool far)
+{
+	int v = t->corners_ok
+		    ? ml_tune_corners(t, a, p->ranks, p->msg, 0, dp, far)
+		    : 0;
+
+	return v == ML_TUNE_LONE && !t->lone_ok ? 0 : v;
+}
+
 enum ml_status ml_coll_tune_best(const struct ml_coll_tune *t,
 				 const struct ml_collective_params *p,
 				 unsigned among, enum ml_coll_objective obj,
@@ -775,10 +789,7 @@ enum ml_status ml_coll_tune_best(const struct ml_coll_tune *t,
 			if (!(y[a].measured && y[0].measured)) {
 				/* the measured cells around decide where
 				 * they agree */
-				int v = t->corners_ok
-					    ? ml_tune_corners(t, a, p->ranks, p->msg, 0,
-						      &dp, false)
-					    : 0;
+				int v = corners_say(t, a, p, &dp, false);
 
 				/* More than a doubling beyond the measured P
 				 * the edge row's cells are not the point's
@@ -790,9 +801,8 @@ enum ml_status ml_coll_tune_best(const struct ml_coll_tune *t,
 				 * the difference alone kept EPYC by node's
 				 * default at P >= 128, binomial measured
 				 * faster at 62 and 2x faster at 128. */
-				if (v == 0 && b > 1 && gain > 0 && t->corners_ok &&
-				    ml_tune_corners(t, a, p->ranks, p->msg, 0, &dp,
-						    true) > 0)
+				if (v == 0 && b > 1 && gain > 0 &&
+				    corners_say(t, a, p, &dp, true) > 0)
 					v = 1;
 				if (v < 0 || (v == 0 && !(gain > thr)))
 					continue;

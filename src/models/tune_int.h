@@ -49,6 +49,7 @@ struct ml_coll_tune {
 	 * the floor where too few points were left out to read a quantile */
 	double emsd[ML_COLL_NCLASS];
 	bool corners_ok; /* the measured corners decide (corner_check) */
+	bool lone_ok;	 /* ... and so does a lone cell (ML_TUNE_LONE) */
 	/* The measured P of any algorithm, ascending (np), and the
 	 * interval's quantile in each gap: gap g lies between pd[g - 1]
 	 * and pd[g] (g = 0 below the first, np above the last), read
@@ -83,13 +84,15 @@ double ml_tune_cmp_se(const struct ml_coll_tune *t, const struct tpt *x);
 const struct tpt *ml_tune_measured(const struct ml_coll_tune *t, int a,
 				   long long ranks, long long msg);
 /* What the measured cells around (ranks, msg) say of candidate a against
- * the default whose decision runs dp's algorithm: +1, -1 or 0; the rows
- * at P skip left out; far: the edge row beyond a doubling of it too
- * (collective_corners.c). */
+ * the default whose decision runs dp's algorithm: +1, -1 or 0, or
+ * ML_TUNE_LONE (faster: one cell of one run, read with its row's sizes
+ * next to it); the rows at P skip left out; far: the edge row beyond a
+ * doubling of it too (collective_corners.c). */
+enum { ML_TUNE_LONE = 2 };
 int ml_tune_corners(const struct ml_coll_tune *t, int a, long long ranks,
 		    long long msg, long long skip, const struct tpt *dp,
 		    bool far);
-/* t->corners_ok and the info's corner_cv, corner_gain. */
+/* t->corners_ok, t->lone_ok and the info's corner_cv, corner_gain. */
 void ml_tune_corner_check(struct ml_coll_tune *t);
 
 #endif
