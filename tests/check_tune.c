@@ -304,6 +304,62 @@ START_TEST(test_run_sd_decides)
 }
 END_TEST
 
+/* The zigzag of test_run_sd_decides (+-0.15, alike in every row, noise
+ * N(0, 0.02)) at seven sizes a factor 4 apart (1 B to 4 KiB) and a
+ * factor 16 (the probe's; 1 B to 16 MiB):
+ * a factor 4 apart, the neighbouring sizes' noise reads the zigzag
+ * (about 0.31); a factor 16 apart (3 doublings or more), the steps are
+ * taken for misfit and the noise is the double differences', about the
+ * runs' 0.02, so a new run's interval at a measured cell is z x 0.02
+ * wide each way, not z x 0.31. */
+START_TEST(test_wide_sizes_noise)
+{
+	struct ml_collective_params m;
+	struct ml_coll_run r[2 * 4 * 7];
+	struct ml_coll_meas t;
+	struct ml_coll_tune *tu;
+	struct ml_coll_tune_info in;
+	gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+	long long P, M, f;
+	int j;
+
+	machine(&m);
+	for (f = 4; f <= 16; f *= 4) {
+		size_t n = 0;
+
+		gsl_rng_set(g, 11);
+		for (P = 4; P <= 32; P *= 2)
+			for (M = 1, j = 0; j < 7; M *= f, j++) {
+				double d = model(&m, ML_COLL_DEFAULT, P, M) *
+					   exp(0.15 * (j % 2 ? -1 : 1));
+
+				run_at(&r[n++], &m, ML_COLL_DEFAULT, P, M,
+				       d * exp(gsl_ran_gaussian(g, 0.02)));
+				run_at(&r[n++], &m, ML_COLL_BINOMIAL, P, M,
+				       d * exp(gsl_ran_gaussian(g, 0.02)));
+			}
+		ck_assert_int_eq(ml_coll_meas_build(r, n, ML_COLL_BY_AVG, &t),
+				 ML_OK);
+		ck_assert_int_eq(ml_coll_tune_new(&t, &m, NULL, 0.9, &tu),
+				 ML_OK);
+		ml_coll_tune_get_info(tu, &in);
+		if (f == 4)
+			ck_assert_msg(in.noise > 0.15 && in.run_sd < 0.04,
+				      "noise %g, run_sd %g", in.noise,
+				      in.run_sd);
+		else
+			ck_assert_msg(in.noise < 0.04 &&
+					  in.noise == in.run_sd &&
+					  in.noise_max < 0.04,
+				      "noise %g (max %g), run_sd %g", in.noise,
+				      in.noise_max, in.run_sd);
+		ml_coll_tune_free(tu);
+		ml_coll_meas_free(&t);
+	}
+	gsl_rng_free(g);
+}
+END_TEST
+
 /* Between measured P rows, the measured cells around decide where they
  * agree, whatever the model says: binomial measured 20 % faster than
  * the default at P = 8 and 32 (sizes 64 and 1024, three runs of 1 %
@@ -1021,6 +1077,69 @@ START_TEST(test_run_coverage)
 }
 END_TEST
 
+/* The probe's design, drawn: single runs (noise N(0, 0.05)) of the
+ * model x exp(factor + a walk in M of sd 0.15 a doubling) at P = 2, 4,
+ * ..., 256 x M = 1, 16, ..., 64 KiB (a factor 16 apart: the noise is
+ * then run_sd, test_wide_sizes_noise), two algorithms; fresh single
+ * runs at the P halfway between and at 4, 64, ..., 16 KiB (two
+ * doublings from the measured sizes): the 90 % interval holds 80 to
+ * 98 % of them. */
+START_TEST(test_wide_sizes_coverage)
+{
+	struct ml_collective_params m;
+	struct ml_coll_run r[2 * 8 * 5];
+	struct ml_coll_meas t;
+	struct ml_coll_tune *tu;
+	struct ml_coll_tuned y;
+	gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+	enum ml_coll_alg a[2] = {ML_COLL_DEFAULT, ML_COLL_BINOMIAL};
+	size_t n, k, in = 0, tot = 0, seed;
+	long long P;
+	int j;
+	double w[17];
+
+	machine(&m);
+	for (seed = 1; seed <= 8; seed++) {
+		gsl_rng_set(g, seed);
+		w[0] = 0;
+		for (j = 1; j <= 16; j++)
+			w[j] = w[j - 1] + gsl_ran_gaussian(g, 0.15);
+		n = 0;
+		for (k = 0; k < 2; k++)
+			for (P = 2; P <= 256; P *= 2)
+				for (j = 0; j <= 16; j += 4)
+					run_at(&r[n++], &m, a[k], P, 1LL << j,
+					       model(&m, a[k], P, 1LL << j) *
+						   exp(factor(P, 1LL << j) +
+						       w[j] +
+						       gsl_ran_gaussian(g, 0.05)));
+		ck_assert_int_eq(ml_coll_meas_build(r, n, ML_COLL_BY_AVG, &t),
+				 ML_OK);
+		ck_assert_int_eq(ml_coll_tune_new(&t, &m, NULL, 0.9, &tu),
+				 ML_OK);
+		for (k = 0; k < 2; k++)
+			for (P = 3; P <= 192; P *= 2)
+				for (j = 2; j <= 14; j += 4) {
+					long long M = 1LL << j;
+					double x = model(&m, a[k], P, M),
+					       v = x * exp(factor(P, M) + w[j] +
+							   gsl_ran_gaussian(g, 0.05));
+
+					ml_coll_tune_predict(tu, a[k], P, M, x,
+							     &y);
+					in += v >= y.lo && v <= y.hi;
+					tot++;
+				}
+		ml_coll_tune_free(tu);
+		ml_coll_meas_free(&t);
+	}
+	ck_assert_uint_eq(tot, 8 * 2 * 7 * 4);
+	ck_assert_msg(in >= 0.80 * (double)tot && in <= 0.98 * (double)tot,
+		      "covered %zu of %zu", in, tot);
+	gsl_rng_free(g);
+}
+END_TEST
+
 /* The default's residual jumps by +-0.3 from one measured P to the next,
  * binomial's is the smooth factor (one run a cell, no noise): each
  * algorithm's interval reads its own left-out errors, so binomial's at
@@ -1260,6 +1379,7 @@ Suite *suite_tune(void)
 	tcase_add_test(tc, test_recovers_factor);
 	tcase_add_test(tc, test_measured_decides);
 	tcase_add_test(tc, test_run_sd_decides);
+	tcase_add_test(tc, test_wide_sizes_noise);
 	tcase_add_test(tc, test_corners_decide);
 	tcase_add_test(tc, test_corners_decision);
 	tcase_add_test(tc, test_one_run_alone);
@@ -1270,6 +1390,7 @@ Suite *suite_tune(void)
 	tcase_add_test(tc, test_corners_majority);
 	tcase_add_test(tc, test_cv_coverage);
 	tcase_add_test(tc, test_run_coverage);
+	tcase_add_test(tc, test_wide_sizes_coverage);
 	tcase_add_test(tc, test_width_by_algorithm);
 	tcase_add_test(tc, test_unmeasured_size_not_certain);
 	tcase_add_test(tc, test_switch_not_left_out);

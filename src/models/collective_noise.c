@@ -14,6 +14,11 @@
 
 #include "models/tune_int.h"
 
+#define LN2 0.69314718055994530942
+/* Doublings of M between measured sizes from which on their steps read
+ * the misfit, not the noise (ml_tune_noise_of). */
+#define WIDE_GAP 3
+
 /* The level quantile of n signed values (sorted in place); NaN for 0. */
 double ml_tune_quantile(double *e, size_t n, double level)
 {
@@ -160,6 +165,18 @@ static size_t dd_steps(const struct ml_coll_tune *t, double *d)
 	return n;
 }
 
+/* The least step in ln M between adjacent measured sizes of a row. */
+static double min_gap(const struct ml_coll_tune *t)
+{
+	size_t i, k;
+	double g = INFINITY;
+
+	for (i = 0; i < t->nrow; i++)
+		for (k = 1; k < t->row[i].n; k++)
+			g = fmin(g, t->row[i].x[k] - t->row[i].x[k - 1]);
+	return g;
+}
+
 /* The robust sd of a run from n absolute steps (sorted in place):
  * their median / (0.6745 sqrt 2), the sd of the difference of two
  * runs. */
@@ -257,6 +274,16 @@ enum ml_status ml_tune_noise_of(struct ml_coll_tune *t, double *dev,
 		t->pnoise[k] = step_noise(t, t->pd[k], d);
 		if (isnan(t->pnoise[k]))
 			t->pnoise[k] = t->info.noise;
+	}
+	/* Sizes WIDE_GAP doublings or more apart (the probe's factor
+	 * 16): their steps are the model's misfit over the gap more than a
+	 * run's noise, which the intervals count again in qm; the double
+	 * differences then give the noise, scaled over P as before. */
+	if (min_gap(t) >= WIDE_GAP * LN2 - 1e-9 && t->run_ratio < 1) {
+		for (k = 0; k < t->np; k++)
+			t->pnoise[k] *= t->run_ratio;
+		t->info.noise = t->info.run_sd;
+		t->run_ratio = 1;
 	}
 	noise_range(t);
 	t->info.noise_runs = false;
