@@ -145,7 +145,7 @@ static int dispatch(int argc, char **argv, struct ml_ctx *ctx)
 
 int main(int argc, char **argv)
 {
-	struct ml_ctx ctx = {stdout, stderr, stdin, 0, 0, 1};
+	struct ml_ctx ctx = {stdout, stderr, stdin, 0, 0, 1, NULL};
 	int rc;
 
 	/* Every GSL status is checked where it is returned. */

@@ -109,14 +109,22 @@ static size_t cells_of(const struct ml_coll_meas *m,
 	return n;
 }
 
+/* The table; from: the placement read from the measured cells (no
+ * placement option given), named on a comment line, or NULL. */
 static void print_table(FILE *f, const struct report *r, size_t nr,
-			double level)
+			double level, const struct ml_collective_params *from)
 {
 	size_t i, k;
 
 	fprintf(f, "# the measured cells' cross-validation at level %g "
 		   "(collective(1), MEASUREMENTS)\n",
 		level);
+	if (from)
+		fprintf(f,
+			"# the measured cells' placement: --ppn %lld "
+			"--sockets %lld --nodes %lld --bind-to %s --numa %lld\n",
+			from->ppn, from->sockets, from->nodes,
+			bind_word[from->bind_to], from->numa);
 	fprintf(f, "%-12s", "map_by");
 	for (i = 0; i < nr; i++)
 		fprintf(f, " %9s", r[i].map_by);
@@ -215,6 +223,53 @@ static void warn_unmatched(struct ml_ctx *ctx,
 		buf);
 }
 
+/* Whether the command line gave any placement option. */
+static bool placement_given(const struct ml_ctx *ctx)
+{
+	static const int place[] = {O_PPN,     O_SOCKETS, O_NODES,
+				    O_MAP_BY,  O_BIND_TO, O_NUMA};
+	size_t k;
+
+	for (k = 0; ctx->given && k < sizeof place / sizeof *place; k++)
+		if (ctx->given[place[k]])
+			return true;
+	return !ctx->given;
+}
+
+/* Into map[] (room for MAXPL), the --map-by of m's cells placed as its
+ * first but for --map-by, each once, in order of appearance; their
+ * number. */
+static size_t cells_maps(const struct ml_coll_meas *m, int map[MAXPL])
+{
+	size_t i, k, n = 0;
+
+	for (i = 0; i < m->ncell && n < MAXPL; i++) {
+		struct ml_collective_params x = m->cell[i].p;
+
+		x.map_by = m->cell[0].p.map_by;
+		if (!ml_coll_same_placement(&x, &m->cell[0].p))
+			continue;
+		for (k = 0; k < n && map[k] != (int)m->cell[i].p.map_by; k++)
+			;
+		if (k == n)
+			map[n++] = (int)m->cell[i].p.map_by;
+	}
+	return n;
+}
+
+/* p placed as cell c (ranks, algorithm and the rest kept), --map-by
+ * map. */
+static void place_as(struct ml_collective_params *p,
+		     const struct ml_collective_params *c, int map)
+{
+	p->ppn = c->ppn;
+	p->sockets = c->sockets;
+	p->nodes = c->nodes;
+	p->bind_to = c->bind_to;
+	p->numa = c->numa;
+	p->map_by = (enum ml_coll_map)map;
+}
+
 int ml_collective_print_measured(const struct ml_command *cmd,
 				 struct ml_ctx *ctx,
 				 const struct ml_vlist *const *vl,
@@ -230,9 +285,10 @@ int ml_collective_print_measured(const struct ml_command *cmd,
 	union ml_val v[NOPTS];
 	struct report r[MAXPL];
 	struct ml_collective_params asked;
-	size_t k, nr = 0;
+	size_t k, nr = 0, nmap;
 	unsigned long long i;
-	int word;
+	int word, map[MAXPL];
+	bool given;
 
 	int rc = ml_collective_one_allocation(
 	    cmd, ctx, vl, single, sizeof single / sizeof *single, "measured");
@@ -244,13 +300,20 @@ int ml_collective_print_measured(const struct ml_command *cmd,
 				    "nothing measured: give a machine of fit "
 				    "collective --emit as --input, or --data");
 	memcpy(v, base, sizeof v);
-	for (i = 0; i < vl[O_MAP_BY]->count && nr < MAXPL; i++) {
+	/* No placement asked: the measured cells' (each of their
+	 * --map-by), which the report then names. */
+	given = placement_given(ctx);
+	nmap = given ? (size_t)vl[O_MAP_BY]->count : cells_maps(m, map);
+	for (i = 0; i < nmap && nr < MAXPL; i++) {
 		struct ml_collective_params p;
 		struct ml_coll_tune *t = NULL;
 		enum ml_status st;
 
-		v[O_MAP_BY] = ml_vlist_at(vl[O_MAP_BY], i);
+		if (given)
+			v[O_MAP_BY] = ml_vlist_at(vl[O_MAP_BY], i);
 		conv(v, &p, &word);
+		if (!given)
+			place_as(&p, &m->cell[0].p, map[i]);
 		asked = p;
 		memset(&r[nr], 0, sizeof r[nr]);
 		r[nr].map_by = map_word[p.map_by];
@@ -281,7 +344,8 @@ int ml_collective_print_measured(const struct ml_command *cmd,
 	else if (format && strcmp(format, "json") == 0)
 		print_rows(ctx->out, r, nr, 0);
 	else
-		print_table(ctx->out, r, nr, base[O_LEVEL].r);
+		print_table(ctx->out, r, nr, base[O_LEVEL].r,
+			    given ? NULL : &m->cell[0].p);
 	if (fflush(ctx->out) != 0 || ferror(ctx->out)) {
 		ml_err(ctx, "collective: --measured: write failed");
 		return ML_EXIT_ROWS;

@@ -543,8 +543,12 @@ static int batch_row(struct batch *bt, char *line, unsigned long lineno,
 		goto out;
 	}
 	if (cmd->takeover) {
-		int t = cmd->takeover(cmd, vl, base, bt->r->format,
-				      bt->r->ctx, (void *)sw.prep);
+		int t;
+
+		bt->r->ctx->given = bt->r->given;
+		t = cmd->takeover(cmd, vl, base, bt->r->format, bt->r->ctx,
+				  (void *)sw.prep);
+		bt->r->ctx->given = NULL;
 
 		if (t >= 0) { /* done by the command, or refused */
 			rc = t == 0 ? 0 : 1;

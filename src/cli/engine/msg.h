@@ -20,6 +20,10 @@ struct ml_ctx {
 	/* --jobs, for a command's takeover that evaluates many points
 	 * itself (collective --rules); 0 counts as 1. */
 	unsigned jobs;
+	/* Per option of the command running, whether the command line (or
+	 * an --input column) gave it, while its takeover runs (collective
+	 * --measured reads it); else NULL. */
+	const bool *given;
 };
 
 /* "mcastlat: <message>\n" on ctx->err. */

@@ -229,8 +229,10 @@ int ml_run(const struct ml_command *cmd, int argc, char **argv,
 		r.prep = prep;
 	}
 	if (cmd->takeover && !a.input) {
+		ctx->given = r.given;
 		rc = cmd->takeover(cmd, vlp, base, a.format, ctx,
 				   (void *)r.prep);
+		ctx->given = NULL;
 		if (rc >= 0)
 			goto out;
 		rc = 0;
