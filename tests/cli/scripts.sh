@@ -17,7 +17,8 @@ src=$(cd "$(dirname "$0")/../../scripts" && pwd)
 # and a directory elsewhere to run from.  PATH has no mcastlat.
 mkdir -p "$tmp/tree/scripts" "$tmp/stub" "$tmp/onpath" "$tmp/run" \
 	"$tmp/empty"
-cp "$src"/common.sh "$src"/fig-torus.sh "$src"/*.gp "$tmp/tree/scripts/"
+cp "$src"/common.sh "$src"/fig-torus.sh "$src"/shard-sweep.sh "$src"/*.gp \
+	"$tmp/tree/scripts/"
 cat > "$tmp/tree/mcastlat" <<EOF
 #!/bin/sh
 echo tree >> "$tmp/calls"
@@ -113,13 +114,18 @@ for s in "$src"/fig*.sh; do
 done
 
 # shard-sweep.sh from elsewhere, the tree's binary found beside
-# scripts/: the same bytes as the unsharded run.
-(cd "$tmp/run" && env -u MCASTLAT PATH=/usr/bin:/bin sh "$src/shard-sweep.sh" \
+# scripts/ (the copy's, which runs $bin: a sanitizer build has no
+# ./mcastlat): the same bytes as the unsharded run.
+: > "$tmp/calls"
+(cd "$tmp/run" && env -u MCASTLAT PATH=/usr/bin:/bin \
+	sh "$tmp/tree/scripts/shard-sweep.sh" \
 	3 all.csv kbinomial --nodes 2:40 --packets 1,4 --format csv) ||
 	bad "shard-sweep.sh from another directory: exit $?"
 "$bin" kbinomial --nodes 2:40 --packets 1,4 --format csv > "$tmp/whole.csv"
 cmp -s "$tmp/whole.csv" "$tmp/run/all.csv" && ok ||
 	bad "shard-sweep.sh: all.csv differs from the unsharded run"
+[ "$(sort -u "$tmp/calls")" = tree ] && ok ||
+	bad "shard-sweep.sh did not run the tree's mcastlat: $(cat "$tmp/calls")"
 
 # One argument convention (issue 21): -h and --help print the header's
 # usage, with its usage lines ("  scripts/NAME ...", issue 27), and exit

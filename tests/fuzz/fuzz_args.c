@@ -67,7 +67,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	fuzz_out_open(&o);
 	ctx = (struct ml_ctx){o.fout, o.ferr, fuzz_empty_in(), FUZZ_MAX_POINTS,
-			     FUZZ_MAX_WORK, 1};
+			     FUZZ_MAX_WORK, 1, NULL};
 	rc = ml_run(cmd, argc, argv, &ctx);
 	fuzz_oracle(&o, rc);
 	fuzz_out_close(&o);

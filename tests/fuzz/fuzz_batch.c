@@ -84,7 +84,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_ASSERT(in != NULL, "fmemopen failed");
 	fuzz_out_open(&o);
 	ctx = (struct ml_ctx){o.fout, o.ferr, in, FUZZ_MAX_POINTS,
-			      FUZZ_MAX_WORK, 1};
+			      FUZZ_MAX_WORK, 1, NULL};
 	rc = ml_run(cmd, argc, argv, &ctx);
 	fuzz_oracle(&o, rc);
 	fuzz_out_close(&o);
