@@ -21,6 +21,7 @@
 
 #include "mcastlat/collective.h"
 #include "mcastlat/tune.h"
+#include "models/tune_int.h" /* corners_ok, qdiff_a: one rule alone */
 
 /* One rank a node, by node: the model's LogP case. */
 static void machine(struct ml_collective_params *p)
@@ -1145,6 +1146,29 @@ END_TEST
  * algorithm's interval reads its own left-out errors, so binomial's at
  * a P halfway is under a third of the default's (in ln) and holds the
  * truth, and the default's holds its jump. */
+/* One exact run of each of algorithms a[0 .. na) at P = 2, 4, ..., 256
+ * x M = 1, 4, ..., 4096 (r: room for na x 56): the model times
+ * exp(factor + shift[k]), and zig[k] added at odd rows of P, subtracted
+ * at even ones; built into *t. */
+static void grid_runs(struct ml_coll_run *r,
+		      const struct ml_collective_params *m, size_t na,
+		      const enum ml_coll_alg *a, const double *shift,
+		      const double *zig, struct ml_coll_meas *t)
+{
+	size_t n = 0, k;
+	long long P, M;
+	int row;
+
+	for (P = 2, row = 0; P <= 256; P *= 2, row++)
+		for (M = 1; M <= 4096; M *= 4)
+			for (k = 0; k < na; k++)
+				run_at(&r[n++], m, a[k], P, M,
+				       model(m, a[k], P, M) *
+					   exp(factor(P, M) + shift[k] +
+					       (row % 2 ? zig[k] : -zig[k])));
+	ck_assert_int_eq(ml_coll_meas_build(r, n, ML_COLL_BY_AVG, t), ML_OK);
+}
+
 START_TEST(test_width_by_algorithm)
 {
 	struct ml_collective_params m;
@@ -1152,21 +1176,12 @@ START_TEST(test_width_by_algorithm)
 	struct ml_coll_meas t;
 	struct ml_coll_tune *tu;
 	struct ml_coll_tuned yd, yb;
-	size_t n = 0;
 	long long P, M;
-	int row;
 
 	machine(&m);
-	for (P = 2, row = 0; P <= 256; P *= 2, row++)
-		for (M = 1; M <= 4096; M *= 4) {
-			run_at(&r[n++], &m, ML_COLL_DEFAULT, P, M,
-			       model(&m, ML_COLL_DEFAULT, P, M) *
-				   exp(factor(P, M) + (row % 2 ? 0.3 : -0.3)));
-			run_at(&r[n++], &m, ML_COLL_BINOMIAL, P, M,
-			       model(&m, ML_COLL_BINOMIAL, P, M) *
-				   exp(factor(P, M)));
-		}
-	ck_assert_int_eq(ml_coll_meas_build(r, n, ML_COLL_BY_AVG, &t), ML_OK);
+	grid_runs(r, &m, 2, (const enum ml_coll_alg[]){ML_COLL_DEFAULT,
+						      ML_COLL_BINOMIAL},
+		  (const double[]){0, 0}, (const double[]){0.3, 0}, &t);
 	ck_assert_int_eq(ml_coll_tune_new(&t, &m, NULL, 0.9, &tu), ML_OK);
 	P = 24; /* between 16 (-0.3) and 32 (+0.3) */
 	M = 64;
@@ -1189,6 +1204,43 @@ START_TEST(test_width_by_algorithm)
 			exp(factor(P, M) + 0.3);
 		ck_assert(truth >= yd.lo && truth <= yd.hi);
 	}
+	ml_coll_tune_free(tu);
+	ml_coll_meas_free(&t);
+}
+END_TEST
+
+/* best's threshold is each candidate's own: binomial's error less the
+ * default's, cross-validated, is 0 (each the model times a smooth
+ * factor, the default's 0.4 larger in ln: at P = 24, 64 B, where the
+ * model's default is 0.18 faster, a gain of 0.22), chain's alternates
+ * +-0.5 by P row (an error of 1 left out).  Pooled, the 0.9 quantile is
+ * chain's 1 per sqrt doubling, over binomial's gain at P = 24 (0.58
+ * doublings from 16): the default would be kept; binomial's own, 0,
+ * picks binomial.  The measured corners are switched off so that
+ * the threshold alone decides. */
+START_TEST(test_threshold_by_candidate)
+{
+	struct ml_collective_params m;
+	struct ml_coll_run r[3 * 8 * 7];
+	struct ml_coll_meas t;
+	struct ml_coll_tune *tu;
+	unsigned among = ML_COLL_AMONG(ML_COLL_DEFAULT) |
+			 ML_COLL_AMONG(ML_COLL_BINOMIAL) |
+			 ML_COLL_AMONG(ML_COLL_CHAIN);
+
+	machine(&m);
+	grid_runs(r, &m, 3,
+		  (const enum ml_coll_alg[]){ML_COLL_DEFAULT, ML_COLL_BINOMIAL,
+					     ML_COLL_CHAIN},
+		  (const double[]){0.4, 0, 0}, (const double[]){0, 0, 0.5}, &t);
+	ck_assert_int_eq(ml_coll_tune_new(&t, &m, NULL, 0.9, &tu), ML_OK);
+	ck_assert_msg(tu->info.qdiff > 0.9, "pooled %g", tu->info.qdiff);
+	ck_assert_msg(tu->qdiff_a[ML_COLL_CHAIN] > 0.9, "chain %g",
+		      tu->qdiff_a[ML_COLL_CHAIN]);
+	ck_assert_msg(fabs(tu->qdiff_a[ML_COLL_BINOMIAL]) < 1e-6,
+		      "binomial %g", tu->qdiff_a[ML_COLL_BINOMIAL]);
+	tu->corners_ok = tu->lone_ok = false;
+	ck_assert_int_eq(pick_at(tu, &m, among, 24, 64), ML_COLL_BINOMIAL);
 	ml_coll_tune_free(tu);
 	ml_coll_meas_free(&t);
 }
@@ -1398,6 +1450,7 @@ Suite *suite_tune(void)
 	tcase_add_test(tc, test_measured_cell_coverage);
 	tcase_add_test(tc, test_noise_by_ranks);
 	tcase_add_test(tc, test_far_edge_decides);
+	tcase_add_test(tc, test_threshold_by_candidate);
 	tcase_add_test(tc, test_run_part);
 	suite_add_tcase(s, tc);
 	return s;

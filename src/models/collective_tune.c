@@ -322,9 +322,11 @@ static void size_fallback(struct ml_coll_tune *t)
  * z^2 se^2) / dist by size class (then |e| <= sqrt(q^2 dist + 1.5 z^2
  * se^2) holds for that share of the left-out points, whatever their
  * dist; the points the judge of mcastlat-collective(1) predicts lie
- * nearer than a row left out).  Of a forced algorithm's e / sqrt(dist) less the
- * default's at the same cell, the level quantile (one-sided: how much
- * a predicted gain can be too large) gives best's threshold.
+ * nearer than a row left out).  Of a forced algorithm's e / sqrt(dist)
+ * less the default's at the same cell, the level quantile (one-sided:
+ * how much a predicted gain can be too large) gives best's threshold:
+ * each candidate's own where it has MIN_Q (t->qdiff_a), else all
+ * candidates' (info.qdiff, which the report shows).
  */
 static enum ml_status cross_validate(struct ml_coll_tune *t, double level)
 {
@@ -371,7 +373,9 @@ static enum ml_status cross_validate(struct ml_coll_tune *t, double level)
 		}
 	/* A forced algorithm's error less the default's at a cell where
 	 * both were left out. */
-	for (a = 1; a < NA; a++)
+	for (a = 1; a < NA; a++) {
+		size_t from = nud;
+
 		for (i = t->afirst[a]; i < t->afirst[a] + t->an[a]; i++) {
 			const struct trow *w = &t->row[i];
 			size_t d;
@@ -389,6 +393,14 @@ static enum ml_status cross_validate(struct ml_coll_tune *t, double level)
 						ud[nud++] = (ea[k] - ea[j]) /
 							    sqrt(fmax(dd[k], dd[j]));
 		}
+		/* its own where it has enough: a noisy candidate's errors
+		 * (scatter-allgather-ring's 700 us at P = 92 beside
+		 * binomial's 9) say nothing of another's */
+		t->qdiff_a[a] = nud - from >= MIN_Q
+				    ? ml_tune_quantile(ud + from, nud - from,
+						       level)
+				    : NAN;
+	}
 	for (c = 0; c < ML_COLL_NCLASS; c++) {
 		t->info.cv += nue[c];
 		for (k = 0; k < nue[c]; k++)
@@ -408,6 +420,9 @@ static enum ml_status cross_validate(struct ml_coll_tune *t, double level)
 				t->info.q[c] = q;
 	}
 	t->info.qdiff = ml_tune_quantile(ud, nud, level);
+	for (a = 1; a < NA; a++)
+		if (isnan(t->qdiff_a[a]))
+			t->qdiff_a[a] = t->info.qdiff;
 	st = gap_quantiles(t, uk, ud + nud, level);
 	if (st == ML_OK)
 		st = size_validate(t, level);
@@ -781,7 +796,7 @@ enum ml_status ml_coll_tune_best(const struct ml_coll_tune *t,
 				       sd = ml_tune_cmp_se(t, xd);
 				thr = sqrt(sa * sa + sd * sd);
 			} else {
-				thr = t->info.qdiff *
+				thr = t->qdiff_a[a] *
 				      sqrt(fmax(y[a].dist, y[0].dist));
 				thr = sqrt(thr * thr +
 					   t->z * t->z * t->gdiff * t->gdiff * b);

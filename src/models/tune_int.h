@@ -43,6 +43,9 @@ struct ml_coll_tune {
 	double z;
 	enum ml_coll_objective obj; /* the table's */
 	double gdiff; /* the difference's growth per doubling */
+	/* info.qdiff by candidate (its own where it has MIN_Q, else the
+	 * pooled): best's threshold per sqrt doubling */
+	double qdiff_a[NA];
 	double se;    /* rms of the medians' standard errors */
 	double run_ratio; /* info.run_sd / info.noise (ml_tune_cmp_se) */
 	/* the fit's error model's sd of ln error by size class (0: none):

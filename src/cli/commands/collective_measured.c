@@ -57,7 +57,7 @@ static const struct quantity qs[] = {
     {"q_medium", "... M <= 64 KiB", true},
     {"q_large", "... larger", true},
     {"qm", "ln error per sqrt doubling of M from a measured size", true},
-    {"qdiff", "a candidate's error less the default's, per sqrt doubling",
+    {"qdiff", "all candidates' error less the default's, per sqrt dbl.",
      true},
     {"growth", "ln error per doubling beyond the largest measured P", false},
     {"corner_cells", "cells where following the measured corners was judged",
