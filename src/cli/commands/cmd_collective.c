@@ -674,6 +674,9 @@ static int takeover(const struct ml_command *cmd,
 						    to_params, &em,
 						    cp ? &cp->meas : NULL);
 	}
+	if (cp)
+		ml_collective_warn_unmeasured(ctx, vl, base, to_params,
+					      &cp->meas);
 	if (base[O_PLAN].i) {
 		if (parse_among(base[O_AMONG].s, &among, &at, &len))
 			return ml_usage_err(ctx, cmd->name, "among",

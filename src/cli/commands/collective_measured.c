@@ -184,15 +184,15 @@ static void add_diff(char *buf, size_t cap, size_t *len, const char *name,
 		*len += (size_t)n;
 }
 
-/* The warning where no cell matched: the options in which the first
- * measured cell's placement differs from the one asked (the last
- * --map-by of nmap asked), so that `--bind-to default` left out is
- * named, not found by comparing two lists by eye. */
-static void warn_unmatched(struct ml_ctx *ctx,
+/* The options in which the first measured cell's placement c differs
+ * from the one asked a (the last --map-by of nmap asked), into buf, so
+ * that `--bind-to default` left out is named, not found by comparing
+ * two lists by eye. */
+static void placement_diff(char *buf, size_t cap,
 			   const struct ml_collective_params *c,
 			   const struct ml_collective_params *a, size_t nmap)
 {
-	char buf[256] = "", x[24], y[24];
+	char x[24], y[24];
 	size_t len = 0;
 	const struct {
 		const char *name;
@@ -207,19 +207,60 @@ static void warn_unmatched(struct ml_ctx *ctx,
 		if (n[i].have != n[i].want) {
 			snprintf(x, sizeof x, "%lld", n[i].have);
 			snprintf(y, sizeof y, "%lld", n[i].want);
-			add_diff(buf, sizeof buf, &len, n[i].name, x, y);
+			add_diff(buf, cap, &len, n[i].name, x, y);
 		}
 	if (c->bind_to != a->bind_to)
-		add_diff(buf, sizeof buf, &len, "bind-to",
-			 bind_word[c->bind_to], bind_word[a->bind_to]);
+		add_diff(buf, cap, &len, "bind-to", bind_word[c->bind_to],
+			 bind_word[a->bind_to]);
 	if (nmap == 1 && c->map_by != a->map_by)
-		add_diff(buf, sizeof buf, &len, "map-by", map_word[c->map_by],
+		add_diff(buf, cap, &len, "map-by", map_word[c->map_by],
 			 map_word[a->map_by]);
 	if (len == 0) /* the library, or a --map-by among several */
-		snprintf(buf, sizeof buf, " --map-by %s", map_word[c->map_by]);
+		snprintf(buf, cap, " --map-by %s", map_word[c->map_by]);
+}
+
+/* The warning of --measured where no cell matched. */
+static void warn_unmatched(struct ml_ctx *ctx,
+			   const struct ml_collective_params *c,
+			   const struct ml_collective_params *a, size_t nmap)
+{
+	char buf[256] = "";
+
+	placement_diff(buf, sizeof buf, c, a, nmap);
 	ml_warn(ctx,
 		"collective: --measured: no measured cell has the placement "
 		"asked for; the first has%s",
+		buf);
+}
+
+void ml_collective_warn_unmeasured(
+    struct ml_ctx *ctx, const struct ml_vlist *const *vl,
+    const union ml_val *base,
+    enum ml_status (*conv)(const union ml_val *, struct ml_collective_params *,
+			   int *),
+    const struct ml_coll_meas *m)
+{
+	union ml_val v[NOPTS];
+	struct ml_collective_params p;
+	char buf[256] = "";
+	size_t i, k;
+	int word;
+
+	if (!m || m->ncell == 0)
+		return;
+	memcpy(v, base, sizeof v);
+	for (i = 0; i < vl[O_MAP_BY]->count; i++) {
+		v[O_MAP_BY] = ml_vlist_at(vl[O_MAP_BY], i);
+		conv(v, &p, &word);
+		for (k = 0; k < m->ncell; k++)
+			if (ml_coll_same_placement(&m->cell[k].p, &p))
+				return;
+	}
+	placement_diff(buf, sizeof buf, &m->cell[0].p, &p,
+		       vl[O_MAP_BY]->count);
+	ml_warn(ctx,
+		"collective: no measured cell has the placement asked for, so "
+		"the model alone predicts; the first has%s",
 		buf);
 }
 

@@ -95,6 +95,17 @@ int ml_collective_print_measured(
 			   int *),
     const struct ml_coll_errmodel *em, const struct ml_coll_meas *m);
 
+/* Predictions with measured cells m: a warning on ctx->err where none
+ * has the placement asked (base's, each --map-by of vl; the other
+ * placement options' first values), naming the options in which the
+ * first cell's differs: the measurements would not apply. */
+void ml_collective_warn_unmeasured(
+    struct ml_ctx *ctx, const struct ml_vlist *const *vl,
+    const union ml_val *base,
+    enum ml_status (*conv)(const union ml_val *, struct ml_collective_params *,
+			   int *),
+    const struct ml_coll_meas *m);
+
 /* --plan (collective_plan.c): the broadcasts to measure for the
  * allocation of base (--ppn, --sockets, --nodes), every --map-by of
  * vl, the candidates among (ML_COLL_AMONG bits) and --budget, as CSV on

@@ -1,0 +1,3 @@
+$ mcastlat collective --data tests/cli/golden/collective_data.csv --algorithm best --among binomial,ompi --objective latency_avg --msg 64 --ranks 8 --ppn 4 --sockets 2 --nodes 2 --map-by node 2>&1 >/dev/null; mcastlat collective --data tests/cli/golden/collective_data.csv --algorithm best --among binomial,ompi --objective latency_avg --msg 64 --ranks 16 --ppn 4 --sockets 2 --nodes 4 --map-by node,core 2>&1 >/dev/null; echo matched: no warning
+mcastlat: warning: collective: no measured cell has the placement asked for, so the model alone predicts; the first has --nodes 4 (asked: 2) --map-by core (asked: node)
+matched: no warning
