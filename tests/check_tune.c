@@ -1141,11 +1141,6 @@ START_TEST(test_wide_sizes_coverage)
 }
 END_TEST
 
-/* The default's residual jumps by +-0.3 from one measured P to the next,
- * binomial's is the smooth factor (one run a cell, no noise): each
- * algorithm's interval reads its own left-out errors, so binomial's at
- * a P halfway is under a third of the default's (in ln) and holds the
- * truth, and the default's holds its jump. */
 /* One exact run of each of algorithms a[0 .. na) at P = 2, 4, ..., 256
  * x M = 1, 4, ..., 4096 (r: room for na x 56): the model times
  * exp(factor + shift[k]), and zig[k] added at odd rows of P, subtracted
@@ -1169,6 +1164,11 @@ static void grid_runs(struct ml_coll_run *r,
 	ck_assert_int_eq(ml_coll_meas_build(r, n, ML_COLL_BY_AVG, t), ML_OK);
 }
 
+/* The default's residual jumps by +-0.3 from one measured P to the next,
+ * binomial's is the smooth factor (one run a cell, no noise): each
+ * algorithm's interval reads its own left-out errors, so binomial's at
+ * a P halfway is under a third of the default's (in ln) and holds the
+ * truth, and the default's holds its jump. */
 START_TEST(test_width_by_algorithm)
 {
 	struct ml_collective_params m;
@@ -1243,6 +1243,82 @@ START_TEST(test_threshold_by_candidate)
 	ck_assert_int_eq(pick_at(tu, &m, among, 24, 64), ML_COLL_BINOMIAL);
 	ml_coll_tune_free(tu);
 	ml_coll_meas_free(&t);
+}
+END_TEST
+
+/* best's threshold holds what it claims: binomial's residual wanders
+ * like a random walk in log2 P (sd 0.1 per doubling, drawn at the
+ * measured P = 2 .. 256 and at the P halfway, 3 .. 192), the default's
+ * is the smooth factor, chain's alternates +-0.5 by row (the noisy
+ * candidate that made the pooled quantile too wide).  Over 300 draws,
+ * binomial's predicted gain over the default at the P halfway exceeds
+ * the true gain by more than its own threshold at about 1 - level of
+ * the points (one-sided, level 0.9: 5 to 15 %), while its threshold is
+ * under half the pooled one. */
+START_TEST(test_threshold_coverage)
+{
+	struct ml_collective_params m;
+	struct ml_coll_run r[3 * 8 * 7];
+	struct ml_coll_meas t;
+	struct ml_coll_tune *tu;
+	gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+	size_t over = 0, tot = 0, narrower = 0, n, k, draw;
+	const int ndraw = 300;
+
+	machine(&m);
+	for (draw = 0; draw < (size_t)ndraw; draw++) {
+		double w[15]; /* at log2 P = 1, 1.585, 2, ... 8 */
+		long long P, M;
+		int row;
+
+		w[0] = 0;
+		for (k = 1; k < 15; k++)
+			w[k] = w[k - 1] +
+			       gsl_ran_gaussian(g, 0.1 * sqrt(k % 2 ? 0.585
+								    : 0.415));
+		n = 0;
+		for (P = 2, row = 0; P <= 256; P *= 2, row++)
+			for (M = 1; M <= 4096; M *= 4) {
+				run_at(&r[n++], &m, ML_COLL_DEFAULT, P, M,
+				       model(&m, ML_COLL_DEFAULT, P, M) *
+					   exp(factor(P, M)));
+				run_at(&r[n++], &m, ML_COLL_BINOMIAL, P, M,
+				       model(&m, ML_COLL_BINOMIAL, P, M) *
+					   exp(factor(P, M) + w[2 * row]));
+				run_at(&r[n++], &m, ML_COLL_CHAIN, P, M,
+				       model(&m, ML_COLL_CHAIN, P, M) *
+					   exp(factor(P, M) +
+					       (row % 2 ? 0.5 : -0.5)));
+			}
+		ck_assert_int_eq(ml_coll_meas_build(r, n, ML_COLL_BY_AVG, &t),
+				 ML_OK);
+		ck_assert_int_eq(ml_coll_tune_new(&t, &m, NULL, 0.9, &tu),
+				 ML_OK);
+		narrower += tu->qdiff_a[ML_COLL_BINOMIAL] < tu->info.qdiff / 2;
+		for (P = 3, row = 0; P <= 192; P *= 2, row++)
+			for (M = 1; M <= 4096; M *= 4) {
+				double md = model(&m, ML_COLL_DEFAULT, P, M),
+				       mb = model(&m, ML_COLL_BINOMIAL, P, M),
+				       truth = log(md / mb) - w[2 * row + 1];
+				struct ml_coll_tuned yd, yb;
+
+				ml_coll_tune_predict(tu, ML_COLL_DEFAULT, P, M,
+						     md, &yd);
+				ml_coll_tune_predict(tu, ML_COLL_BINOMIAL, P, M,
+						     mb, &yb);
+				over += log(yd.value / yb.value) - truth >
+					tu->qdiff_a[ML_COLL_BINOMIAL] *
+					    sqrt(fmax(yd.dist, yb.dist));
+				tot++;
+			}
+		ml_coll_tune_free(tu);
+		ml_coll_meas_free(&t);
+	}
+	ck_assert_msg(narrower >= 0.95 * ndraw, "narrower in %zu of %d",
+		      narrower, ndraw);
+	ck_assert_msg(over >= 0.05 * (double)tot && over <= 0.15 * (double)tot,
+		      "over the threshold at %zu of %zu", over, tot);
+	gsl_rng_free(g);
 }
 END_TEST
 
@@ -1451,6 +1527,7 @@ Suite *suite_tune(void)
 	tcase_add_test(tc, test_noise_by_ranks);
 	tcase_add_test(tc, test_far_edge_decides);
 	tcase_add_test(tc, test_threshold_by_candidate);
+	tcase_add_test(tc, test_threshold_coverage);
 	tcase_add_test(tc, test_run_part);
 	suite_add_tcase(s, tc);
 	return s;

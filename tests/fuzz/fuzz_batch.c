@@ -83,8 +83,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	in = ncsv ? fmemopen((void *)csv, ncsv, "r") : fuzz_empty_in();
 	FUZZ_ASSERT(in != NULL, "fmemopen failed");
 	fuzz_out_open(&o);
-	ctx = (struct ml_ctx){o.fout, o.ferr, in, FUZZ_MAX_POINTS,
-			      FUZZ_MAX_WORK, 1, NULL};
+	ctx = (struct ml_ctx){.out = o.fout,
+			     .err = o.ferr,
+			     .in = in,
+			     .max_points = FUZZ_MAX_POINTS,
+			     .max_work = FUZZ_MAX_WORK,
+			     .jobs = 1};
 	rc = ml_run(cmd, argc, argv, &ctx);
 	fuzz_oracle(&o, rc);
 	fuzz_out_close(&o);

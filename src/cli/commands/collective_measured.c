@@ -243,7 +243,7 @@ void ml_collective_warn_unmeasured(
 	union ml_val v[NOPTS];
 	struct ml_collective_params p;
 	char buf[256] = "";
-	size_t i, k;
+	size_t i, algs;
 	int word;
 
 	if (!m || m->ncell == 0)
@@ -252,9 +252,8 @@ void ml_collective_warn_unmeasured(
 	for (i = 0; i < vl[O_MAP_BY]->count; i++) {
 		v[O_MAP_BY] = ml_vlist_at(vl[O_MAP_BY], i);
 		conv(v, &p, &word);
-		for (k = 0; k < m->ncell; k++)
-			if (ml_coll_same_placement(&m->cell[k].p, &p))
-				return;
+		if (cells_of(m, &p, &algs) > 0)
+			return;
 	}
 	placement_diff(buf, sizeof buf, &m->cell[0].p, &p,
 		       vl[O_MAP_BY]->count);
