@@ -354,6 +354,24 @@ START_TEST(test_batch)
 		ck_assert_str_eq(r.err, want);
 	}
 	done(&r);
+	/* --b beside a column b that every row sets: the rows keep
+	 * theirs, and a warning says the command line's was not used. */
+	f = fopen(path, "w");
+	fputs("a,b\n1,2\n3,4\n", f);
+	fclose(f);
+	r = run(args);
+	ck_assert_int_eq(r.rc, 0);
+	ck_assert_str_eq(r.out, "a,b,sum\n1,2,3\n3,4,7\n");
+	{
+		char want[256];
+
+		snprintf(want, sizeof(want),
+			 "mcastlat: warning: %s: --b given on the command "
+			 "line was not used: every row of %s sets it\n",
+			 "fake", path);
+		ck_assert_str_eq(r.err, want);
+	}
+	done(&r);
 	/* An unknown header column is a usage error. */
 	f = fopen(path, "w");
 	fputs("a,zz\n1,2\n", f);

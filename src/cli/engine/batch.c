@@ -53,6 +53,10 @@ struct batch {
 	const char **unit; /* per file column: the time unit its header
 			    * names ("os_fixed[ns]"), or NULL: the model's */
 	union ml_val *constval; /* the # line's values (r->constval) */
+	/* per file column: the command line gave its option too, and no
+	 * row has yet left the cell empty to use it */
+	bool *shadowed;
+	unsigned long rows;	/* data rows read */
 };
 
 /* Header cells are trimmed: "k, group" names k and group. */
@@ -288,8 +292,9 @@ static int batch_header(struct batch *bt, char *line, char **f, size_t maxf,
 	bt->unit = calloc(nf + 1, sizeof(*bt->unit));
 	r->keepnames = calloc(nf + 1, sizeof(*r->keepnames));
 	bt->keepv = calloc(nf + 1, sizeof(*bt->keepv));
+	bt->shadowed = calloc(nf + 1, sizeof(*bt->shadowed));
 	if (!bt->colopt || !bt->echo || !bt->unit || !r->keepnames ||
-	    !bt->keepv)
+	    !bt->keepv || !bt->shadowed)
 		goto bad;
 	for (k = 0; k < nf; k++) {
 		bool badunit;
@@ -355,6 +360,9 @@ static int batch_header(struct batch *bt, char *line, char **f, size_t maxf,
 				       ml_quote(q, sizeof(q), f[k]));
 				return ML_EXIT_USAGE;
 			}
+		/* The command line's value serves only the column's
+		 * empty cells: ml_run_batch says so when none was. */
+		bt->shadowed[k] = r->given[i] && !r->infile[i];
 		bt->colopt[k] = i;
 		r->given[i] = r->varies[i] = r->infile[i] = true;
 	}
@@ -475,8 +483,10 @@ static int batch_row(struct batch *bt, char *line, unsigned long lineno,
 		if (i >= n)
 			continue;
 		/* empty cell or auto (as printed): the command line's value */
-		if (f[k][0] == '\0' || strcmp(f[k], "auto") == 0)
+		if (f[k][0] == '\0' || strcmp(f[k], "auto") == 0) {
+			bt->shadowed[k] = false;
 			continue;
+		}
 		/* A time is in the unit its header names ("os_fixed[ns]",
 		 * as printed under --unit ns), else in the model's own,
 		 * whatever this run's --unit. */
@@ -493,6 +503,7 @@ static int batch_row(struct batch *bt, char *line, unsigned long lineno,
 			 * invalid row, cluster's formula 2.6 for p2p) is a
 			 * result: the command line's value. */
 			if (bt->echo[k]) {
+				bt->shadowed[k] = false;
 				ml_vlist_free(&own[k]);
 				memcpy(&base[i], &bt->base[i], sizeof(base[i]));
 				continue;
@@ -569,13 +580,31 @@ out:
 	return rc;
 }
 
+/* An option given on the command line that every row of the file set
+ * (SPEC 1: the file's columns win): a --k 4 beside a file of k = 8
+ * would otherwise look obeyed. */
+static void warn_shadowed(const struct batch *bt)
+{
+	size_t k;
+
+	for (k = 0; bt->shadowed && bt->rows > 0 && k < bt->ncols; k++)
+		if (bt->shadowed[k])
+			ml_warn(bt->r->ctx, "%s: --%s given on the command line "
+				"was not used: every row of %s sets it",
+				bt->r->cmd->name,
+				bt->r->cmd->opts[bt->colopt[k]].name, bt->fname);
+}
 
 int ml_run_batch(struct run *r, const char *fname,
 		     const struct ml_vlist *const *vl, const union ml_val *base,
 		     const size_t *order, size_t norder, struct sink *sk)
 {
-	struct batch bt = {r,	 fname, NULL, NULL,  NULL, 0,
-			   NULL, vl,	base, order, norder, NULL, NULL};
+	struct batch bt = {.r = r,
+			   .fname = fname,
+			   .vl = vl,
+			   .base = base,
+			   .order = order,
+			   .norder = norder};
 	char *line = NULL, **f = NULL;
 	size_t cap = 0, maxf;
 	size_t len;
@@ -651,6 +680,7 @@ int ml_run_batch(struct run *r, const char *fname,
 				break;
 			continue;
 		}
+		bt.rows++;
 		x = batch_row(&bt, s, lineno, f, sk);
 		if (x < 0)
 			break;
@@ -669,6 +699,9 @@ int ml_run_batch(struct run *r, const char *fname,
 		fclose(bt.f);
 	free(line);
 	free(f);
+	if (rc != ML_EXIT_USAGE) /* an error stays the one line */
+		warn_shadowed(&bt);
+	free(bt.shadowed);
 	free(bt.colopt);
 	free(bt.echo);
 	free(bt.unit);
