@@ -88,6 +88,41 @@ START_TEST(test_default_budget)
 }
 END_TEST
 
+/* Budget 0 on 1000 nodes of 128 cores: 5 % of the full grid (127,999 P
+ * x 21 sizes x 10 candidates, 1,343,990 rows) is capped at 2 process
+ * counts a doubling: 1 + ceil(2 log2(64000)) = 1 + ceil(31.93) = 33 P x
+ * 21 x 10 = 6930 rows; C = 693, nP = 26 then, nM = 21 being every size,
+ * 693 / 21 = 33.  On 2 nodes the cap (1 + 14 = 15 P x 21 x 10 = 3150)
+ * is above 5 % (ceil(0.05 x 255 x 21 x 10) = 2678) and so unchanged. */
+START_TEST(test_default_budget_large)
+{
+	struct ml_coll_plan_params pp;
+	struct ml_coll_plan pl;
+	long long i;
+
+	ml_collective_plan_init(&pp);
+	pp.ppn = 128;
+	pp.sockets = 2;
+	pp.nodes = 1000;
+	ck_assert_int_eq(ml_collective_plan(&pp, &pl, NULL), ML_OK);
+	ck_assert_int_eq(pl.budget, 6930);
+	ck_assert_int_eq(pl.nranks, 33);
+	ck_assert_int_eq(pl.nmsgs, 21);
+	ck_assert_uint_eq(pl.n, 6930);
+	ck_assert_int_eq(pl.ranks[0], 2);
+	ck_assert_int_eq(pl.ranks[32], 128000);
+	/* log-spaced: 2^(15.97/32) = 1.41 apart, rounding aside */
+	for (i = 1; i < pl.nranks; i++)
+		ck_assert(pl.ranks[i] >= 1.2 * (double)pl.ranks[i - 1] &&
+			  pl.ranks[i] <= 1.6 * (double)pl.ranks[i - 1]);
+	ml_collective_plan_free(&pl);
+	pp.nodes = 2;
+	ck_assert_int_eq(ml_collective_plan(&pp, &pl, NULL), ML_OK);
+	ck_assert_int_eq(pl.budget, 2678);
+	ml_collective_plan_free(&pl);
+}
+END_TEST
+
 /* The EPYC allocation (2 nodes of 2 x 64 cores), two placements, five
  * candidates: for every budget the rows fit it, P = 2 and 256 are in,
  * every cell has every candidate once, a size <= 4096 and one
@@ -237,6 +272,7 @@ Suite *suite_plan(void)
 
 	tcase_add_test(tc, test_by_hand);
 	tcase_add_test(tc, test_default_budget);
+	tcase_add_test(tc, test_default_budget_large);
 	tcase_add_test(tc, test_properties);
 	tcase_add_test(tc, test_errors);
 	tcase_add_test(tc, test_lists);

@@ -494,8 +494,9 @@ struct ml_coll_plan_params {
 					* 1-9); every one at every cell */
 	long long budget;	       /* rows at most; 0: 5 % of the full
 					* grid (every P from 2, every size,
-					* candidate and placement), at least
-					* the minimum */
+					* candidate and placement), at most
+					* the grid of 1 + ceil(2 log2(Pmax /
+					* 2)) P, at least the minimum */
 	long long msg_min, msg_max;    /* the sizes: powers of two between
 					* and both ends */
 	long long eager;	       /* the eager limit, bytes */

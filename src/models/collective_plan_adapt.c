@@ -453,6 +453,8 @@ enum ml_status ml_collective_plan_adaptive(
 	if (st != ML_OK && !(st == ML_EINVAL && d->param &&
 			     strcmp(d->param, "budget") == 0))
 		return st;
+	/* budget 0: the fixed design's (5 %, at most 2 P a doubling) */
+	budget = pp->budget ? pp->budget : fx.budget;
 	if (st == ML_OK)
 		ml_collective_plan_free(&fx);
 	d->param = NULL;
@@ -464,10 +466,6 @@ enum ml_status ml_collective_plan_adaptive(
 	st = universe(pp, &pv, &np, &mv, &nm);
 	if (st != ML_OK)
 		goto out;
-	budget = pp->budget;
-	if (budget == 0)
-		budget = (long long)ceil(0.05 * (double)np * (double)nm *
-					 (double)(ncand * nmap));
 	cap = budget + np * nm * ncand * nmap;
 	pl->rows = malloc((size_t)cap * sizeof *pl->rows);
 	if (!pl->rows) {

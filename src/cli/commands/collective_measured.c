@@ -259,7 +259,9 @@ void ml_collective_warn_unmeasured(
 		       vl[O_MAP_BY]->count);
 	ml_warn(ctx,
 		"collective: no measured cell has the placement asked for, so "
-		"the model alone predicts; the first has%s",
+		"%s; the first has%s",
+		base[O_PLAN].i ? "the plan is the fixed design"
+			       : "the model alone predicts",
 		buf);
 }
 

@@ -321,7 +321,8 @@ const struct ml_opt ml_collective_opts[NOPTS] = {
 		  .imin = 0,
 		  .imax = 1LL << 30,
 		  .flags = ML_OPT_NOCOL | ML_OPT_NOEMIT,
-		  .help = "--plan: rows at most (0: 5 % of the full grid)"},
+		  .help = "--plan: rows at most (0: 5 % of the full grid, at "
+			  "most 2 P a doubling)"},
     [O_OSU_BARRIER] = {.name = "osu-barrier",
 		       .kind = ML_OPT_CHOICE,
 		       .def = "none",

@@ -98,7 +98,8 @@ int ml_collective_print_measured(
 /* Predictions with measured cells m: a warning on ctx->err where none
  * has the placement asked (base's, each --map-by of vl; the other
  * placement options' first values), naming the options in which the
- * first cell's differs: the measurements would not apply. */
+ * first cell's differs: the measurements would not apply (with --plan,
+ * the plan is then the fixed design). */
 void ml_collective_warn_unmeasured(
     struct ml_ctx *ctx, const struct ml_vlist *const *vl,
     const union ml_val *base,
