@@ -58,6 +58,21 @@ START_TEST(test_by_hand)
 }
 END_TEST
 
+/* The plan of budget 0 (every default but the allocation) into *pl,
+ * the budget it resolved to asserted. */
+static void default_plan(long long ppn, long long sockets, long long nodes,
+			 long long budget, struct ml_coll_plan *pl)
+{
+	struct ml_coll_plan_params pp;
+
+	ml_collective_plan_init(&pp);
+	pp.ppn = ppn;
+	pp.sockets = sockets;
+	pp.nodes = nodes;
+	ck_assert_int_eq(ml_collective_plan(&pp, pl, NULL), ML_OK);
+	ck_assert_int_eq(pl->budget, budget);
+}
+
 /* Budget 0: 5 % of the full grid, 15 P x 21 sizes x 10 candidates =
  * 3150 -> 158 rows at most; C = 15, nP = 3, nM = 5.  P: 2, 2 * 8^(1/2)
  * = 5.66 -> 6, 16.  Sizes: 1, 1 MiB, 4096, 8192, then, 1 and 4096
@@ -68,15 +83,10 @@ START_TEST(test_default_budget)
 {
 	static const long long P[] = {2, 6, 16},
 			       M[] = {1, 64, 4096, 8192, 1048576};
-	struct ml_coll_plan_params pp;
 	struct ml_coll_plan pl;
 	int i;
 
-	ml_collective_plan_init(&pp);
-	pp.ppn = 4;
-	pp.nodes = 4;
-	ck_assert_int_eq(ml_collective_plan(&pp, &pl, NULL), ML_OK);
-	ck_assert_int_eq(pl.budget, 158);
+	default_plan(4, 1, 4, 158, &pl);
 	ck_assert_int_eq(pl.nranks, 3);
 	ck_assert_int_eq(pl.nmsgs, 5);
 	for (i = 0; i < 3; i++)
@@ -96,16 +106,10 @@ END_TEST
  * is above 5 % (ceil(0.05 x 255 x 21 x 10) = 2678) and so unchanged. */
 START_TEST(test_default_budget_large)
 {
-	struct ml_coll_plan_params pp;
 	struct ml_coll_plan pl;
 	long long i;
 
-	ml_collective_plan_init(&pp);
-	pp.ppn = 128;
-	pp.sockets = 2;
-	pp.nodes = 1000;
-	ck_assert_int_eq(ml_collective_plan(&pp, &pl, NULL), ML_OK);
-	ck_assert_int_eq(pl.budget, 6930);
+	default_plan(128, 2, 1000, 6930, &pl);
 	ck_assert_int_eq(pl.nranks, 33);
 	ck_assert_int_eq(pl.nmsgs, 21);
 	ck_assert_uint_eq(pl.n, 6930);
@@ -116,9 +120,7 @@ START_TEST(test_default_budget_large)
 		ck_assert(pl.ranks[i] >= 1.2 * (double)pl.ranks[i - 1] &&
 			  pl.ranks[i] <= 1.6 * (double)pl.ranks[i - 1]);
 	ml_collective_plan_free(&pl);
-	pp.nodes = 2;
-	ck_assert_int_eq(ml_collective_plan(&pp, &pl, NULL), ML_OK);
-	ck_assert_int_eq(pl.budget, 2678);
+	default_plan(128, 2, 2, 2678, &pl);
 	ml_collective_plan_free(&pl);
 }
 END_TEST

@@ -412,24 +412,18 @@ enum ml_status ml_collective_plan(const struct ml_coll_plan_params *pp,
 	minimum = (pu.n < 2 ? pu.n : 2) * (mu.n < 2 ? mu.n : 2) * ncand * nmap;
 	budget = pp->budget;
 	if (budget == 0) {
-		/* 5 % of the full grid, rounded up, but no more than the
-		 * grid of 2 process counts a doubling of P: the density 5 %
+		/* 5 % of the full grid (of its P rows), rounded up, but no
+		 * more than the grid of 2 process counts a doubling of P: the density 5 %
 		 * gives on 256 ranks (16 counts), where the tuner was
 		 * judged; on 1000 nodes of 128 cores 5 % is 403,000
 		 * broadcasts, which no allocation runs, and the corrected
 		 * predictor interpolates over log P anyway. */
-		long long pmax = pu.n > 0 ? uni_at(&pu, pu.n - 1) : 2,
-			  ncap = pmax > 2 ? 1 + (long long)ceil(2 * log2(
-							(double)pmax / 2))
-					  : 1;
-		double full =
-			   (double)pu.n * (double)mu.n * (double)(ncand * nmap),
-		       cap = (double)(ncap < pu.n ? ncap : pu.n) *
-			     (double)mu.n * (double)(ncand * nmap);
+		double pmax = pu.n > 0 ? (double)uni_at(&pu, pu.n - 1) : 2,
+		       rows = fmin(0.05 * (double)pu.n,
+				   1 + ceil(2 * log2(fmax(pmax, 2) / 2)));
 
-		budget = (long long)ceil(0.05 * full);
-		if (budget > cap)
-			budget = (long long)cap;
+		budget = (long long)ceil(rows * (double)mu.n *
+					 (double)(ncand * nmap));
 		if (budget < minimum)
 			budget = minimum;
 	}
