@@ -1495,6 +1495,71 @@ START_TEST(test_measured_cell_coverage)
 }
 END_TEST
 
+/* Far from the measured P, an algorithm the default runs that nothing
+ * measured is no ground to leave it.  One rank a node, the default and
+ * binomial measured at P = 128 and 200, 256 B (three runs of 1 %
+ * spread): the default at twice its model time (its decision runs
+ * binary there), binomial at its model time.  At P = 64 and 16 the
+ * decision runs knomial, which no cell ran: the default's prediction is
+ * twice the model's knomial (0.8 of its binomial on this machine: 2.63
+ * and 3.31 us at P = 16), binomial predicted faster by more than ln
+ * 1.5, and the threshold (no left-out error: the residuals are flat in P)
+ * about 0.  Within a doubling of 128 (P = 64) binomial is picked; at
+ * P = 16, three doublings below, the default is kept (binomial measured
+ * at the point would still count: test_default_edge). */
+START_TEST(test_unseen_default_kept)
+{
+	struct ml_collective_params m, q;
+	struct ml_coll_run r[12];
+	struct ml_coll_meas t;
+	struct ml_coll_tune *tu;
+	struct ml_collective_result res;
+	struct ml_coll_pick pk;
+	struct ml_coll_tuned yd, yb;
+	unsigned among = ML_COLL_AMONG(ML_COLL_DEFAULT) |
+			 ML_COLL_AMONG(ML_COLL_BINOMIAL);
+	const double f[3] = {1, 1.01, 0.99};
+	const long long P[2] = {128, 200}, at[2] = {64, 16};
+	size_t i, k, n = 0;
+
+	machine(&m);
+	for (i = 0; i < 2; i++)
+		for (k = 0; k < 3; k++) {
+			run_at(&r[n++], &m, ML_COLL_DEFAULT, P[i], 256,
+			       2 * model(&m, ML_COLL_DEFAULT, P[i], 256) *
+				   f[k]);
+			run_at(&r[n++], &m, ML_COLL_BINOMIAL, P[i], 256,
+			       model(&m, ML_COLL_BINOMIAL, P[i], 256) * f[k]);
+		}
+	ck_assert_int_eq(ml_coll_meas_build(r, n, ML_COLL_BY_AVG, &t), ML_OK);
+	ck_assert_int_eq(ml_coll_tune_new(&t, &m, NULL, 0.9, &tu), ML_OK);
+	q = m;
+	q.msg = 256;
+	q.algorithm = ML_COLL_DEFAULT;
+	for (i = 0; i < 2; i++) {
+		q.ranks = P[i];
+		ck_assert_int_eq(ml_collective_eval(&q, &res), ML_OK);
+		ck_assert_int_eq(res.ran, ML_COLL_BINARY);
+		q.ranks = at[i];
+		ck_assert_int_eq(ml_collective_eval(&q, &res), ML_OK);
+		ck_assert_int_eq(res.ran, ML_COLL_KNOMIAL);
+		ck_assert_int_eq(
+		    ml_coll_tune_best(tu, &q, among, ML_COLL_BY_AVG, &pk), ML_OK);
+		ck_assert_int_eq(pk.alg, i == 0 ? ML_COLL_BINOMIAL
+						: ML_COLL_DEFAULT);
+		ml_coll_tune_predict(tu, ML_COLL_DEFAULT, at[i], 256,
+				     model(&m, ML_COLL_DEFAULT, at[i], 256),
+				     &yd);
+		ml_coll_tune_predict(tu, ML_COLL_BINOMIAL, at[i], 256,
+				     model(&m, ML_COLL_BINOMIAL, at[i], 256),
+				     &yb);
+		ck_assert(yd.value > 1.5 * yb.value);
+	}
+	ml_coll_tune_free(tu);
+	ml_coll_meas_free(&t);
+}
+END_TEST
+
 Suite *suite_tune(void);
 
 Suite *suite_tune(void)
@@ -1526,6 +1591,7 @@ Suite *suite_tune(void)
 	tcase_add_test(tc, test_measured_cell_coverage);
 	tcase_add_test(tc, test_noise_by_ranks);
 	tcase_add_test(tc, test_far_edge_decides);
+	tcase_add_test(tc, test_unseen_default_kept);
 	tcase_add_test(tc, test_threshold_by_candidate);
 	tcase_add_test(tc, test_threshold_coverage);
 	tcase_add_test(tc, test_run_part);

@@ -156,7 +156,11 @@ ML_API enum ml_status ml_coll_tune_predict(const struct ml_coll_tune *t,
  * both were measured, by more than the runs' spread (sqrt of the sum of
  * the two runs' variances), else by more than the cross-validated
  * level quantile of the difference of their errors (widened beyond the
- * measured P).  The fastest such candidate is picked, else the default.
+ * measured P).  More than a doubling beyond the default's measured P,
+ * where its decision runs an algorithm that no measured cell of the
+ * default ran and that was not measured forced, the default is kept
+ * against a candidate not measured at the point.
+ * The fastest such candidate is picked, else the default.
  * out->r is the model's result of the pick (ml_coll_tune_predict
  * corrects it); out->vs_default and out->margin are by corrected
  * values.  Without the default among the

@@ -728,6 +728,39 @@ static int corners_say(const struct ml_coll_tune *t, int a,
 	return v == ML_TUNE_LONE && !t->lone_ok ? 0 : v;
 }
 
+/*
+ * Whether the point at ranks lies more than a doubling beyond the
+ * default's measured P (below its smallest row or above its largest)
+ * where its decision runs an algorithm (dp's) that nothing measured:
+ * no measured cell of the default ran it and it was not measured
+ * forced.  There the default's prediction is its residual, measured on
+ * another broadcast, times the model's time of one never checked: on
+ * EPYC by node, measured at P = 128 and 254 (the probe's plan), the
+ * decision runs knomial below 128, which the model puts at 1.6 to 2.9
+ * times its measured time, and binary picked at P = 16 to 31 lost 8 %.
+ * (A candidate measured at the point itself still counts: its time is
+ * a fact, test_default_edge.)
+ */
+static bool default_unseen(const struct ml_coll_tune *t, long long ranks,
+			   const struct tpt *dp)
+{
+	const struct trow *w0, *w1;
+	size_t k;
+
+	if (t->an[0] == 0)
+		return false;
+	w0 = &t->row[t->afirst[0]];
+	w1 = &t->row[t->afirst[0] + t->an[0] - 1];
+	if (!(2 * ranks < w0->ranks || ranks > 2 * w1->ranks))
+		return false;
+	if (dp->ran > 0 && dp->ran < NA && t->an[dp->ran] > 0)
+		return false;
+	for (k = w0->first; k < w1->first + w1->n; k++)
+		if (t->pt[k].ran == dp->ran && t->pt[k].comp == dp->comp)
+			return false;
+	return true;
+}
+
 enum ml_status ml_coll_tune_best(const struct ml_coll_tune *t,
 				 const struct ml_collective_params *p,
 				 unsigned among, enum ml_coll_objective obj,
@@ -741,6 +774,7 @@ enum ml_status ml_coll_tune_best(const struct ml_coll_tune *t,
 	double thr;
 	enum ml_status st;
 	struct tpt dp = {0};
+	bool unseen = false;
 
 	for (a = 0; a < NA; a++) {
 		if (!is_candidate(among, p->library, a) && a != ML_COLL_DEFAULT)
@@ -780,6 +814,7 @@ enum ml_status ml_coll_tune_best(const struct ml_coll_tune *t,
 		pick = 0;
 		dp.ran = r[0].ran;
 		dp.comp = r[0].composition;
+		unseen = default_unseen(t, p->ranks, &dp);
 		for (a = 1; a < NA; a++) {
 			double gain, b = fmax(outside_of(t, a, p->ranks),
 					      outside_of(t, 0, p->ranks));
@@ -801,6 +836,8 @@ enum ml_status ml_coll_tune_best(const struct ml_coll_tune *t,
 				thr = sqrt(thr * thr +
 					   t->z * t->z * t->gdiff * t->gdiff * b);
 			}
+			if (unseen && !y[a].measured)
+				continue; /* nothing measured says */
 			if (!(y[a].measured && y[0].measured)) {
 				/* the measured cells around decide where
 				 * they agree */
