@@ -4,8 +4,10 @@
  * whose measurements are the model times a known smooth factor, which
  * the corrected predictor recovers between measured cells and holds
  * beyond them; measured cells decide best's pick by the runs' spread,
- * and the cells around decide, not where the default's decision runs
- * another algorithm than at the point, nor one run of one cell alone;
+ * and the cells around decide (pooled too, each within its noise), not
+ * where the default's decision runs another algorithm than at the
+ * point, nor one run of one cell alone, and nothing measured does not
+ * leave the default far from its measured P;
  * and the cross-validated interval's coverage of fresh draws of known
  * noise, of fresh runs beside an outlier and between measured sizes,
  * and its width by algorithm.
@@ -1560,6 +1562,65 @@ START_TEST(test_unseen_default_kept)
 }
 END_TEST
 
+/* The corners pooled: the default and binomial measured three times
+ * each (x 1, 1.05, 0.95: robust sd 1.4826 ln 1.05 = 0.0723, a median's
+ * standard error sqrt(pi / 2) 0.0723 / sqrt 3 = 0.0523, a corner's
+ * sqrt 2 times that, 0.0740) at P = 16 and 24 x 64 B and 1 KiB, where
+ * Open MPI's decision runs knomial, as at P = 20, 256 B.  Binomial
+ * ln 1.06 = 0.0583 faster at all four corners: each within its noise,
+ * together their mean above its standard error, 0.0740 / 2: binomial
+ * (+1).  ln 1.02 faster at all four (0.0198): 0.  Faster by ln 1.06 at
+ * three and slower by ln 1.01 at one: 0. */
+START_TEST(test_corners_pooled)
+{
+	struct ml_collective_params m, q;
+	struct ml_collective_result res;
+	struct ml_coll_run r[48];
+	struct ml_coll_meas t;
+	struct ml_coll_tune *tu;
+	struct tpt dp = {0};
+	const double f[3] = {1, 1.05, 0.95}, gain[3] = {1.06, 1.02, 1.06};
+	const long long P[2] = {16, 24}, M[2] = {64, 1024};
+	const int want[3] = {1, 0, 0};
+	size_t i, j, k, n;
+	int c;
+
+	machine(&m);
+	q = m;
+	q.ranks = 20;
+	q.msg = 256;
+	q.algorithm = ML_COLL_DEFAULT;
+	ck_assert_int_eq(ml_collective_eval(&q, &res), ML_OK);
+	ck_assert_int_eq(res.ran, ML_COLL_KNOMIAL);
+	dp.ran = res.ran;
+	dp.comp = res.composition;
+	for (c = 0; c < 3; c++) {
+		n = 0;
+		for (i = 0; i < 2; i++)
+			for (j = 0; j < 2; j++)
+				for (k = 0; k < 3; k++) {
+					double g = c == 2 && i == 1 && j == 1
+						       ? 1 / 1.01
+						       : gain[c];
+
+					run_at(&r[n++], &m, ML_COLL_DEFAULT,
+					       P[i], M[j], 10 * f[k]);
+					run_at(&r[n++], &m, ML_COLL_BINOMIAL,
+					       P[i], M[j], 10 / g * f[k]);
+				}
+		ck_assert_int_eq(ml_coll_meas_build(r, n, ML_COLL_BY_AVG, &t),
+				 ML_OK);
+		ck_assert_int_eq(ml_coll_tune_new(&t, &m, NULL, 0.9, &tu),
+				 ML_OK);
+		ck_assert_int_eq(ml_tune_corners(tu, ML_COLL_BINOMIAL, 20, 256,
+						 0, &dp, false),
+				 want[c]);
+		ml_coll_tune_free(tu);
+		ml_coll_meas_free(&t);
+	}
+}
+END_TEST
+
 Suite *suite_tune(void);
 
 Suite *suite_tune(void)
@@ -1581,6 +1642,7 @@ Suite *suite_tune(void)
 	tcase_add_test(tc, test_default_edge);
 	tcase_add_test(tc, test_corner_without_default);
 	tcase_add_test(tc, test_corners_majority);
+	tcase_add_test(tc, test_corners_pooled);
 	tcase_add_test(tc, test_cv_coverage);
 	tcase_add_test(tc, test_run_coverage);
 	tcase_add_test(tc, test_wide_sizes_coverage);

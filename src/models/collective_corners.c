@@ -2,7 +2,8 @@
  * collective_corners.c - the measured cells around a point decide best's
  * pick where they agree (SPEC 10.7, ml_coll_tune_best): the cells of a
  * candidate and of the default at the measured P rows and sizes around
- * it, and the leave-one-P-out check that following them gains.
+ * it, counted and pooled, and the leave-one-P-out check that following
+ * them gains.
  */
 #include <math.h>
 #include <stdbool.h>
@@ -141,6 +142,61 @@ static bool row_confirms(const struct ml_coll_tune *t, int a, size_t i,
 	return n > 0;
 }
 
+/* Distinct comparable cells' gains of a candidate over the default,
+ * pooled. */
+struct pool {
+	const struct tpt *cell[4];
+	int n, faster;
+	bool self; /* a cell where the default runs a itself */
+	double gsum, e2;
+};
+
+/* Add the cell (ranks, msg) to the pool, once (cell_gain's). */
+static void pool_add(struct pool *pl, const struct ml_coll_tune *t, int a,
+		     long long ranks, long long msg, const struct tpt *dp)
+{
+	const struct tpt *xa;
+	double g, e;
+	int i;
+	int st = cell_gain(t, a, ranks, msg, dp, &xa, &g, &e);
+
+	pl->self = pl->self || st == SELF;
+	if (st != ML_OK || pl->n == 4)
+		return;
+	for (i = 0; i < pl->n; i++)
+		if (pl->cell[i] == xa)
+			return;
+	pl->cell[pl->n++] = xa;
+	pl->faster += g > 0;
+	pl->gsum += g;
+	pl->e2 += e * e;
+}
+
+/* Two cells or more, every one faster, and their mean ln gain above its
+ * standard error (sqrt(sum e^2) / n). */
+static bool pool_faster(const struct pool *pl)
+{
+	return !pl->self && pl->n > 1 && pl->faster == pl->n &&
+	       pl->gsum / pl->n > sqrt(pl->e2) / pl->n;
+}
+
+/* Whether cell x of row i and the row's measured sizes on either side
+ * of it, pooled (pool_faster), say that a is faster. */
+static bool row_pooled(const struct ml_coll_tune *t, int a, size_t i,
+		       const struct tpt *x, const struct tpt *dp)
+{
+	const struct trow *w = &t->row[i];
+	size_t k = (size_t)(x - t->pt);
+	struct pool pl = {0};
+
+	pool_add(&pl, t, a, w->ranks, x->msg, dp);
+	if (k > w->first)
+		pool_add(&pl, t, a, w->ranks, t->pt[k - 1].msg, dp);
+	if (k + 1 < w->first + w->n)
+		pool_add(&pl, t, a, w->ranks, t->pt[k + 1].msg, dp);
+	return pool_faster(&pl);
+}
+
 /*
  * What the measured cells around *p say of candidate a against the
  * default: the cells of a's measured P rows nearest p's P below and
@@ -168,7 +224,15 @@ static bool row_confirms(const struct ml_coll_tune *t, int a, size_t i,
  * where it says a is faster and its row's sizes next to it confirm it
  * (row_confirms), else 0 (the model decides).  Beyond the measured P the edge row speaks
  * within a doubling of it, or at any distance with far (best then asks
- * the model to agree).
+ * the model to agree).  Unless a is the algorithm the point's default
+ * runs, the corners (or the lone cell and its row's sizes beside it)
+ * are pooled too: +1 (ML_TUNE_LONE) where every one is faster and their
+ * mean gain is above its standard error (pool_faster), though each
+ * alone is within its noise (EPYC by node measured once: binomial 10
+ * to 25 % faster than the default from P = 128, no single run telling
+ * it).  Not where a is the decision's own: there a faster forced run is
+ * the same broadcast's noise (EPYC by socket's single runs, 0.001 to 36
+ * times the default's, took binary at P = 128 to 144).
  */
 int ml_tune_corners(const struct ml_coll_tune *t, int a, long long ranks,
 		    long long msg, long long skip, const struct tpt *dp,
@@ -179,6 +243,11 @@ int ml_tune_corners(const struct ml_coll_tune *t, int a, long long ranks,
 	const struct tpt *first = NULL;
 	bool many = false;
 	int fk = 0;
+	struct pool pl = {0};
+	/* not where the candidate is the decision's own algorithm: there
+	 * a faster forced run is the same broadcast's noise (EPYC by
+	 * socket's single runs, 0.001 to 36 times the default's) */
+	bool pooled = dp->ran != (enum ml_coll_alg)a;
 
 	for (i = t->afirst[a]; i < t->afirst[a] + t->an[a]; i++) {
 		if (t->row[i].ranks == skip)
@@ -213,6 +282,9 @@ int ml_tune_corners(const struct ml_coll_tune *t, int a, long long ranks,
 				return 0;
 			if (c == NO_CORNER)
 				continue;
+			if (pooled)
+				pool_add(&pl, t, a, t->row[r[k]].ranks, m[j],
+					 dp);
 			if (!first) {
 				first = xa;
 				fk = k;
@@ -227,10 +299,14 @@ int ml_tune_corners(const struct ml_coll_tune *t, int a, long long ranks,
 	if (!many && n > 0)
 		return wins == n && row_confirms(t, a, r[fk], first, dp)
 			   ? ML_TUNE_LONE
+		       : pooled && row_pooled(t, a, r[fk], first, dp)
+			   ? ML_TUNE_LONE
 			   : 0;
 	if (n == 0)
 		return 0;
 	if (losses == 0 && 2 * wins > n)
+		return 1;
+	if (pooled && losses == 0 && pool_faster(&pl))
 		return 1;
 	if (wins == 0 && 2 * losses > n)
 		return -1;
