@@ -79,6 +79,20 @@ static enum ml_coll_alg pick_at(const struct ml_coll_tune *tu,
 	return pk.alg;
 }
 
+/* Open MPI's decision on m at (ranks, msg) runs want: *res, its result. */
+static void default_runs(const struct ml_collective_params *m, long long ranks,
+			 long long msg, enum ml_coll_alg want,
+			 struct ml_collective_result *res)
+{
+	struct ml_collective_params q = *m;
+
+	q.ranks = ranks;
+	q.msg = msg;
+	q.algorithm = ML_COLL_DEFAULT;
+	ck_assert_int_eq(ml_collective_eval(&q, res), ML_OK);
+	ck_assert_int_eq(res->ran, want);
+}
+
 /* Three runs of 1 % spread each (x 1, 1.01, 0.99) of the default at
  * 10 us and of binomial at bino us, at P[0..1] x M[0..1], into r[0..23];
  * returns 24. */
@@ -1539,12 +1553,9 @@ START_TEST(test_unseen_default_kept)
 	q.msg = 256;
 	q.algorithm = ML_COLL_DEFAULT;
 	for (i = 0; i < 2; i++) {
-		q.ranks = P[i];
-		ck_assert_int_eq(ml_collective_eval(&q, &res), ML_OK);
-		ck_assert_int_eq(res.ran, ML_COLL_BINARY);
+		default_runs(&m, P[i], 256, ML_COLL_BINARY, &res);
+		default_runs(&m, at[i], 256, ML_COLL_KNOMIAL, &res);
 		q.ranks = at[i];
-		ck_assert_int_eq(ml_collective_eval(&q, &res), ML_OK);
-		ck_assert_int_eq(res.ran, ML_COLL_KNOMIAL);
 		ck_assert_int_eq(
 		    ml_coll_tune_best(tu, &q, among, ML_COLL_BY_AVG, &pk), ML_OK);
 		ck_assert_int_eq(pk.alg, i == 0 ? ML_COLL_BINOMIAL
@@ -1573,7 +1584,7 @@ END_TEST
  * three and slower by ln 1.01 at one: 0. */
 START_TEST(test_corners_pooled)
 {
-	struct ml_collective_params m, q;
+	struct ml_collective_params m;
 	struct ml_collective_result res;
 	struct ml_coll_run r[48];
 	struct ml_coll_meas t;
@@ -1586,12 +1597,7 @@ START_TEST(test_corners_pooled)
 	int c;
 
 	machine(&m);
-	q = m;
-	q.ranks = 20;
-	q.msg = 256;
-	q.algorithm = ML_COLL_DEFAULT;
-	ck_assert_int_eq(ml_collective_eval(&q, &res), ML_OK);
-	ck_assert_int_eq(res.ran, ML_COLL_KNOMIAL);
+	default_runs(&m, 20, 256, ML_COLL_KNOMIAL, &res);
 	dp.ran = res.ran;
 	dp.comp = res.composition;
 	for (c = 0; c < 3; c++) {
