@@ -88,60 +88,6 @@ static int cell_gain(const struct ml_coll_tune *t, int a, long long ranks,
 	return ML_OK;
 }
 
-/* The verdict at cell (ranks, msg) of a against the default: +1 a
- * faster by more than the standard error, -1 slower by more (or the
- * cell is a itself), 0 within; NO_A, NO_CORNER as cell_gain. */
-static int corner_cmp(const struct ml_coll_tune *t, int a, long long ranks,
-		      long long msg, const struct tpt *dp,
-		      const struct tpt **xa)
-{
-	double g, e;
-	int st = cell_gain(t, a, ranks, msg, dp, xa, &g, &e);
-
-	if (st != ML_OK)
-		return st == SELF ? -1 : st;
-	if (g < -e)
-		return -1;
-	return g > e;
-}
-
-/*
- * Whether the measured sizes of row i on either side of its cell x
- * confirm x's verdict that a is faster: each where comparable
- * (cell_gain), one at least, says a is faster by more than its standard
- * error.  With one run of each cell (the judge's SINGLE=7), EPYC by
- * node's binomial at P = 254 took 0.84 of the default's time at 4 KiB
- * and at 1 KiB: alone, the 4 KiB cell kept the default from P = 128 to
- * 200 (the default's decision at P = 92 runs knomial, at the point
- * binary: that corner is left out).  A median of the three would not
- * do: EPYC packed by socket's default at P = 126, measured once, is 3
- * times its 32 B time at 2 and 8 B.
- */
-static bool row_confirms(const struct ml_coll_tune *t, int a, size_t i,
-			 const struct tpt *x, const struct tpt *dp)
-{
-	const struct trow *w = &t->row[i];
-	size_t k = (size_t)(x - t->pt);
-	int s, n = 0;
-
-	for (s = -1; s <= 1; s += 2) {
-		const struct tpt *y;
-		int c;
-
-		if ((s < 0 && k == w->first) ||
-		    (s > 0 && k + 1 >= w->first + w->n))
-			continue;
-		c = corner_cmp(t, a, w->ranks, t->pt[k + (size_t)s].msg, dp,
-			       &y);
-		if (c == NO_A || c == NO_CORNER)
-			continue;
-		if (c != 1)
-			return false;
-		n++;
-	}
-	return n > 0;
-}
-
 /* Distinct comparable cells' gains of a candidate over the default,
  * pooled. */
 struct pool {
@@ -151,14 +97,12 @@ struct pool {
 	double gsum, e2;
 };
 
-/* Add the cell (ranks, msg) to the pool, once (cell_gain's). */
-static void pool_add(struct pool *pl, const struct ml_coll_tune *t, int a,
-		     long long ranks, long long msg, const struct tpt *dp)
+/* Note cell_gain's outcome st for cell xa (gain g, standard error e) in
+ * the pool, each cell once. */
+static void pool_note(struct pool *pl, int st, const struct tpt *xa, double g,
+		      double e)
 {
-	const struct tpt *xa;
-	double g, e;
 	int i;
-	int st = cell_gain(t, a, ranks, msg, dp, &xa, &g, &e);
 
 	pl->self = pl->self || st == SELF;
 	if (st != ML_OK || pl->n == 4)
@@ -180,21 +124,64 @@ static bool pool_faster(const struct pool *pl)
 	       pl->gsum / pl->n > sqrt(pl->e2) / pl->n;
 }
 
-/* Whether cell x of row i and the row's measured sizes on either side
- * of it, pooled (pool_faster), say that a is faster. */
-static bool row_pooled(const struct ml_coll_tune *t, int a, size_t i,
-		       const struct tpt *x, const struct tpt *dp)
+/* The verdict at cell (ranks, msg) of a against the default: +1 a
+ * faster by more than the standard error, -1 slower by more (or the
+ * cell is a itself), 0 within; NO_A, NO_CORNER as cell_gain.  The cell
+ * is noted in pl unless pl is NULL. */
+static int corner_cmp(const struct ml_coll_tune *t, int a, long long ranks,
+		      long long msg, const struct tpt *dp,
+		      const struct tpt **xa, struct pool *pl)
+{
+	double g = 0, e = 0;
+	int st = cell_gain(t, a, ranks, msg, dp, xa, &g, &e);
+
+	if (pl)
+		pool_note(pl, st, *xa, g, e);
+	if (st != ML_OK)
+		return st == SELF ? -1 : st;
+	if (g < -e)
+		return -1;
+	return g > e;
+}
+
+/*
+ * Whether the measured sizes of row i on either side of its cell x
+ * confirm x's verdict that a is faster: each where comparable
+ * (cell_gain), one at least, says a is faster by more than its standard
+ * error.  With one run of each cell (the judge's SINGLE=7), EPYC by
+ * node's binomial at P = 254 took 0.84 of the default's time at 4 KiB
+ * and at 1 KiB: alone, the 4 KiB cell kept the default from P = 128 to
+ * 200 (the default's decision at P = 92 runs knomial, at the point
+ * binary: that corner is left out).  A median of the three would not
+ * do: EPYC packed by socket's default at P = 126, measured once, is 3
+ * times its 32 B time at 2 and 8 B.  Unless pl is NULL, x and those
+ * sizes are noted in pl too (ml_tune_corners pools them).
+ */
+static bool row_confirms(const struct ml_coll_tune *t, int a, size_t i,
+			 const struct tpt *x, const struct tpt *dp,
+			 struct pool *pl)
 {
 	const struct trow *w = &t->row[i];
 	size_t k = (size_t)(x - t->pt);
-	struct pool pl = {0};
+	int s, n = 0;
+	bool ok = true;
 
-	pool_add(&pl, t, a, w->ranks, x->msg, dp);
-	if (k > w->first)
-		pool_add(&pl, t, a, w->ranks, t->pt[k - 1].msg, dp);
-	if (k + 1 < w->first + w->n)
-		pool_add(&pl, t, a, w->ranks, t->pt[k + 1].msg, dp);
-	return pool_faster(&pl);
+	for (s = -1; s <= 1; s++) {
+		const struct tpt *y;
+		int c;
+
+		if ((s < 0 && k == w->first) ||
+		    (s > 0 && k + 1 >= w->first + w->n) || (s == 0 && !pl))
+			continue;
+		c = corner_cmp(t, a, w->ranks,
+			       t->pt[(size_t)((long long)k + s)].msg, dp, &y,
+			       pl);
+		if (s == 0 || c == NO_A || c == NO_CORNER)
+			continue;
+		ok = ok && c == 1;
+		n++;
+	}
+	return ok && n > 0;
 }
 
 /*
@@ -276,15 +263,12 @@ int ml_tune_corners(const struct ml_coll_tune *t, int a, long long ranks,
 		for (j = 0; j < 2; j++) {
 			const struct tpt *xa;
 			int c = corner_cmp(t, a, t->row[r[k]].ranks, m[j], dp,
-					   &xa);
+					   &xa, pooled ? &pl : NULL);
 
 			if (c == NO_A)
 				return 0;
 			if (c == NO_CORNER)
 				continue;
-			if (pooled)
-				pool_add(&pl, t, a, t->row[r[k]].ranks, m[j],
-					 dp);
 			if (!first) {
 				first = xa;
 				fk = k;
@@ -296,12 +280,15 @@ int ml_tune_corners(const struct ml_coll_tune *t, int a, long long ranks,
 		}
 	}
 	/* one run of one cell: not alone, an outlier could decide */
-	if (!many && n > 0)
-		return wins == n && row_confirms(t, a, r[fk], first, dp)
-			   ? ML_TUNE_LONE
-		       : pooled && row_pooled(t, a, r[fk], first, dp)
+	if (!many && n > 0) {
+		struct pool row = {0};
+		bool confirms = row_confirms(t, a, r[fk], first, dp,
+					     pooled ? &row : NULL);
+
+		return (wins == n && confirms) || (pooled && pool_faster(&row))
 			   ? ML_TUNE_LONE
 			   : 0;
+	}
 	if (n == 0)
 		return 0;
 	if (losses == 0 && 2 * wins > n)

@@ -20,6 +20,13 @@
 
 #define LN2 0.69314718055994530942
 
+/* Whether (ran, comp) indexes ml_coll_tune's dran. */
+static bool ran_ok(enum ml_coll_alg ran, enum ml_coll_composition comp)
+{
+	return (int)ran >= 0 && (int)ran < NA && (int)comp >= 0 &&
+	       comp <= ML_COLL_COMP_GAMMA;
+}
+
 void ml_coll_tune_free(struct ml_coll_tune *t)
 {
 	size_t i;
@@ -517,6 +524,8 @@ enum ml_status ml_coll_tune_new(const struct ml_coll_meas *m,
 		p->runs = c->runs;
 		p->ran = res.ran;
 		p->comp = res.composition;
+		if (a == 0 && ran_ok(res.ran, res.composition))
+			t->dran[res.ran][res.composition] = true;
 		if (t->an[a] == 0)
 			t->afirst[a] = t->nrow;
 		if (t->an[a] == 0 || t->row[t->nrow - 1].ranks != c->p.ranks) {
@@ -744,21 +753,17 @@ static int corners_say(const struct ml_coll_tune *t, int a,
 static bool default_unseen(const struct ml_coll_tune *t, long long ranks,
 			   const struct tpt *dp)
 {
-	const struct trow *w0, *w1;
-	size_t k;
+	long long lo, hi;
 
 	if (t->an[0] == 0)
 		return false;
-	w0 = &t->row[t->afirst[0]];
-	w1 = &t->row[t->afirst[0] + t->an[0] - 1];
-	if (!(2 * ranks < w0->ranks || ranks > 2 * w1->ranks))
+	lo = t->row[t->afirst[0]].ranks;
+	hi = t->row[t->afirst[0] + t->an[0] - 1].ranks;
+	if (!(2 * ranks < lo || ranks > 2 * hi))
 		return false;
 	if (dp->ran > 0 && dp->ran < NA && t->an[dp->ran] > 0)
 		return false;
-	for (k = w0->first; k < w1->first + w1->n; k++)
-		if (t->pt[k].ran == dp->ran && t->pt[k].comp == dp->comp)
-			return false;
-	return true;
+	return !(ran_ok(dp->ran, dp->comp) && t->dran[dp->ran][dp->comp]);
 }
 
 enum ml_status ml_coll_tune_best(const struct ml_coll_tune *t,

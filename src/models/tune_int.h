@@ -51,6 +51,9 @@ struct ml_coll_tune {
 	/* the fit's error model's sd of ln error by size class (0: none):
 	 * the floor where too few points were left out to read a quantile */
 	double emsd[ML_COLL_NCLASS];
+	/* the (algorithm, MPICH composition) pairs the default's measured
+	 * cells ran (ml_coll_tune_best's default_unseen) */
+	bool dran[NA][ML_COLL_COMP_GAMMA + 1];
 	bool corners_ok; /* the measured corners decide (corner_check) */
 	bool lone_ok;	 /* ... and so does a lone cell (ML_TUNE_LONE) */
 	/* The measured P of any algorithm, ascending (np), and the
