@@ -75,6 +75,12 @@ struct ml_coll_tune_info {
 	size_t cv;	  /* cells predicted with their P left out */
 	double q[ML_COLL_NCLASS]; /* level quantile of |ln error|, by class */
 	double qdiff;	  /* level quantile of |error(a) - error(default)| */
+	/* level quantile of |r_a - r_b| of two algorithms measured at one
+	 * cell that ran different broadcasts: the default's term where its
+	 * decision runs a broadcast none of the cells its correction is
+	 * read from ran (NaN: fewer than 10 such pairs, the largest q
+	 * taken instead) */
+	double qalg;
 	double noise;	  /* a run's robust sd of ln: runs' or neighbours' */
 	double run_q;	  /* level quantile of a new run's |ln deviation|
 			   * from its cell's median: the runs' (cells of
@@ -140,13 +146,24 @@ struct ml_coll_tuned {
  * measured cell.  The interval, of a new run: at a measured cell a
  * run's deviation (info.run_q) or the cell's spread where wider, else
  * that and the cross-validated terms of P and M (by algorithm),
- * widened beyond the measured P by growth per doubling.  ML_EINVAL for
- * model <= 0.
+ * widened beyond the measured P by growth per doubling; the default's
+ * widened by info.qalg where its decision at the point runs a broadcast
+ * that none of the cells its correction is read from ran.  ML_EINVAL
+ * for model <= 0.
  */
 ML_API enum ml_status ml_coll_tune_predict(const struct ml_coll_tune *t,
 					   enum ml_coll_alg a, long long ranks,
 					   long long msg, double model,
 					   struct ml_coll_tuned *out);
+
+/* ml_coll_tune_predict of the model's result at the point, *model: its
+ * value of the table's objective, and for the default its decision
+ * there (ran, composition), which ml_coll_tune_predict finds by running
+ * the model once more. */
+ML_API enum ml_status ml_coll_tune_predict_result(
+    const struct ml_coll_tune *t, enum ml_coll_alg a, long long ranks,
+    long long msg, const struct ml_collective_result *model,
+    struct ml_coll_tuned *out);
 
 /*
  * best with measurements (SPEC 10.7): every candidate of among at *p

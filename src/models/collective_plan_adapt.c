@@ -199,9 +199,8 @@ static enum ml_status score_cell(const struct ml_coll_adapt_params *ap,
 			continue;
 		if (st != ML_OK)
 			return st;
-		st = ml_coll_tune_predict(
-		    t, (enum ml_coll_alg)a, c->ranks, c->msg,
-		    obj == ML_COLL_BY_AVG ? r.latency_avg : r.latency, &y[a]);
+		st = ml_coll_tune_predict_result(t, (enum ml_coll_alg)a,
+						 c->ranks, c->msg, &r, &y[a]);
 		if (st != ML_OK)
 			continue;
 		ok[a] = true;

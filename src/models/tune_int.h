@@ -1,8 +1,8 @@
 /*
  * tune_int.h - the corrected predictor's insides (collective_tune.c),
  * shared with the measured corners that decide best's pick
- * (collective_corners.c) and the noise of its cells
- * (collective_noise.c).
+ * (collective_corners.c), the noise of its cells (collective_noise.c)
+ * and the cross-validation of its intervals (collective_tune_cv.c).
  */
 #ifndef MCASTLAT_TUNE_INT_H
 #define MCASTLAT_TUNE_INT_H
@@ -65,7 +65,8 @@ struct ml_coll_tune {
 	 * NULL: the runs' info.noise everywhere) */
 	double *pnoise;
 	double *qgap;	/* [a * (np + 1) + g], a = NA: all algorithms' */
-	double qm[NA + 1]; /* size_validate's, by algorithm; NA: all */
+	double qm[NA + 1]; /* collective_tune_cv.c's, by algorithm; NA: all */
+	double qalg; /* ml_tune_algo_spread's: info.qalg or a fallback */
 	size_t np;
 	struct ml_coll_tune_info info;
 };
@@ -100,5 +101,25 @@ int ml_tune_corners(const struct ml_coll_tune *t, int a, long long ranks,
 		    bool far);
 /* t->corners_ok, t->lone_ok and the info's corner_cv, corner_gain. */
 void ml_tune_corner_check(struct ml_coll_tune *t);
+/* Algorithm a's rows around ranks, row skip left out: *lo the last at
+ * or below it, *hi the first at or above ((size_t)-1: none). */
+void ml_tune_rows_around(const struct ml_coll_tune *t, int a, long long ranks,
+			 size_t skip, size_t *lo, size_t *hi);
+/*
+ * The correction of algorithm a at (ranks, lm), row skip (an index into
+ * t->row, or (size_t)-1) left out (collective_tune_cv.c): linear in log P
+ * between the rows around ranks, held beyond; *dist, *dm (may be NULL)
+ * the doublings of P and M to the rows used.  NaN when a has no row but
+ * skip.
+ */
+double ml_tune_corr_at(const struct ml_coll_tune *t, int a, long long ranks,
+		       double lm, size_t skip, double *dist, double *dm);
+/* The cross-validation of the intervals: info.cv, q, qdiff, t->qdiff_a,
+ * t->qgap and t->qm. */
+enum ml_status ml_tune_cross_validate(struct ml_coll_tune *t, double level);
+/* t->qm where no row held enough sizes to leave one out. */
+void ml_tune_size_fallback(struct ml_coll_tune *t);
+/* t->qalg and info.qalg: two broadcasts' residuals apart at one cell. */
+enum ml_status ml_tune_algo_spread(struct ml_coll_tune *t, double level);
 
 #endif

@@ -532,10 +532,9 @@ static void intervals(const union ml_val *v, const struct outcome *o,
 		/* The measured objective: the measurement, or the model
 		 * corrected, with the cross-validated interval. */
 		avg = prep->meas.obj == ML_COLL_BY_AVG;
-		if (ml_coll_tune_predict(t, o->p.algorithm, o->p.ranks,
-					 o->p.msg,
-					 avg ? o->r.latency_avg : o->r.latency,
-					 &y) == ML_OK &&
+		if (ml_coll_tune_predict_result(t, o->p.algorithm,
+						o->p.ranks, o->p.msg, &o->r,
+						&y) == ML_OK &&
 		    y.corrected) {
 			out[avg ? C_LATENCY_AVG : C_LATENCY].r = y.value;
 			out[avg ? C_LATENCY_AVG_LO : C_LATENCY_LO].r = y.lo;

@@ -59,6 +59,7 @@ static const struct quantity qs[] = {
     {"qm", "ln error per sqrt doubling of M from a measured size", true},
     {"qdiff", "all candidates' error less the default's, per sqrt dbl.",
      true},
+    {"qalg", "two broadcasts' ln errors at one cell apart", false},
     {"growth", "ln error per doubling beyond the largest measured P", false},
     {"corner_cells", "cells where following the measured corners was judged",
      false},
@@ -76,7 +77,7 @@ static double value_of(const struct report *r, size_t k)
 	    in->noise_runs ? 1 : 0, in->noise_min, in->noise_max,
 	    in->noise_max_at ? (double)in->noise_max_at : NAN, in->run_sd,
 	    exp(2 * in->run_q), in->q[0], in->q[1],
-	    in->q[2], in->qm, in->qdiff, in->growth, (double)in->corner_cv,
+	    in->q[2], in->qm, in->qdiff, in->qalg, in->growth, (double)in->corner_cv,
 	    in->corner_gain};
 
 	if (r->cells == 0 && k > 0)
