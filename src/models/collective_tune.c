@@ -359,6 +359,27 @@ static bool read_as_run(const struct ml_coll_tune *t, long long ranks,
 	return row_ran(t, lo, lm, dp) || row_ran(t, hi, lm, dp);
 }
 
+/* The default's decision at (ranks, msg) on the table's machine, into
+ * d's ran and comp: the model run once more, for a caller that gave
+ * only its value (ml_coll_tune_predict). */
+static enum ml_status decision_at(const struct ml_coll_tune *t,
+				  long long ranks, long long msg, struct tpt *d)
+{
+	struct ml_collective_params p = t->machine;
+	struct ml_collective_result r;
+	enum ml_status st;
+
+	p.algorithm = ML_COLL_DEFAULT;
+	p.ranks = ranks;
+	p.msg = msg;
+	st = ml_collective_eval(&p, &r);
+	if (st == ML_OK) {
+		d->ran = r.ran;
+		d->comp = r.composition;
+	}
+	return st;
+}
+
 /* ml_coll_tune_predict with the default's decision at the point (dp:
  * its ran and comp; NULL: found here, for the default, where needed). */
 static enum ml_status predict(const struct ml_coll_tune *t,
@@ -405,18 +426,10 @@ static enum ml_status predict(const struct ml_coll_tune *t,
 	h = half_of(t, a, ranks, msg, q, dist, dm, outside(t, ranks),
 		    &out->run);
 	if (a == ML_COLL_DEFAULT && !dp) {
-		struct ml_collective_params p = t->machine;
-		struct ml_collective_result r;
-		enum ml_status st;
+		enum ml_status st = decision_at(t, ranks, msg, &d);
 
-		p.algorithm = ML_COLL_DEFAULT;
-		p.ranks = ranks;
-		p.msg = msg;
-		st = ml_collective_eval(&p, &r);
 		if (st == ML_ENOMEM)
 			return st;
-		d.ran = r.ran;
-		d.comp = r.composition;
 		dp = st == ML_OK ? &d : NULL;
 	}
 	if (a == ML_COLL_DEFAULT && dp &&
