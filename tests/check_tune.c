@@ -93,6 +93,18 @@ static void default_runs(const struct ml_collective_params *m, long long ranks,
 	ck_assert_int_eq(res->ran, want);
 }
 
+/* The table of runs r[0..n) on m at level 0.9 (into *t, *tu) and
+ * what its cross-validation found. */
+static void table_of(const struct ml_coll_run *r, size_t n,
+		     const struct ml_collective_params *m,
+		     struct ml_coll_meas *t, struct ml_coll_tune **tu,
+		     struct ml_coll_tune_info *in)
+{
+	ck_assert_int_eq(ml_coll_meas_build(r, n, ML_COLL_BY_AVG, t), ML_OK);
+	ck_assert_int_eq(ml_coll_tune_new(t, m, NULL, 0.9, tu), ML_OK);
+	ml_coll_tune_get_info(*tu, in);
+}
+
 /* Three runs of 1 % spread each (x 1, 1.01, 0.99) of the default at
  * 10 us and of binomial at bino us, at P[0..1] x M[0..1], into r[0..23];
  * returns 24. */
@@ -308,9 +320,7 @@ START_TEST(test_run_sd_decides)
 			run_at(&r[n++], &m, ML_COLL_BINOMIAL, P, M,
 			       0.9 * d * exp(gsl_ran_gaussian(g, 0.02)));
 		}
-	ck_assert_int_eq(ml_coll_meas_build(r, n, ML_COLL_BY_AVG, &t), ML_OK);
-	ck_assert_int_eq(ml_coll_tune_new(&t, &m, NULL, 0.9, &tu), ML_OK);
-	ml_coll_tune_get_info(tu, &in);
+	table_of(r, n, &m, &t, &tu, &in);
 	ck_assert(!in.noise_runs);
 	ck_assert_msg(in.noise > 0.15 && in.run_sd < 0.04,
 		      "noise %g, run_sd %g", in.noise, in.run_sd);
@@ -355,11 +365,7 @@ START_TEST(test_wide_sizes_noise)
 				run_at(&r[n++], &m, ML_COLL_BINOMIAL, P, M,
 				       d * exp(gsl_ran_gaussian(g, 0.02)));
 			}
-		ck_assert_int_eq(ml_coll_meas_build(r, n, ML_COLL_BY_AVG, &t),
-				 ML_OK);
-		ck_assert_int_eq(ml_coll_tune_new(&t, &m, NULL, 0.9, &tu),
-				 ML_OK);
-		ml_coll_tune_get_info(tu, &in);
+		table_of(r, n, &m, &t, &tu, &in);
 		if (f == 4)
 			ck_assert_msg(in.noise > 0.15 && in.run_sd < 0.04,
 				      "noise %g, run_sd %g", in.noise,
@@ -957,13 +963,9 @@ START_TEST(test_noise_by_ranks)
 						       gsl_ran_gaussian(
 							   g, P <= 16 ? 0.02
 								      : 0.3)));
-		ck_assert_int_eq(ml_coll_meas_build(r, n, ML_COLL_BY_AVG, &t),
-				 ML_OK);
-		ck_assert_int_eq(ml_coll_tune_new(&t, &m, NULL, 0.9, &tu),
-				 ML_OK);
 		/* the noise read at each P: 12 steps of sd 0.02 x sqrt 2
 		 * at a quiet P, of 0.3 x sqrt 2 at a noisy one */
-		ml_coll_tune_get_info(tu, &in);
+		table_of(r, n, &m, &t, &tu, &in);
 		ck_assert(!in.noise_runs);
 		ck_assert_msg(in.noise_min < 0.05 && in.noise_max > 0.15 &&
 				  in.noise_max_at > 16,
@@ -1405,9 +1407,7 @@ static double switch_qm(long long above)
 				run_at(&r[n++], &m, ML_COLL_BINOMIAL, P[i], M[j],
 				       model(&m, ML_COLL_BINOMIAL, P[i], M[j]) *
 					       (M[j] > m.eager ? exp(0.8) : 1));
-	ck_assert_int_eq(ml_coll_meas_build(r, n, ML_COLL_BY_AVG, &t), ML_OK);
-	ck_assert_int_eq(ml_coll_tune_new(&t, &m, NULL, 0.9, &tu), ML_OK);
-	ml_coll_tune_get_info(tu, &in);
+	table_of(r, n, &m, &t, &tu, &in);
 	ml_coll_tune_free(tu);
 	ml_coll_meas_free(&t);
 	return in.qm;
@@ -1570,6 +1570,48 @@ START_TEST(test_unseen_default_kept)
 	}
 	ml_coll_tune_free(tu);
 	ml_coll_meas_free(&t);
+}
+END_TEST
+
+/* info.qalg by hand: one rank a node, P = 128, 16 B to 2 KiB (where
+ * Open MPI's decision runs binary), three equal runs a cell (no spread:
+ * the medians' noise is 0), each algorithm's model off by its own
+ * factor exp(d): the default (binary) 0, binomial 0.2, linear 0.5.  The
+ * pairs' |r_a - r_b| are 0.2, 0.5 and 0.3 at each of the four sizes;
+ * their 0.9 quantile lies among the four 0.5s.  With the default and
+ * binomial alone, four pairs: fewer than 10, not measured (NaN). */
+START_TEST(test_qalg_by_hand)
+{
+	const enum ml_coll_alg fa[3] = {ML_COLL_DEFAULT, ML_COLL_BINOMIAL,
+					ML_COLL_LINEAR};
+	const double d[3] = {0, 0.2, 0.5};
+	const long long M[4] = {16, 64, 256, 2048};
+	struct ml_collective_params m;
+	struct ml_collective_result res;
+	struct ml_coll_run r[36];
+	struct ml_coll_meas t;
+	struct ml_coll_tune *tu;
+	struct ml_coll_tune_info in;
+	size_t j, k, l, n = 0, na;
+
+	machine(&m);
+	for (na = 3; na >= 2; na--) {
+		for (j = n = 0; j < 4; j++) {
+			default_runs(&m, 128, M[j], ML_COLL_BINARY, &res);
+			for (k = 0; k < na; k++)
+				for (l = 0; l < 3; l++)
+					run_at(&r[n++], &m, fa[k], 128, M[j],
+					       model(&m, fa[k], 128, M[j]) *
+						   exp(d[k]));
+		}
+		table_of(r, n, &m, &t, &tu, &in);
+		if (na == 3)
+			ck_assert_double_eq_tol(in.qalg, 0.5, 1e-9);
+		else
+			ck_assert(isnan(in.qalg));
+		ml_coll_tune_free(tu);
+		ml_coll_meas_free(&t);
+	}
 }
 END_TEST
 
@@ -1754,6 +1796,7 @@ Suite *suite_tune(void)
 	tcase_add_test(tc, test_far_edge_decides);
 	tcase_add_test(tc, test_unseen_default_kept);
 	tcase_add_test(tc, test_unseen_decision_coverage);
+	tcase_add_test(tc, test_qalg_by_hand);
 	tcase_add_test(tc, test_threshold_by_candidate);
 	tcase_add_test(tc, test_threshold_coverage);
 	tcase_add_test(tc, test_run_part);
