@@ -34,8 +34,11 @@ static void machine(struct ml_collective_params *p)
 	p->map_by = ML_COLL_MAP_NODE;
 }
 
-static double model(const struct ml_collective_params *m, enum ml_coll_alg a,
-		    long long ranks, long long msg)
+/* The model's latency_avg of a at (ranks, msg) on m; *ran (may be NULL):
+ * the broadcast it runs (the default's decision's). */
+static double model_ran(const struct ml_collective_params *m,
+			enum ml_coll_alg a, long long ranks, long long msg,
+			enum ml_coll_alg *ran)
 {
 	struct ml_collective_params q = *m;
 	struct ml_collective_result r;
@@ -44,7 +47,15 @@ static double model(const struct ml_collective_params *m, enum ml_coll_alg a,
 	q.ranks = ranks;
 	q.msg = msg;
 	ck_assert_int_eq(ml_collective_eval(&q, &r), ML_OK);
+	if (ran)
+		*ran = a == ML_COLL_DEFAULT ? r.ran : a;
 	return r.latency_avg;
+}
+
+static double model(const struct ml_collective_params *m, enum ml_coll_alg a,
+		    long long ranks, long long msg)
+{
+	return model_ran(m, a, ranks, msg, NULL);
 }
 
 /* The known discrepancy: linear in log2 P and log2 M. */
@@ -1622,15 +1633,9 @@ static double missed_by(const struct ml_collective_params *m,
 			enum ml_coll_alg a, long long P, long long M,
 			const double *d, enum ml_coll_alg *ran)
 {
-	struct ml_collective_params q = *m;
-	struct ml_collective_result r;
+	double x = model_ran(m, a, P, M, ran);
 
-	q.algorithm = a;
-	q.ranks = P;
-	q.msg = M;
-	ck_assert_int_eq(ml_collective_eval(&q, &r), ML_OK);
-	*ran = a == ML_COLL_DEFAULT ? r.ran : a;
-	return r.latency_avg * exp(d[*ran]);
+	return x * exp(d[*ran]);
 }
 
 /*

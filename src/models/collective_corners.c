@@ -33,10 +33,8 @@ const struct tpt *ml_tune_measured(const struct ml_coll_tune *t, int a,
 	return NULL;
 }
 
-/* The measured sizes of row w nearest msg below and above (the same
- * one where msg is measured; the edge one beyond). */
-static void bracket(const struct ml_coll_tune *t, const struct trow *w,
-		    long long msg, long long *lo, long long *hi)
+void ml_tune_bracket(const struct ml_coll_tune *t, const struct trow *w,
+		     long long msg, long long *lo, long long *hi)
 {
 	size_t k;
 
@@ -259,7 +257,7 @@ int ml_tune_corners(const struct ml_coll_tune *t, int a, long long ranks,
 	for (k = 0; k < 2; k++) {
 		long long m[2];
 
-		bracket(t, &t->row[r[k]], msg, &m[0], &m[1]);
+		ml_tune_bracket(t, &t->row[r[k]], msg, &m[0], &m[1]);
 		for (j = 0; j < 2; j++) {
 			const struct tpt *xa;
 			int c = corner_cmp(t, a, t->row[r[k]].ranks, m[j], dp,

@@ -322,41 +322,36 @@ static double gap_q(const struct ml_coll_tune *t, int a, long long ranks)
 	return t->qgap[(size_t)a * (t->np + 1) + g];
 }
 
-/* Whether row i's cells around lm (the sizes its residual at lm is
- * read from: the two around, or the edge one) ran dp's broadcast. */
-static bool row_ran(const struct ml_coll_tune *t, size_t i, double lm,
+/* Whether row i's cells around msg (the sizes its residual there is
+ * read from: ml_tune_bracket's) ran dp's broadcast. */
+static bool row_ran(const struct ml_coll_tune *t, size_t i, long long msg,
 		    const struct tpt *dp)
 {
 	const struct trow *w;
-	size_t k0 = 0, k1, k;
+	long long m[2];
+	size_t k;
 
 	if (i == (size_t)-1)
 		return false;
 	w = &t->row[i];
-	for (k = 0; k < w->n; k++)
-		if (w->x[k] <= lm)
-			k0 = k;
-	for (k1 = 0; k1 + 1 < w->n && w->x[k1] < lm; k1++)
-		;
-	for (k = k0 < k1 ? k0 : k1; k <= (k0 > k1 ? k0 : k1); k++) {
-		const struct tpt *x = t->pt + w->first + k;
-
-		if (x->ran == dp->ran && x->comp == dp->comp)
+	ml_tune_bracket(t, w, msg, &m[0], &m[1]);
+	for (k = w->first; k < w->first + w->n; k++)
+		if ((t->pt[k].msg == m[0] || t->pt[k].msg == m[1]) &&
+		    t->pt[k].ran == dp->ran && t->pt[k].comp == dp->comp)
 			return true;
-	}
 	return false;
 }
 
-/* Whether the default's correction at (ranks, lm) is read from a cell
+/* Whether the default's correction at (ranks, msg) is read from a cell
  * that ran what its decision runs there (dp's): else it is another
  * broadcast's residual (ml_tune_algo_spread). */
 static bool read_as_run(const struct ml_coll_tune *t, long long ranks,
-			double lm, const struct tpt *dp)
+			long long msg, const struct tpt *dp)
 {
 	size_t lo, hi;
 
 	ml_tune_rows_around(t, ML_COLL_DEFAULT, ranks, (size_t)-1, &lo, &hi);
-	return row_ran(t, lo, lm, dp) || row_ran(t, hi, lm, dp);
+	return row_ran(t, lo, msg, dp) || row_ran(t, hi, msg, dp);
 }
 
 /* The default's decision at (ranks, msg) on the table's machine, into
@@ -433,7 +428,7 @@ static enum ml_status predict(const struct ml_coll_tune *t,
 		dp = st == ML_OK ? &d : NULL;
 	}
 	if (a == ML_COLL_DEFAULT && dp &&
-	    !read_as_run(t, ranks, log((double)msg), dp))
+	    !read_as_run(t, ranks, msg, dp))
 		h = sqrt(h * h + t->qalg * t->qalg);
 	if (isfinite(h)) {
 		out->lo = out->value * exp(-h);

@@ -382,6 +382,19 @@ static bool ran_as(int a, const struct tpt *x, int b)
 	return a == b || (a == ML_COLL_DEFAULT && (int)x->ran == b);
 }
 
+/* A merge's step over two ascending lists at keys x and y: where they
+ * differ, the index of the smaller moves on (true). */
+static bool behind(long long x, long long y, size_t *i, size_t *j)
+{
+	if (x == y)
+		return false;
+	if (x < y)
+		++*i;
+	else
+		++*j;
+	return true;
+}
+
 /* The pairs' term of algo_spread for algorithms a < b: every cell (P,
  * M) both measured that ran different broadcasts; their values to v. */
 static size_t spread_pairs(const struct ml_coll_tune *t, int a, int b,
@@ -393,25 +406,15 @@ static size_t spread_pairs(const struct ml_coll_tune *t, int a, int b,
 	while (i < t->afirst[a] + t->an[a] && j < t->afirst[b] + t->an[b]) {
 		const struct trow *u = &t->row[i], *w = &t->row[j];
 
-		if (u->ranks != w->ranks) {
-			if (u->ranks < w->ranks)
-				i++;
-			else
-				j++;
+		if (behind(u->ranks, w->ranks, &i, &j))
 			continue;
-		}
 		for (k = u->first, l = w->first;
 		     k < u->first + u->n && l < w->first + w->n;) {
 			const struct tpt *x = t->pt + k, *y = t->pt + l;
 			double d = x->r - y->r;
 
-			if (x->msg != y->msg) {
-				if (x->msg < y->msg)
-					k++;
-				else
-					l++;
+			if (behind(x->msg, y->msg, &k, &l))
 				continue;
-			}
 			if (!ran_as(a, x, b) && !ran_as(b, y, a))
 				v[n++] =
 				    d * d - t->z * t->z *

@@ -99,6 +99,10 @@ enum { ML_TUNE_LONE = 2 };
 int ml_tune_corners(const struct ml_coll_tune *t, int a, long long ranks,
 		    long long msg, long long skip, const struct tpt *dp,
 		    bool far);
+/* The measured sizes of row w nearest msg below and above (the same
+ * one where msg is measured; the edge one beyond). */
+void ml_tune_bracket(const struct ml_coll_tune *t, const struct trow *w,
+		     long long msg, long long *lo, long long *hi);
 /* t->corners_ok, t->lone_ok and the info's corner_cv, corner_gain. */
 void ml_tune_corner_check(struct ml_coll_tune *t);
 /* Algorithm a's rows around ranks, row skip left out: *lo the last at
