@@ -443,11 +443,24 @@ static size_t spread_pairs(const struct ml_coll_tune *t, int a, int b,
  * reading: as uncertain as a doubling of P), and info.qalg NaN: not
  * measured.
  */
+/* The largest size class's q (size_fallback's reading), or z times the
+ * growth where none: what a term not measured is taken to be, as
+ * uncertain as a doubling of P. */
+double ml_tune_largest_q(const struct ml_coll_tune *t)
+{
+	double q = 0;
+	int c;
+
+	for (c = 0; c < ML_COLL_NCLASS; c++)
+		q = fmax(q, t->info.q[c]);
+	return q > 0 ? q : t->z * t->info.growth;
+}
+
 enum ml_status ml_tune_algo_spread(struct ml_coll_tune *t, double level)
 {
 	double *v = malloc((t->npt * NA + 1) * sizeof *v);
 	size_t n = 0;
-	int a, b, c;
+	int a, b;
 
 	if (!v)
 		return ML_ENOMEM;
@@ -460,11 +473,7 @@ enum ml_status ml_tune_algo_spread(struct ml_coll_tune *t, double level)
 		    sqrt(fmax(ml_tune_quantile(v, n, level), 0));
 	} else {
 		t->info.qalg = NAN; /* not measured */
-		t->qalg = 0;
-		for (c = 0; c < ML_COLL_NCLASS; c++)
-			t->qalg = fmax(t->qalg, t->info.q[c]);
-		if (!(t->qalg > 0))
-			t->qalg = t->z * t->info.growth;
+		t->qalg = ml_tune_largest_q(t);
 	}
 	free(v);
 	return ML_OK;

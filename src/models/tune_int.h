@@ -67,6 +67,9 @@ struct ml_coll_tune {
 	double *qgap;	/* [a * (np + 1) + g], a = NA: all algorithms' */
 	double qm[NA + 1]; /* collective_tune_cv.c's, by algorithm; NA: all */
 	double qalg; /* ml_tune_algo_spread's: info.qalg or a fallback */
+	/* the interval's term where the point's class of P (collective_
+	 * tune.c's ordinary) was not measured: the largest class's q */
+	double qclass;
 	size_t np;
 	struct ml_coll_tune_info info;
 };
@@ -123,6 +126,9 @@ double ml_tune_corr_at(const struct ml_coll_tune *t, int a, long long ranks,
 enum ml_status ml_tune_cross_validate(struct ml_coll_tune *t, double level);
 /* t->qm where no row held enough sizes to leave one out. */
 void ml_tune_size_fallback(struct ml_coll_tune *t);
+/* The largest size class's q, or z times the growth where none: a term
+ * not measured (collective_tune_cv.c). */
+double ml_tune_largest_q(const struct ml_coll_tune *t);
 /* t->qalg and info.qalg: two broadcasts' residuals apart at one cell. */
 enum ml_status ml_tune_algo_spread(struct ml_coll_tune *t, double level);
 
