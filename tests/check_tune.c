@@ -1816,6 +1816,62 @@ START_TEST(test_unmeasured_class)
 }
 END_TEST
 
+/* The default and binary measured once at P = 64 and 126 x 1 B to 4
+ * KiB (x 4), binary 1.3 times the default everywhere, the default as
+ * the model.  One run of the default at P = 126, 4 B was disturbed, 20
+ * times its time: more than twice the least time of the larger sizes
+ * of its row (16 B's), so the cell reads as that, the model's at 16 B
+ * (hand: the least of a row the model's time grows along), and the
+ * default is kept at P = 100, 4 B (its residual read between 64 and
+ * 126), where the spike read as measured would have picked binary.  The same
+ * spike in one run of three: the median holds it out, nothing capped. */
+START_TEST(test_spike_capped)
+{
+	const long long P[2] = {64, 126};
+	struct ml_collective_params m;
+	struct ml_coll_run r[3 * 2 * 2 * 7];
+	size_t n, i, j, l, runs;
+
+	machine(&m);
+	for (runs = 1; runs <= 3; runs += 2) {
+		struct ml_coll_meas t;
+		struct ml_coll_tune *tu;
+		struct ml_coll_tune_info in;
+		struct ml_coll_tuned y;
+		long long M;
+
+		for (i = n = 0; i < 2; i++)
+			for (M = 1, j = 0; j < 7; j++, M *= 4)
+				for (l = 0; l < runs; l++) {
+					double d = model(&m, ML_COLL_DEFAULT,
+							 P[i], M);
+
+					run_at(&r[n++], &m, ML_COLL_DEFAULT,
+					       P[i], M,
+					       d * (i == 1 && M == 4 && l == 0
+							? 20
+							: 1));
+					run_at(&r[n++], &m, ML_COLL_BINARY,
+					       P[i], M, 1.3 * d);
+				}
+		table_of(r, n, &m, &t, &tu, &in);
+		ck_assert_uint_eq(in.capped, runs == 1 ? 1 : 0);
+		ml_coll_tune_predict(tu, ML_COLL_DEFAULT, 126, 4,
+				     model(&m, ML_COLL_DEFAULT, 126, 4), &y);
+		ck_assert(y.measured);
+		ck_assert_double_eq_tol(
+		    y.value, model(&m, ML_COLL_DEFAULT, 126, runs == 1 ? 16 : 4),
+		    1e-9 * y.value);
+		ck_assert_int_eq(pick_at(tu, &m, ML_COLL_AMONG(ML_COLL_BINARY) |
+						     ML_COLL_AMONG(ML_COLL_DEFAULT),
+					 100, 4),
+				 ML_COLL_DEFAULT);
+		ml_coll_tune_free(tu);
+		ml_coll_meas_free(&t);
+	}
+}
+END_TEST
+
 /* The corners pooled: the default and binomial measured three times
  * each (x 1, 1.05, 0.95: robust sd 1.4826 ln 1.05 = 0.0723, a median's
  * standard error sqrt(pi / 2) 0.0723 / sqrt 3 = 0.0523, a corner's
@@ -1906,6 +1962,7 @@ Suite *suite_tune(void)
 	tcase_add_test(tc, test_unseen_decision_coverage);
 	tcase_add_test(tc, test_qalg_by_hand);
 	tcase_add_test(tc, test_unmeasured_class);
+	tcase_add_test(tc, test_spike_capped);
 	tcase_add_test(tc, test_threshold_by_candidate);
 	tcase_add_test(tc, test_threshold_coverage);
 	tcase_add_test(tc, test_run_part);

@@ -81,6 +81,7 @@ struct ml_coll_tune_info {
 	 * read from ran (NaN: fewer than 10 such pairs, the largest q
 	 * taken instead) */
 	double qalg;
+	size_t capped; /* single runs read as a larger size's least time */
 	double noise;	  /* a run's robust sd of ln: runs' or neighbours' */
 	double run_q;	  /* level quantile of a new run's |ln deviation|
 			   * from its cell's median: the runs' (cells of

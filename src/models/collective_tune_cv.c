@@ -203,7 +203,8 @@ static enum ml_status size_validate(struct ml_coll_tune *t, double level)
 					continue; /* no prediction does */
 				double f = (w->x[k] - w->x[k - 1]) /
 					   (w->x[k + 1] - w->x[k - 1]),
-				       e = w->y[k] - w->y[k - 1] -
+				       e = t->pt[w->first + k].r_meas -
+					   w->y[k - 1] -
 					   f * (w->y[k + 1] - w->y[k - 1]),
 				       dm = fmin(w->x[k] - w->x[k - 1],
 						 w->x[k + 1] - w->x[k]) /
@@ -294,7 +295,7 @@ enum ml_status ml_tune_cross_validate(struct ml_coll_tune *t, double level)
 			for (k = w->first; k < w->first + w->n; k++) {
 				double d, e;
 
-				e = t->pt[k].r -
+				e = t->pt[k].r_meas -
 				    ml_tune_corr_at(t, (int)a, w->ranks,
 						    t->pt[k].lm, i, &d, NULL);
 				ea[k] = e;

@@ -18,6 +18,9 @@
 struct tpt {
 	long long msg;
 	double lm, r, median, spread;
+	/* r as measured, before collective_tune.c's cap_spikes: what the
+	 * cross-validation predicts (a new run may be disturbed as much) */
+	double r_meas;
 	double se; /* the median's standard error, ln */
 	int runs;
 	/* what the model runs there (the default: its decision's

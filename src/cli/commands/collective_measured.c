@@ -53,6 +53,7 @@ static const struct quantity qs[] = {
     {"noise_max_at", "... at this P (- with repeated runs)", false},
     {"run_sd", "a run's own sd of ln, which comparisons read", false},
     {"run_hilo", "hi/lo of a new run at a measured cell, all P", false},
+    {"capped", "single runs over twice a larger size's: read as it", false},
     {"q_small", "ln error per sqrt doubling of P, M <= 4 KiB", true},
     {"q_medium", "... M <= 64 KiB", true},
     {"q_large", "... larger", true},
@@ -76,7 +77,7 @@ static double value_of(const struct report *r, size_t k)
 	    (double)in->pmax, (double)in->cv, in->noise,
 	    in->noise_runs ? 1 : 0, in->noise_min, in->noise_max,
 	    in->noise_max_at ? (double)in->noise_max_at : NAN, in->run_sd,
-	    exp(2 * in->run_q), in->q[0], in->q[1],
+	    exp(2 * in->run_q), (double)in->capped, in->q[0], in->q[1],
 	    in->q[2], in->qm, in->qdiff, in->qalg, in->growth, (double)in->corner_cv,
 	    in->corner_gain};
 
