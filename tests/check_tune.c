@@ -1713,57 +1713,47 @@ START_TEST(test_unseen_decision_coverage)
 }
 END_TEST
 
-/* The ln half-width of a's corrected prediction at (ranks, msg). */
-static double half_at(const struct ml_coll_tune *tu,
-		      const struct ml_collective_params *m, enum ml_coll_alg a,
-		      long long ranks, long long msg)
+/* The squares of the ln widths of a's corrected interval at (ranks,
+ * 64 B) above and below its value, hi^2 - lo^2. */
+static double sides_apart(const struct ml_coll_tune *tu,
+			  const struct ml_collective_params *m,
+			  enum ml_coll_alg a, long long ranks)
 {
 	struct ml_coll_tuned y;
+	double up, down;
 
-	ck_assert_int_eq(ml_coll_tune_predict(tu, a, ranks, msg,
-					      model(m, a, ranks, msg), &y),
+	ck_assert_int_eq(ml_coll_tune_predict(tu, a, ranks, 64,
+					      model(m, a, ranks, 64), &y),
 			 ML_OK);
 	ck_assert(!y.measured && y.corrected);
-	return log(y.hi / y.lo) / 2;
-}
-
-/* What a's squared half-width at (ranks, 64 B) would be without a term
- * of its own: in one gap between measured rows h^2 is linear in the
- * doublings to the nearest row (q_gap^2 dist + the run's and the
- * medians' parts), so read off the line through ranks + 1 and ranks +
- * 3 (even; a row lies at near below them, their gap's). */
-static double h2_line(const struct ml_coll_tune *tu,
-		      const struct ml_collective_params *m, enum ml_coll_alg a,
-		      long long ranks, long long near)
-{
-	const long long at[3] = {ranks, ranks + 1, ranks + 3};
-	double x[3], h1 = half_at(tu, m, a, at[1], 64),
-		     h3 = half_at(tu, m, a, at[2], 64);
-	size_t k;
-
-	for (k = 0; k < 3; k++)
-		x[k] = fabs(log2((double)at[k] / (double)near));
-	return h1 * h1 + (h3 * h3 - h1 * h1) / (x[2] - x[1]) * (x[0] - x[1]);
+	up = log(y.hi / y.value);
+	down = log(y.value / y.lo);
+	return up * up - down * down;
 }
 
 /* Two nodes by node, Open MPI: the default and binomial measured three
  * times (x 1, 1.01, 0.99) at the even P = 66, 100, 150 and 200 x 1 B to
- * 4 KiB, the model off by factor() and a cell's own N(0, 0.1^2) (the
- * cross-validation's q then not 0).  Where Open MPI's barrier before
- * the broadcast is Bruck (64 <= P < 256) an odd P loads one node with a
- * rank more, a class of P none of them is: the default's squared
- * half-width at P = 101 is its line through 102 and 104 (h2_line) plus
- * the largest q squared, within 1 % of q^2.  At P = 57 (the barrier
- * recursive doubling; the default's decision there as at 58 and 60,
- * not as at 64) on its line.  Binomial measured at 151 too: its
- * class is measured, on its line at 101.  By core the same runs are of
- * one class: the default on its line at 101. */
+ * 4 KiB (binomial at 151 too), the model off by factor() and a cell's
+ * own N(0, 0.1^2) (the cross-validation's q then not 0).  Where Open
+ * MPI's barrier before the broadcast is Bruck (64 <= P < 256) an odd P
+ * loads one node with a rank more, and is measured slower: the
+ * interval's side the offset pushes (up at an odd P, down at an even
+ * one) adds in quadrature the largest q times the share of the
+ * correction read from rows of the other class, and the other side
+ * does not, so hi^2 - lo^2 (ln) is that (share q)^2, within 1e-9:
+ * the default at P = 101 (rows 100 and 150, both even: share 1);
+ * binomial at 175 (rows 151 and 200: share ln(175/151) / ln(200/151),
+ * the even row's weight) and at 152 (rows 151 and 200: down by the odd
+ * row's weight, 1 - ln(152/151) / ln(200/151)).  At P = 57 (recursive
+ * doubling) and by core, both sides alike. */
 START_TEST(test_unmeasured_class)
 {
 	const long long P[5] = {66, 100, 150, 200, 151};
 	const enum ml_coll_alg fa[2] = {ML_COLL_DEFAULT, ML_COLL_BINOMIAL};
 	const double f[3] = {1, 1.01, 0.99};
 	const enum ml_coll_map map[2] = {ML_COLL_MAP_NODE, ML_COLL_MAP_CORE};
+	const double w175 = log(175.0 / 151) / log(200.0 / 151),
+		     w152 = 1 - log(152.0 / 151) / log(200.0 / 151);
 	struct ml_collective_params m;
 	struct ml_coll_run r[2 * 5 * 7 * 3];
 	size_t i, j, k, l, n, mi;
@@ -1776,7 +1766,7 @@ START_TEST(test_unmeasured_class)
 		struct ml_coll_meas t;
 		struct ml_coll_tune *tu;
 		struct ml_coll_tune_info in;
-		double q = 0, h, extra;
+		double q = 0, q2;
 		long long M;
 
 		m.map_by = map[mi];
@@ -1798,17 +1788,17 @@ START_TEST(test_unmeasured_class)
 		for (k = 0; k < ML_COLL_NCLASS; k++)
 			q = fmax(q, in.q[k]);
 		ck_assert(q > 0.05);
-		h = half_at(tu, &m, ML_COLL_DEFAULT, 101, 64);
-		extra = h * h - h2_line(tu, &m, ML_COLL_DEFAULT, 101, 100);
-		ck_assert_msg(fabs(extra - (mi == 0 ? q * q : 0)) < 0.01 * q * q,
-			      "map %zu: h101^2 less its line %g, q %g", mi,
-			      extra, q);
-		h = half_at(tu, &m, ML_COLL_BINOMIAL, 101, 64);
-		extra = h * h - h2_line(tu, &m, ML_COLL_BINOMIAL, 101, 100);
-		ck_assert_msg(fabs(extra) < 0.01 * q * q, "binomial: %g", extra);
-		h = half_at(tu, &m, ML_COLL_DEFAULT, 57, 64);
-		extra = h * h - h2_line(tu, &m, ML_COLL_DEFAULT, 57, 66);
-		ck_assert_msg(fabs(extra) < 0.01 * q * q, "P = 57: %g", extra);
+		q2 = mi == 0 ? q * q : 0; /* by core: one class */
+		ck_assert_double_eq_tol(sides_apart(tu, &m, ML_COLL_DEFAULT, 101),
+					q2, 1e-9);
+		ck_assert_double_eq_tol(
+		    sides_apart(tu, &m, ML_COLL_BINOMIAL, 175),
+		    w175 * w175 * q2, 1e-9);
+		ck_assert_double_eq_tol(
+		    sides_apart(tu, &m, ML_COLL_BINOMIAL, 152),
+		    -w152 * w152 * q2, 1e-9);
+		ck_assert_double_eq_tol(sides_apart(tu, &m, ML_COLL_DEFAULT, 57),
+					0, 1e-9);
 		ml_coll_tune_free(tu);
 		ml_coll_meas_free(&t);
 	}

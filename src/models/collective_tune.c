@@ -434,17 +434,29 @@ static bool ordinary(const struct ml_coll_tune *t, long long ranks)
 	       ml_collective_barrier_decide(ranks) != ML_COLL_BARRIER_BRUCK;
 }
 
-/* Whether algorithm a has a measured row of the class of ranks
- * (ordinary): else its correction there is the other class's. */
-static bool class_measured(const struct ml_coll_tune *t, int a,
-			   long long ranks)
+/* The share of algorithm a's correction at ranks read from rows of the
+ * other class (ordinary): the interpolation's weight in log P of each
+ * of the rows around ranks whose class is not that of ranks (1 where
+ * every row read is, 0 where none is). */
+static double other_share(const struct ml_coll_tune *t, int a, long long ranks)
 {
-	size_t i;
+	bool cls = ordinary(t, ranks), olo, ohi;
+	size_t lo, hi;
+	double f;
 
-	for (i = t->afirst[a]; i < t->afirst[a] + t->an[a]; i++)
-		if (ordinary(t, t->row[i].ranks) == ordinary(t, ranks))
-			return true;
-	return false;
+	ml_tune_rows_around(t, a, ranks, (size_t)-1, &lo, &hi);
+	if (lo == (size_t)-1 && hi == (size_t)-1)
+		return 0;
+	if (lo == (size_t)-1 || hi == (size_t)-1 || lo == hi) {
+		size_t i = lo == (size_t)-1 ? hi : lo;
+
+		return ordinary(t, t->row[i].ranks) != cls;
+	}
+	olo = ordinary(t, t->row[lo].ranks) != cls;
+	ohi = ordinary(t, t->row[hi].ranks) != cls;
+	f = log((double)ranks / (double)t->row[lo].ranks) /
+	    log((double)t->row[hi].ranks / (double)t->row[lo].ranks);
+	return (1 - f) * olo + f * ohi;
 }
 
 /* ml_coll_tune_predict with the default's decision at the point (dp:
@@ -502,11 +514,15 @@ static enum ml_status predict(const struct ml_coll_tune *t,
 	if (a == ML_COLL_DEFAULT && dp &&
 	    !read_as_run(t, ranks, msg, dp))
 		h = sqrt(h * h + t->qalg * t->qalg);
-	if (!class_measured(t, a, ranks))
-		h = sqrt(h * h + t->qclass * t->qclass);
 	if (isfinite(h)) {
-		out->lo = out->value * exp(-h);
-		out->hi = out->value * exp(h);
+		/* the other class's offset in its rows' share: on the side
+		 * the barrier's crossings push, up where the point is of
+		 * the slow class (ordinary), down where the rows are */
+		double w = other_share(t, a, ranks) * t->qclass,
+		       hw = sqrt(h * h + w * w);
+
+		out->lo = out->value * exp(ordinary(t, ranks) ? -hw : -h);
+		out->hi = out->value * exp(ordinary(t, ranks) ? h : hw);
 	}
 	return ML_OK;
 }
