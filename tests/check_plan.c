@@ -186,6 +186,41 @@ START_TEST(test_properties)
 }
 END_TEST
 
+/* 4 nodes of 64, three candidates, the default budget: 16 process
+ * counts, the i-th aiming at 2 128^(i/15): ... 51, 70, 97, 134, 185,
+ * 256 (185.2 rounds to 185).  In Bruck's range (64 <= P < 256) all four
+ * are not multiples of 4: by node the one nearest (in log) a free
+ * multiple moves to it, 185 to 184 (ln 185/184 = 0.0054, against 97
+ * to 96, 0.0104, 134 to 132 or 136, 0.015, 70 to 72, 0.028).  By core
+ * the spacing stays. */
+START_TEST(test_both_classes)
+{
+	static const long long want[2][4] = {{70, 97, 134, 184},
+					     {70, 97, 134, 185}};
+	struct ml_coll_plan_params pp;
+	struct ml_coll_plan pl;
+	size_t k, i;
+
+	ml_collective_plan_init(&pp);
+	pp.ppn = 64;
+	pp.sockets = 2;
+	pp.nodes = 4;
+	pp.among = ML_COLL_AMONG(ML_COLL_DEFAULT) |
+		   ML_COLL_AMONG(ML_COLL_BINARY) |
+		   ML_COLL_AMONG(ML_COLL_BINOMIAL);
+	for (k = 0; k < 2; k++) {
+		pp.maps = 1u << (k == 0 ? ML_COLL_MAP_NODE : ML_COLL_MAP_CORE);
+		ck_assert_int_eq(ml_collective_plan(&pp, &pl, NULL), ML_OK);
+		ck_assert_int_eq(pl.nranks, 16);
+		ck_assert_int_eq(pl.ranks[10], 51);
+		for (i = 0; i < 4; i++)
+			ck_assert_int_eq(pl.ranks[11 + i], want[k][i]);
+		ck_assert_int_eq(pl.ranks[15], 256);
+		ml_collective_plan_free(&pl);
+	}
+}
+END_TEST
+
 /* A budget under 2 P x 2 sizes x candidates x placements, and bad
  * allocations, name their parameter. */
 START_TEST(test_errors)
@@ -277,6 +312,7 @@ Suite *suite_plan(void)
 	tcase_add_test(tc, test_default_budget_large);
 	tcase_add_test(tc, test_properties);
 	tcase_add_test(tc, test_errors);
+	tcase_add_test(tc, test_both_classes);
 	tcase_add_test(tc, test_lists);
 	tcase_add_test(tc, test_ties_widest_gap);
 	suite_add_tcase(s, tc);

@@ -12,7 +12,8 @@
  *
  *   - Process counts: log-spaced from the least (2) to the most (ppn x
  *     nodes), both included: the i-th of n aims at lo (hi/lo)^(i/(n-1))
- *     and takes the nearest count not taken yet.
+ *     and takes the nearest count not taken yet; with --map-by node,
+ *     both classes of P in the Bruck barrier's range (both_classes).
  *   - Sizes, in order of priority until nM are taken: the least and the
  *     largest; the two sizes around the eager limit (the largest <=
  *     eager, the smallest above: the protocol switch); while two
@@ -115,6 +116,64 @@ static void log_spaced(const struct universe *u, long long n, long long *out)
 		out[i] = uni_at(u, k);
 	}
 	qsort(out, (size_t)n, sizeof *out, cmp_ll);
+}
+
+/* Whether P ranks dealt to the nodes in turn (--map-by node) follow the
+ * barrier that crosses nodes in every round: Open MPI's fixed decision
+ * runs Bruck (64 <= P < 256) and P, above the nodes, is not a multiple
+ * of them (mcastlat-collective(1), MEASUREMENTS: the other class). */
+static bool slow_class(long long P, long long nodes)
+{
+	return nodes > 1 && P > nodes && P % nodes != 0 &&
+	       ml_collective_barrier_decide(P) == ML_COLL_BARRIER_BRUCK;
+}
+
+/*
+ * With --map-by node on several nodes, osu_bcast's measured times at
+ * the P after the crossing barrier (slow_class) are of another class
+ * than the rest, which the corrected predictor reads only from rows of
+ * its class; where two or more planned P lie in Bruck's range and all
+ * are of one class, the one whose nearest free count of the other
+ * class is nearest (in log) moves there.
+ */
+static void both_classes(const struct universe *u, long long nodes,
+			 long long *t, size_t nt)
+{
+	size_t i, in = 0, slow = 0, best = nt;
+	long long to = 0;
+	double gap = INFINITY;
+
+	for (i = 0; i < nt; i++)
+		if (ml_collective_barrier_decide(t[i]) ==
+			ML_COLL_BARRIER_BRUCK) {
+			in++;
+			slow += slow_class(t[i], nodes);
+		}
+	if (in < 2 || (slow > 0 && slow < in))
+		return;
+	for (i = 0; i < nt; i++) {
+		long long k, m;
+
+		if (ml_collective_barrier_decide(t[i]) != ML_COLL_BARRIER_BRUCK)
+			continue;
+		for (k = 0; k < u->n; k++) {
+			m = uni_at(u, k);
+			if (slow_class(m, nodes) != (slow == 0) ||
+			    ml_collective_barrier_decide(m) !=
+				ML_COLL_BARRIER_BRUCK ||
+			    taken(t, nt, m))
+				continue;
+			if (fabs(log((double)m / (double)t[i])) < gap) {
+				gap = fabs(log((double)m / (double)t[i]));
+				best = i;
+				to = m;
+			}
+		}
+	}
+	if (best < nt) {
+		t[best] = to;
+		qsort(t, nt, sizeof *t, cmp_ll);
+	}
 }
 
 /* Adds to t (nt of cap) the member of u nearest below or at x (under:
@@ -450,6 +509,8 @@ enum ml_status ml_collective_plan(const struct ml_coll_plan_params *pp,
 		goto out;
 	}
 	log_spaced(&pu, np, pl->ranks);
+	if (pp->maps >> ML_COLL_MAP_NODE & 1)
+		both_classes(&pu, pp->nodes, pl->ranks, (size_t)np);
 	choose_sizes(&mu, nm, pp->eager, pl->ranks, np, pl->msgs);
 	pl->nranks = np;
 	pl->nmsgs = nm;
