@@ -368,6 +368,15 @@ struct ml_command {
 	enum ml_status (*prepare_input)(const union ml_val *base,
 					const char *input, void **prep,
 					struct ml_diag *d);
+	/*
+	 * Optional: the value option i takes, as command-line text into
+	 * buf (len bytes), when the command line did not give it, from
+	 * what prepare() made (prep; given[j]: whether the command line
+	 * gave option j); NULL: the option's own default (collective: the
+	 * measured cells' placement where no placement option was given).
+	 */
+	const char *(*adopt)(const void *prep, const bool *given, size_t i,
+			     char *buf, size_t len);
 };
 
 /* Decode an ML_OPT_INTOK choice value: returns the choice index, or -1

@@ -247,6 +247,56 @@ static enum ml_status prepare_input(const union ml_val *base,
 	return ML_OK;
 }
 
+/* Cell k's value of placement option i (O_PPN .. O_NUMA). */
+static long long placed(const struct ml_coll_meas *m, size_t k, size_t i)
+{
+	const struct ml_collective_params *p = &m->cell[k].p;
+
+	switch (i) {
+	case O_PPN:
+		return p->ppn;
+	case O_SOCKETS:
+		return p->sockets;
+	case O_NODES:
+		return p->nodes;
+	case O_MAP_BY:
+		return (long long)p->map_by;
+	case O_BIND_TO:
+		return (long long)p->bind_to;
+	default:
+		return p->numa;
+	}
+}
+
+/* With no placement option on the command line, each placement option
+ * the measured cells all share (SPEC 10.7): a fitted machine's
+ * predictions then read its measurements without the allocation said
+ * again; where the cells differ in one (map-by core and node), that
+ * option's default, and no measured cell matches unless it is given. */
+static const char *adopt(const void *prep, const bool *given, size_t i,
+			 char *buf, size_t len)
+{
+	const struct coll_prep *c = prep;
+	size_t k;
+	long long v;
+
+	if (i < O_PPN || i > O_NUMA || c->meas.ncell == 0)
+		return NULL;
+	for (k = O_PPN; k <= O_NUMA; k++)
+		if (given[k])
+			return NULL;
+	v = placed(&c->meas, 0, i);
+	for (k = 1; k < c->meas.ncell; k++)
+		if (placed(&c->meas, k, i) != v)
+			return NULL;
+	if (i == O_NODES && v < 1)
+		return NULL; /* auto */
+	if (i == O_MAP_BY || i == O_BIND_TO)
+		return ml_collective_opts[i].choices[v];
+	snprintf(buf, len, "%lld", v);
+	return buf;
+}
+
 static enum ml_status prepare(const union ml_val *base, void **prep,
 			      struct ml_diag *d)
 {
@@ -837,6 +887,7 @@ const struct ml_command ml_cmd_collective = {
     .skip = skip,
     .prepare = prepare,
     .prepare_input = prepare_input,
+    .adopt = adopt,
     .release = release,
     .fit_model = &ml_fit_collective,
     .fit_params = fit_params,

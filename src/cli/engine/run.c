@@ -134,6 +134,29 @@ static bool flag_listed(const char *list, const char *name)
 	return false;
 }
 
+/* The options the command line left out that the command takes from
+ * what its prepare() read (cmd->adopt), into vl and base; 0 or an exit
+ * status, the error reported. */
+static int adopt_values(const struct ml_command *cmd, struct ml_ctx *ctx,
+			const void *prep, const bool *given, bool *varies,
+			struct ml_vlist *vl, union ml_val *base)
+{
+	char buf[64], err[256];
+	const char *t;
+	size_t i;
+
+	for (i = 0; i < cmd->nopts; i++) {
+		if (given[i] || !(t = cmd->adopt(prep, given, i, buf, sizeof buf)))
+			continue;
+		ml_vlist_free(&vl[i]);
+		if (ml_build_vlist(cmd, i, t, &vl[i], base, err, sizeof err))
+			return ml_usage_err(ctx, cmd->name, cmd->opts[i].name,
+					    err);
+		varies[i] = vl[i].count > 1;
+	}
+	return 0;
+}
+
 int ml_run(const struct ml_command *cmd, int argc, char **argv,
 	   struct ml_ctx *ctx)
 {
@@ -227,6 +250,11 @@ int ml_run(const struct ml_command *cmd, int argc, char **argv,
 			goto out;
 		}
 		r.prep = prep;
+	}
+	if (cmd->adopt && r.prep) {
+		rc = adopt_values(cmd, ctx, r.prep, r.given, r.varies, vl, base);
+		if (rc)
+			goto out;
 	}
 	if (cmd->takeover && !a.input) {
 		ctx->given = r.given;
