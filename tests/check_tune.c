@@ -1789,6 +1789,10 @@ START_TEST(test_unmeasured_class)
 			q = fmax(q, in.q[k]);
 		ck_assert(q > 0.05);
 		q2 = mi == 0 ? q * q : 0; /* by core: one class */
+		if (mi == 0)
+			ck_assert_double_eq(in.qclass, q);
+		else
+			ck_assert(isnan(in.qclass));
 		ck_assert_double_eq_tol(sides_apart(tu, &m, ML_COLL_DEFAULT, 101),
 					q2, 1e-9);
 		ck_assert_double_eq_tol(

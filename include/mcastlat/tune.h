@@ -82,6 +82,11 @@ struct ml_coll_tune_info {
 	 * taken instead) */
 	double qalg;
 	size_t capped; /* single runs read as a larger size's least time */
+	/* the term of a correction read from rows of the other class of P
+	 * (Open MPI by node on several nodes: after the Bruck barrier that
+	 * crosses unevenly loaded nodes, or not), the largest q; NaN where
+	 * the placement has one class */
+	double qclass;
 	double noise;	  /* a run's robust sd of ln: runs' or neighbours' */
 	double run_q;	  /* level quantile of a new run's |ln deviation|
 			   * from its cell's median: the runs' (cells of

@@ -132,6 +132,15 @@ static double *placement_devs(const struct ml_coll_meas *m,
 	return d;
 }
 
+/* Whether the table's placement has P of both classes (ordinary). */
+static bool two_classes(const struct ml_coll_tune *t)
+{
+	const struct ml_collective_params *m = &t->machine;
+
+	return m->library == ML_COLL_OPENMPI && m->map_by == ML_COLL_MAP_NODE &&
+	       m->nodes > 1;
+}
+
 /*
  * A broadcast of fewer bytes on the same ranks does not take longer
  * than one of more; a single run that took more than twice the least
@@ -285,6 +294,7 @@ enum ml_status ml_coll_tune_new(const struct ml_coll_meas *m,
 		goto fail;
 	ml_tune_size_fallback(t);
 	t->qclass = ml_tune_largest_q(t);
+	t->info.qclass = two_classes(t) ? t->qclass : NAN;
 	st = ml_tune_algo_spread(t, level);
 	if (st != ML_OK)
 		goto fail;
@@ -429,8 +439,7 @@ static bool ordinary(const struct ml_coll_tune *t, long long ranks)
 {
 	const struct ml_collective_params *m = &t->machine;
 
-	return m->library != ML_COLL_OPENMPI || m->map_by != ML_COLL_MAP_NODE ||
-	       m->nodes < 2 || ranks <= m->nodes || ranks % m->nodes == 0 ||
+	return !two_classes(t) || ranks <= m->nodes || ranks % m->nodes == 0 ||
 	       ml_collective_barrier_decide(ranks) != ML_COLL_BARRIER_BRUCK;
 }
 

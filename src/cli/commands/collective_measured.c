@@ -61,6 +61,7 @@ static const struct quantity qs[] = {
     {"qdiff", "all candidates' error less the default's, per sqrt dbl.",
      true},
     {"qalg", "two broadcasts' ln errors at one cell apart", false},
+    {"qclass", "another class of P's offset (by node, after Bruck)", false},
     {"growth", "ln error per doubling beyond the largest measured P", false},
     {"corner_cells", "cells where following the measured corners was judged",
      false},
@@ -78,7 +79,7 @@ static double value_of(const struct report *r, size_t k)
 	    in->noise_runs ? 1 : 0, in->noise_min, in->noise_max,
 	    in->noise_max_at ? (double)in->noise_max_at : NAN, in->run_sd,
 	    exp(2 * in->run_q), (double)in->capped, in->q[0], in->q[1],
-	    in->q[2], in->qm, in->qdiff, in->qalg, in->growth, (double)in->corner_cv,
+	    in->q[2], in->qm, in->qdiff, in->qalg, in->qclass, in->growth, (double)in->corner_cv,
 	    in->corner_gain};
 
 	if (r->cells == 0 && k > 0)
