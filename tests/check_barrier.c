@@ -38,6 +38,27 @@ START_TEST(test_decide)
 }
 END_TEST
 
+/* Uneven: Bruck (64-255, 512-1023, from 4096), more ranks than nodes,
+ * not a multiple of them; by hand from the decision above. */
+START_TEST(test_uneven)
+{
+	static const struct {
+		long long P, nodes;
+		bool uneven;
+	} t[] = {{65, 2, true},	   {66, 2, false},  {63, 2, false},
+		 {255, 2, true},   {257, 2, false}, {513, 2, true},
+		 {1025, 2, false}, {4097, 2, true}, {70, 4, true},
+		 {72, 4, false},   {65, 1, false},  {65, 128, false},
+		 {129, 128, true}};
+	size_t i;
+
+	for (i = 0; i < sizeof t / sizeof *t; i++)
+		ck_assert_msg(ml_collective_barrier_uneven(t[i].P, t[i].nodes) ==
+				  t[i].uneven,
+			      "P %lld nodes %lld", t[i].P, t[i].nodes);
+}
+END_TEST
+
 /* P ranks, one a node: every message on the network, L = 1, no byte
  * time, no NIC gap, sender's overhead o. */
 static void machine(struct ml_collective_params *p, long long P, double o)
@@ -234,6 +255,7 @@ Suite *suite_barrier(void)
 	TCase *tc = tcase_create("barrier");
 
 	tcase_add_test(tc, test_decide);
+	tcase_add_test(tc, test_uneven);
 	tcase_add_test(tc, test_tree);
 	tcase_add_test(tc, test_others);
 	tcase_add_test(tc, test_measured);

@@ -603,6 +603,15 @@ ML_API enum ml_status ml_collective_plan_adaptive(
  * tree below 512, Bruck below 1024, the tree below 4096, then Bruck. */
 ML_API enum ml_coll_barrier ml_collective_barrier_decide(long long ranks);
 
+/* Whether that barrier, before a broadcast of P ranks dealt in turn to
+ * nodes nodes (--map-by node), crosses the nodes in every round: it is
+ * Bruck (round k pairs rank r with r + 2^k mod P), there are more ranks
+ * than nodes and P is not a multiple of them (some hold a rank more),
+ * so the pairs that wrap around land on another node.  osu_bcast's
+ * times after it are of another class (mcastlat-collective(1),
+ * MEASUREMENTS); false for nodes < 2. */
+ML_API bool ml_collective_barrier_uneven(long long ranks, long long nodes);
+
 /*
  * Each rank's exit time of barrier b (ML_COLL_BARRIER_OMPI: the fixed
  * decision's at p->ranks) on the machine and placement of *p, every

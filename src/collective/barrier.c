@@ -55,6 +55,12 @@ enum ml_coll_barrier ml_collective_barrier_decide(long long ranks)
 	return ML_COLL_BARRIER_BRUCK;
 }
 
+bool ml_collective_barrier_uneven(long long ranks, long long nodes)
+{
+	return nodes > 1 && ranks > nodes && ranks % nodes != 0 &&
+	       ml_collective_barrier_decide(ranks) == ML_COLL_BARRIER_BRUCK;
+}
+
 /* The largest power of two <= P (opal_next_poweroftwo(P) >> 1). */
 static long long pow2_below(long long P)
 {

@@ -118,23 +118,14 @@ static void log_spaced(const struct universe *u, long long n, long long *out)
 	qsort(out, (size_t)n, sizeof *out, cmp_ll);
 }
 
-/* Whether P ranks dealt to the nodes in turn (--map-by node) follow the
- * barrier that crosses nodes in every round: Open MPI's fixed decision
- * runs Bruck (64 <= P < 256) and P, above the nodes, is not a multiple
- * of them (mcastlat-collective(1), MEASUREMENTS: the other class). */
-static bool slow_class(long long P, long long nodes)
-{
-	return nodes > 1 && P > nodes && P % nodes != 0 &&
-	       ml_collective_barrier_decide(P) == ML_COLL_BARRIER_BRUCK;
-}
-
 /*
  * With --map-by node on several nodes, osu_bcast's measured times at
- * the P after the crossing barrier (slow_class) are of another class
- * than the rest, which the corrected predictor reads only from rows of
- * its class; where two or more planned P lie in Bruck's range and all
- * are of one class, the one whose nearest free count of the other
- * class is nearest (in log) moves there.
+ * the P after the crossing barrier (ml_collective_barrier_uneven) are
+ * of another class than the rest, whose offset the corrected predictor
+ * can only widen its intervals for where no row of the class was
+ * measured; where two or more planned P lie where the barrier is Bruck
+ * and all are of one class, the one whose nearest free count of the
+ * other class is nearest (in log) moves there.
  */
 static void both_classes(const struct universe *u, long long nodes,
 			 long long *t, size_t nt)
@@ -147,7 +138,7 @@ static void both_classes(const struct universe *u, long long nodes,
 		if (ml_collective_barrier_decide(t[i]) ==
 			ML_COLL_BARRIER_BRUCK) {
 			in++;
-			slow += slow_class(t[i], nodes);
+			slow += ml_collective_barrier_uneven(t[i], nodes);
 		}
 	if (in < 2 || (slow > 0 && slow < in))
 		return;
@@ -158,7 +149,7 @@ static void both_classes(const struct universe *u, long long nodes,
 			continue;
 		for (k = 0; k < u->n; k++) {
 			m = uni_at(u, k);
-			if (slow_class(m, nodes) != (slow == 0) ||
+			if (ml_collective_barrier_uneven(m, nodes) != (slow == 0) ||
 			    ml_collective_barrier_decide(m) !=
 				ML_COLL_BARRIER_BRUCK ||
 			    taken(t, nt, m))

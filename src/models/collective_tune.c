@@ -425,22 +425,18 @@ static enum ml_status decision_at(const struct ml_coll_tune *t,
 /*
  * Whether a broadcast of P ranks is measured after a barrier that
  * crosses the nodes as in the ordinary case.  osu_bcast times each
- * broadcast from the barrier before it; where Open MPI's fixed decision
- * runs Bruck (64 <= P < 256) each round pairs rank r with (r + 2^k) mod
- * P, and with --map-by node, more ranks than nodes and P not a multiple
- * of them (some nodes hold a rank more) the pairs that wrap around
- * cross nodes in every round: the barrier takes about twice as long
- * (orfeo_epyc_barrier on two nodes: 23-25 us at odd P, 10-12 at even)
- * and the broadcast's measured time follows it (1.2-1.3 times at 1
- * byte), which the model does not predict.  false for such a P; every
- * other P is of the one ordinary class.
+ * broadcast from the barrier before it; where that barrier crosses
+ * unevenly loaded nodes in every round (ml_collective_barrier_uneven:
+ * Bruck, by node, P not a multiple of the nodes) it takes about twice
+ * as long (orfeo_epyc_barrier on two nodes: 23-25 us at odd P, 10-12
+ * at even) and the broadcast's measured time follows it (1.2-1.3 times
+ * at 1 byte), which the model does not predict.  false for such a P;
+ * every other P is of the one ordinary class.
  */
 static bool ordinary(const struct ml_coll_tune *t, long long ranks)
 {
-	const struct ml_collective_params *m = &t->machine;
-
-	return !two_classes(t) || ranks <= m->nodes || ranks % m->nodes == 0 ||
-	       ml_collective_barrier_decide(ranks) != ML_COLL_BARRIER_BRUCK;
+	return !two_classes(t) ||
+	       !ml_collective_barrier_uneven(ranks, t->machine.nodes);
 }
 
 /* The share of algorithm a's correction at ranks read from rows of the

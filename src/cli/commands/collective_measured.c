@@ -79,8 +79,8 @@ static double value_of(const struct report *r, size_t k)
 	    in->noise_runs ? 1 : 0, in->noise_min, in->noise_max,
 	    in->noise_max_at ? (double)in->noise_max_at : NAN, in->run_sd,
 	    exp(2 * in->run_q), (double)in->capped, in->q[0], in->q[1],
-	    in->q[2], in->qm, in->qdiff, in->qalg, in->qclass, in->growth, (double)in->corner_cv,
-	    in->corner_gain};
+	    in->q[2], in->qm, in->qdiff, in->qalg, in->qclass, in->growth,
+	    (double)in->corner_cv, in->corner_gain};
 
 	if (r->cells == 0 && k > 0)
 		return NAN;
