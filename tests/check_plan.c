@@ -16,12 +16,20 @@ static unsigned among2(void)
 	return ML_COLL_AMONG(ML_COLL_DEFAULT) | ML_COLL_AMONG(ML_COLL_LINEAR);
 }
 
+/* *pp: the defaults on nodes of ppn cores in sockets sockets. */
+static void allocation(struct ml_coll_plan_params *pp, long long ppn,
+		       long long sockets, long long nodes)
+{
+	ml_collective_plan_init(pp);
+	pp->ppn = ppn;
+	pp->sockets = sockets;
+	pp->nodes = nodes;
+}
+
 /* *pp: 4 nodes of 4 cores, the default and linear, budget. */
 static void init_4x4(struct ml_coll_plan_params *pp, long long budget)
 {
-	ml_collective_plan_init(pp);
-	pp->ppn = 4;
-	pp->nodes = 4;
+	allocation(pp, 4, 1, 4);
 	pp->among = among2();
 	pp->budget = budget;
 }
@@ -65,10 +73,7 @@ static void default_plan(long long ppn, long long sockets, long long nodes,
 {
 	struct ml_coll_plan_params pp;
 
-	ml_collective_plan_init(&pp);
-	pp.ppn = ppn;
-	pp.sockets = sockets;
-	pp.nodes = nodes;
+	allocation(&pp, ppn, sockets, nodes);
 	ck_assert_int_eq(ml_collective_plan(&pp, pl, NULL), ML_OK);
 	ck_assert_int_eq(pl->budget, budget);
 }
@@ -137,10 +142,7 @@ START_TEST(test_properties)
 	struct ml_coll_plan pl;
 	size_t b, k;
 
-	ml_collective_plan_init(&pp);
-	pp.ppn = 128;
-	pp.sockets = 2;
-	pp.nodes = 2;
+	allocation(&pp, 128, 2, 2);
 	pp.maps = 1u << ML_COLL_MAP_CORE | 1u << ML_COLL_MAP_NODE;
 	pp.among = among2() | ML_COLL_AMONG(ML_COLL_CHAIN) |
 		   ML_COLL_AMONG(ML_COLL_BINARY) |
@@ -201,10 +203,7 @@ START_TEST(test_both_classes)
 	struct ml_coll_plan pl;
 	size_t k, i;
 
-	ml_collective_plan_init(&pp);
-	pp.ppn = 64;
-	pp.sockets = 2;
-	pp.nodes = 4;
+	allocation(&pp, 64, 2, 4);
 	pp.among = ML_COLL_AMONG(ML_COLL_DEFAULT) |
 		   ML_COLL_AMONG(ML_COLL_BINARY) |
 		   ML_COLL_AMONG(ML_COLL_BINOMIAL);

@@ -57,14 +57,11 @@ static bool taken(const long long *t, size_t n, long long x)
 	return false;
 }
 
-/* The index of the member of u nearest to x in log (ties: the lower),
- * among those not in t; -1 when every member is taken. */
-static long long nearest_free(const struct universe *u, double x,
-			      const long long *t, size_t nt)
+/* The index of the first member of u >= x (u->n - 1 when none is). */
+static long long first_at_least(const struct universe *u, double x)
 {
-	long long lo = 0, hi = u->n - 1, mid, a, b;
+	long long lo = 0, hi = u->n - 1, mid;
 
-	/* The first member >= x. */
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
 		if ((double)uni_at(u, mid) < x)
@@ -72,6 +69,16 @@ static long long nearest_free(const struct universe *u, double x,
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+/* The index of the member of u nearest to x in log (ties: the lower),
+ * among those not in t; -1 when every member is taken. */
+static long long nearest_free(const struct universe *u, double x,
+			      const long long *t, size_t nt)
+{
+	long long lo = first_at_least(u, x), a, b;
+
 	for (a = lo - 1, b = lo; a >= 0 || b < u->n;) {
 		bool fa = a >= 0 && !taken(t, nt, uni_at(u, a));
 		bool fb = b < u->n && !taken(t, nt, uni_at(u, b));
@@ -143,23 +150,30 @@ static void both_classes(const struct universe *u, long long nodes,
 	if (in < 2 || (slow > 0 && slow < in))
 		return;
 	for (i = 0; i < nt; i++) {
-		long long k, m;
+		long long at, k, side;
 
 		if (ml_collective_barrier_decide(t[i]) != ML_COLL_BARRIER_BRUCK)
 			continue;
-		for (k = 0; k < u->n; k++) {
-			m = uni_at(u, k);
-			if (ml_collective_barrier_uneven(m, nodes) != (slow == 0) ||
-			    ml_collective_barrier_decide(m) !=
-				ML_COLL_BARRIER_BRUCK ||
-			    taken(t, nt, m))
-				continue;
-			if (fabs(log((double)m / (double)t[i])) < gap) {
-				gap = fabs(log((double)m / (double)t[i]));
-				best = i;
-				to = m;
+		at = first_at_least(u, (double)t[i]);
+		/* outward on each side, while nearer than the best so far */
+		for (side = -1; side <= 1; side += 2)
+			for (k = at + side; k >= 0 && k < u->n; k += side) {
+				long long m = uni_at(u, k);
+				double g = fabs(log((double)m / (double)t[i]));
+
+				if (g >= gap)
+					break;
+				if (ml_collective_barrier_uneven(m, nodes) ==
+					(slow == 0) &&
+				    ml_collective_barrier_decide(m) ==
+					ML_COLL_BARRIER_BRUCK &&
+				    !taken(t, nt, m)) {
+					gap = g;
+					best = i;
+					to = m;
+					break;
+				}
 			}
-		}
 	}
 	if (best < nt) {
 		t[best] = to;

@@ -449,6 +449,8 @@ static double other_share(const struct ml_coll_tune *t, int a, long long ranks)
 	size_t lo, hi;
 	double f;
 
+	if (!two_classes(t))
+		return 0; /* every P ordinary: no rows to find again */
 	ml_tune_rows_around(t, a, ranks, (size_t)-1, &lo, &hi);
 	if (lo == (size_t)-1 && hi == (size_t)-1)
 		return 0;
